@@ -1,0 +1,144 @@
+#include "AstUtil.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/AST/StmtVisitor.h"
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+std::string qualifiedName(const NamedDecl *D) {
+  if (!D)
+    return "";
+  PrintingPolicy Policy(D->getASTContext().getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  Policy.SuppressInlineNamespace = true;
+  Policy.SuppressTemplateArgsInCXXConstructors = true;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  D->printQualifiedName(OS, Policy);
+  return OS.str();
+}
+
+bool nameMatches(const std::string &Qualified, const std::string &Pattern) {
+  if (Pattern.rfind("::", 0) == 0)
+    return Qualified == Pattern.substr(2);
+  if (Qualified == Pattern)
+    return true;
+  if (Qualified.size() <= Pattern.size() + 2)
+    return false;
+  return Qualified.compare(Qualified.size() - Pattern.size(), Pattern.size(), Pattern) == 0 &&
+         Qualified.compare(Qualified.size() - Pattern.size() - 2, 2, "::") == 0;
+}
+
+bool isOrDerivesFrom(const CXXRecordDecl *RD, const std::string &Pattern) {
+  if (!RD)
+    return false;
+  RD = RD->getDefinition() ? RD->getDefinition() : RD;
+  if (nameMatches(qualifiedName(RD), Pattern))
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    if (nameMatches(qualifiedName(Spec->getSpecializedTemplate()), Pattern))
+      return true;
+  if (!RD->hasDefinition())
+    return false;
+  for (const auto &Base : RD->bases())
+    if (isOrDerivesFrom(Base.getType()->getAsCXXRecordDecl(), Pattern))
+      return true;
+  return false;
+}
+
+bool typeIsOrDerivesFrom(QualType T, const std::string &Pattern) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return isOrDerivesFrom(T->getAsCXXRecordDecl(), Pattern);
+}
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1 && C->getConstructor()->isCopyOrMoveConstructor())
+      E = C->getArg(0);
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+const Expr *receiverOf(const CallExpr *C) {
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+    return M->getImplicitObjectArgument();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()) && Op->getNumArgs() > 0)
+      return Op->getArg(0);
+  return nullptr;
+}
+
+const ValueDecl *referencedDecl(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return nullptr;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return D->getDecl();
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return M->getMemberDecl();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf)
+      return referencedDecl(U->getSubExpr());
+  return nullptr;
+}
+
+const Expr *initializerOf(const Expr *E) {
+  if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E)))
+    return V->getInit();
+  return nullptr;
+}
+
+bool anyDescendant(const Stmt *S, const std::function<bool(const Stmt *)> &Pred) {
+  if (!S)
+    return false;
+  if (Pred(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (anyDescendant(Child, Pred))
+      return true;
+  return false;
+}
+
+SourceLoc toLoc(const SourceManager &SM, SourceLocation L) {
+  SourceLoc Out;
+  if (L.isInvalid())
+    return Out;
+  SourceLocation E = SM.getExpansionLoc(L);
+  PresumedLoc P = SM.getPresumedLoc(E);
+  if (P.isInvalid())
+    return Out;
+  Out.File = P.getFilename();
+  Out.Line = P.getLine();
+  Out.Column = P.getColumn();
+  return Out;
+}
+
+unsigned offsetOf(const SourceManager &SM, SourceLocation L) {
+  return SM.getFileOffset(SM.getExpansionLoc(L));
+}
+
+const FunctionDecl *calleeOf(const CallExpr *C) { return C ? C->getDirectCallee() : nullptr; }
+
+bool isTensorType(QualType T) { return typeIsOrDerivesFrom(T, "at::TensorBase"); }
+
+} // namespace graphsafe::lint

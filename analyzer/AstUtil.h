@@ -1,0 +1,51 @@
+// Small AST queries shared by the capture-region finder and the checks.
+#pragma once
+
+#include "graphsafe/Finding.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <functional>
+#include <string>
+
+namespace graphsafe::lint {
+
+std::string qualifiedName(const clang::NamedDecl *D);
+
+// A rule spelling matches a declaration's qualified name when equal to it or
+// to a trailing part of it that starts at a scope boundary: "cudaMemcpy"
+// matches "::cudaMemcpy" and "c10::cuda::device_synchronize" matches itself.
+bool nameMatches(const std::string &Qualified, const std::string &Pattern);
+
+bool isOrDerivesFrom(const clang::CXXRecordDecl *RD, const std::string &Pattern);
+bool typeIsOrDerivesFrom(clang::QualType T, const std::string &Pattern);
+
+// Strips parentheses, implicit casts, temporaries and copies.
+const clang::Expr *strip(const clang::Expr *E);
+
+// The object a member call is made on (null for free calls).
+const clang::Expr *receiverOf(const clang::CallExpr *C);
+
+// The variable, field or function an expression names, if any.
+const clang::ValueDecl *referencedDecl(const clang::Expr *E);
+
+// The initializer of the variable an expression names, if it names one.
+const clang::Expr *initializerOf(const clang::Expr *E);
+
+// True if Pred holds for S or any statement below it; lambda bodies excluded.
+bool anyDescendant(const clang::Stmt *S, const std::function<bool(const clang::Stmt *)> &Pred);
+
+SourceLoc toLoc(const clang::SourceManager &SM, clang::SourceLocation L);
+unsigned offsetOf(const clang::SourceManager &SM, clang::SourceLocation L);
+
+// The function a call resolves to, looking through function-template
+// specialisations; null for calls through pointers.
+const clang::FunctionDecl *calleeOf(const clang::CallExpr *C);
+
+bool isTensorType(clang::QualType T);
+
+} // namespace graphsafe::lint

@@ -1,0 +1,232 @@
+#include "CaptureRegionFinder.h"
+
+#include "AstUtil.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+CaptureRegionFinder::CaptureRegionFinder(const CaptureSpec &Spec, ASTContext &Ctx)
+    : Spec(Spec), Ctx(Ctx) {
+  for (const auto &C : Spec.Begin)
+    BeginMatchers.emplace_back(C);
+  for (const auto &C : Spec.End)
+    EndMatchers.emplace_back(C);
+}
+
+std::string CaptureRegionFinder::keyOf(const Expr *E) const {
+  if (!E)
+    return "";
+  if (const ValueDecl *D = referencedDecl(E))
+    return qualifiedName(D);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(strip(E)->getSourceRange()),
+                                          SM, Ctx.getLangOpts())
+                         .str();
+  if (Text.rfind("this->", 0) == 0)
+    Text = Text.substr(6);
+  return Text;
+}
+
+static const Expr *streamArgOf(const CallExpr *C) {
+  return C->getNumArgs() > 0 && isStreamType(C->getArg(0)->getType()) ? C->getArg(0) : nullptr;
+}
+
+static bool mentionsRelaxed(const CallExpr *C) {
+  return anyDescendant(C, [](const Stmt *S) {
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    return D && (D->getDecl()->getName() == "cudaStreamCaptureModeRelaxed" ||
+                 D->getDecl()->getName() == "CU_STREAM_CAPTURE_MODE_RELAXED");
+  });
+}
+
+void CaptureRegionFinder::collect(const FunctionDecl *F) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto &Events = Own[F];
+  auto &Calls = CallsOf[F];
+  auto &Scopes = Scoped[F];
+  // Recurses by hand to know the enclosing block of each declaration.
+  std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *S, unsigned BlockEnd) {
+    if (!S)
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      BlockEnd = offsetOf(SM, CS->getRBracLoc());
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          for (const auto &T : Spec.Scoped)
+            if (typeIsOrDerivesFrom(V->getType(), T))
+              Scopes.push_back({offsetOf(SM, V->getLocation()), BlockEnd, DS});
+    }
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      unsigned Off = offsetOf(SM, C->getBeginLoc());
+      const Expr *Recv = receiverOf(C);
+      const Expr *Stream = streamArgOf(C);
+      std::string Key = Recv ? keyOf(Recv) : keyOf(Stream);
+      bool Matched = false;
+      for (const auto &M : BeginMatchers)
+        if (!Matched && M.match(C)) {
+          Events.push_back({CaptureEvent::Begin, Off, C, Key, Stream, false, mentionsRelaxed(C)});
+          Matched = true;
+        }
+      for (const auto &M : EndMatchers)
+        if (!Matched && M.match(C)) {
+          Events.push_back({CaptureEvent::End, Off, C, Key, Stream});
+          Matched = true;
+        }
+      if (!Matched && Recv && calleeOf(C) && calleeOf(C)->getName() == "reset" &&
+          isa<CXXMemberCallExpr>(C))
+        Events.push_back({CaptureEvent::Reset, Off, C, Key});
+      if (!Matched && calleeOf(C))
+        Calls.push_back({Off, C});
+    }
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      for (const Expr *Init : L->capture_inits())
+        Visit(Init, BlockEnd);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child, BlockEnd);
+  };
+  Visit(F->getBody(), offsetOf(SM, F->getBody()->getEndLoc()));
+}
+
+std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionDecl *F) const {
+  std::vector<CaptureEvent> Out = Own.at(F);
+  for (const auto &[Off, C] : CallsOf.at(F)) {
+    const FunctionDecl *Callee = calleeOf(cast<CallExpr>(C));
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    auto It = Def ? Effects.find(Def) : Effects.end();
+    if (It == Effects.end() || Def == F)
+      continue;
+    for (const auto &K : It->second.Closes)
+      Out.push_back({CaptureEvent::End, Off, C, K, nullptr, true});
+    for (const auto &K : It->second.Opens)
+      Out.push_back({CaptureEvent::Begin, Off, C, K, nullptr, true});
+  }
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const CaptureEvent &A, const CaptureEvent &B) { return A.Offset < B.Offset; });
+  return Out;
+}
+
+CaptureRegionFinder::Effect CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
+  Effect E;
+  std::vector<std::string> Open;
+  for (const auto &Ev : Events) {
+    if (Ev.K == CaptureEvent::Begin) {
+      Open.push_back(Ev.Key);
+    } else if (Ev.K == CaptureEvent::End) {
+      auto It = std::find(Open.rbegin(), Open.rend(), Ev.Key);
+      if (It != Open.rend())
+        Open.erase(std::next(It).base());
+      else if (!Open.empty())
+        Open.pop_back();
+      else
+        E.Closes.push_back(Ev.Key);
+    }
+  }
+  E.Opens = Open;
+  return E;
+}
+
+void CaptureRegionFinder::analyze(const std::vector<const FunctionDecl *> &Functions) {
+  for (const FunctionDecl *F : Functions)
+    collect(F);
+  // Openers and closers feed their callers; a few rounds cover realistic
+  // wrapper depth, and the bound keeps recursion from looping.
+  for (int Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (const FunctionDecl *F : Functions) {
+      Effect E = effectOf(eventsWithCallees(F));
+      if (E.Opens.empty() && E.Closes.empty())
+        continue;
+      auto &Slot = Effects[F];
+      if (!(Slot == E)) {
+        Slot = E;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
+  const FunctionDecl *F = Ctx.function();
+  const SourceManager &SM = this->Ctx.getSourceManager();
+  Ctx.Events = eventsWithCallees(F);
+  unsigned BodyBegin = offsetOf(SM, F->getBody()->getBeginLoc());
+  unsigned BodyEnd = offsetOf(SM, F->getBody()->getEndLoc());
+
+  std::vector<const CaptureEvent *> Open;
+  for (const auto &Ev : Ctx.Events) {
+    if (Ev.K == CaptureEvent::Begin) {
+      Open.push_back(&Ev);
+      continue;
+    }
+    if (Ev.K != CaptureEvent::End)
+      continue;
+    auto It = std::find_if(Open.rbegin(), Open.rend(),
+                           [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
+    const CaptureEvent *B = nullptr;
+    if (It != Open.rend()) {
+      B = *It;
+      Open.erase(std::next(It).base());
+    } else if (!Open.empty()) {
+      B = Open.back();
+      Open.pop_back();
+    }
+    Region R;
+    R.Begin = B ? B->Offset : BodyBegin;
+    R.End = Ev.Offset + 1; // The end call itself is still under capture.
+    R.BeginEvent = B;
+    R.EndEvent = &Ev;
+    R.BeginLoc = B ? toLoc(SM, B->Call->getBeginLoc()) : toLoc(SM, F->getLocation());
+    Ctx.Regions.push_back(R);
+  }
+  for (const CaptureEvent *B : Open) {
+    Region R;
+    R.Begin = B->Offset;
+    R.End = BodyEnd;
+    R.BeginEvent = B;
+    R.BeginLoc = toLoc(SM, B->Call->getBeginLoc());
+    Ctx.Regions.push_back(R);
+  }
+  auto ScopedIt = Scoped.find(F);
+  if (ScopedIt != Scoped.end())
+    for (const auto &S : ScopedIt->second) {
+      Region R;
+      R.Begin = S.Begin;
+      R.End = S.End;
+      R.BeginLoc = toLoc(SM, S.Decl->getBeginLoc());
+      Ctx.Regions.push_back(R);
+    }
+  Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
+
+  std::string Name = qualifiedName(F);
+  for (const auto &E : Spec.EntryPoints)
+    if (nameMatches(Name, E))
+      Ctx.IsEntryPoint = true;
+  for (const auto *A : F->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == "graphsafe::captured")
+      Ctx.IsEntryPoint = true;
+}
+
+std::optional<unsigned> CaptureRegionFinder::helperArg(const CallExpr *C) const {
+  const FunctionDecl *F = calleeOf(C);
+  if (!F)
+    return std::nullopt;
+  std::string Name = qualifiedName(F);
+  for (const auto &H : Spec.Helpers)
+    if (nameMatches(Name, H.Name))
+      return H.Arg;
+  return std::nullopt;
+}
+
+} // namespace graphsafe::lint

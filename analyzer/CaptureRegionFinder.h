@@ -1,0 +1,60 @@
+// Finds where capture happens in each function: begin/end pairs on the same
+// graph or stream, RAII capture scopes, and calls of functions that leave a
+// capture open (or close one their caller opened), within a translation unit.
+#pragma once
+
+#include "CallMatcher.h"
+#include "FunctionContext.h"
+#include "graphsafe/Rule.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <vector>
+
+namespace graphsafe::lint {
+
+class CaptureRegionFinder {
+public:
+  CaptureRegionFinder(const CaptureSpec &Spec, clang::ASTContext &Ctx);
+
+  // Records begin/end events of every function, then propagates the effect of
+  // functions that open or close a capture to their callers.
+  void analyze(const std::vector<const clang::FunctionDecl *> &Functions);
+
+  // Fills the context's events, regions, guarded ranges and entry-point flag.
+  void populate(FunctionContext &Ctx) const;
+
+  // For calls of capture helpers: the index of the argument run under capture.
+  std::optional<unsigned> helperArg(const clang::CallExpr *C) const;
+
+private:
+  struct Effect {
+    std::vector<std::string> Opens, Closes;
+    bool operator==(const Effect &O) const { return Opens == O.Opens && Closes == O.Closes; }
+  };
+  struct ScopedRange {
+    unsigned Begin, End;
+    const clang::Stmt *Decl;
+  };
+
+  void collect(const clang::FunctionDecl *F);
+  std::vector<CaptureEvent> eventsWithCallees(const clang::FunctionDecl *F) const;
+  Effect effectOf(const std::vector<CaptureEvent> &Events) const;
+  std::string keyOf(const clang::Expr *E) const;
+
+  const CaptureSpec &Spec;
+  clang::ASTContext &Ctx;
+  std::vector<CallMatcher> BeginMatchers, EndMatchers;
+  std::map<const clang::FunctionDecl *, std::vector<CaptureEvent>> Own;
+  std::map<const clang::FunctionDecl *, std::vector<std::pair<unsigned, const clang::Stmt *>>> CallsOf;
+  std::map<const clang::FunctionDecl *, std::vector<ScopedRange>> Scoped;
+  std::map<const clang::FunctionDecl *, Effect> Effects;
+};
+
+// Ranges of a body that run only when the current stream is not capturing,
+// judged from tests of the capture-status queries named in the spec.
+std::vector<std::pair<unsigned, unsigned>>
+findGuardedRanges(const clang::FunctionDecl *F, const CaptureSpec &Spec, clang::ASTContext &Ctx);
+
+} // namespace graphsafe::lint

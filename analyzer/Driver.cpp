@@ -1,0 +1,237 @@
+#include "Driver.h"
+
+#include "CompilerSetup.h"
+#include "Reachability.h"
+#include "Suppressions.h"
+#include "TUAnalyzer.h"
+#include "checks/Check.h"
+#include "graphsafe/Baseline.h"
+#include "graphsafe/ReportWriter.h"
+#include "graphsafe/Rule.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+// Keeps the first few errors of a TU so the report can say why it failed.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || Errors.size() >= 3)
+      return;
+    llvm::SmallString<256> Msg;
+    Info.FormatDiagnostic(Msg);
+    std::string Where;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        Where = fmt::format("{}:{}:{}: ", P.getFilename(), P.getLine(), P.getColumn());
+    }
+    Errors.push_back(Where + Msg.str().str());
+  }
+  std::vector<std::string> Errors;
+};
+
+class AnalyzeAction : public ASTFrontendAction {
+public:
+  AnalyzeAction(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return makeTUAnalyzer(Rules, Out);
+  }
+
+private:
+  const RuleSet &Rules;
+  TUSummary &Out;
+};
+
+class ActionFactory : public tooling::FrontendActionFactory {
+public:
+  ActionFactory(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<AnalyzeAction>(Rules, Out); }
+
+private:
+  const RuleSet &Rules;
+  TUSummary &Out;
+};
+
+std::unique_ptr<tooling::CompilationDatabase> loadDatabase(const Options &Opts, const std::string &FirstFile,
+                                                           std::string &Error) {
+  if (Opts.HaveCompilerArgs)
+    return std::make_unique<tooling::FixedCompilationDatabase>(".", Opts.CompilerArgs);
+  if (!Opts.BuildPath.empty()) {
+    std::string Err;
+    auto DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Err);
+    if (!DB)
+      Error = fmt::format("{}: no usable compile_commands.json ({}); configure the build with "
+                          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or pass compiler flags after '--'",
+                          Opts.BuildPath, Err);
+    return DB;
+  }
+  std::string Err;
+  if (!FirstFile.empty())
+    if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(FirstFile, Err))
+      return DB;
+  // Like clang-tidy without a database: parse with no extra flags.
+  return std::make_unique<tooling::FixedCompilationDatabase>(".", std::vector<std::string>{"-std=c++17"});
+}
+
+} // namespace
+
+int runGraphlint(const Options &Opts) {
+  Report Rep;
+  Rep.Tool = "graphlint";
+  auto Format = parseReportFormat(Opts.Format);
+  auto FailOn = parseSeverity(Opts.FailOn);
+  if (!Format || !FailOn) {
+    std::cerr << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
+    return 2;
+  }
+
+  std::vector<std::string> Dirs = Opts.RuleDirs;
+  std::string Bundled = defaultRulesDir(Opts.Argv0);
+  if (!Bundled.empty())
+    Dirs.insert(Dirs.begin(), Bundled);
+  std::vector<RuleError> RuleErrors;
+  RuleSet Rules = loadRules(Dirs, RuleErrors);
+  for (const auto &E : RuleErrors)
+    Rep.Errors.push_back({E.File + (E.Line ? ":" + std::to_string(E.Line) : ""), E.Message});
+  for (const auto &R : Rules.Rules)
+    for (const auto &C : R.Match)
+      if (C.K == MatchClause::Kind::Check)
+        for (const auto &N : C.Names)
+          if (!knownCheckNames().count(N))
+            Rep.Errors.push_back({fmt::format("{}:{}", R.File, C.Line),
+                                  fmt::format("unknown check '{}' in rule '{}'", N, R.Id)});
+  if (Rules.Rules.empty())
+    Rep.Errors.push_back({"rules", "no rules loaded; pass --rules DIR or set GRAPHSAFE_RULES_DIR"});
+
+  if (Opts.ListRules) {
+    for (const auto &R : Rules.Rules)
+      if (R.Tool != "graphcheck")
+        std::cout << fmt::format("{:<32} {:<8} {:<17} {}\n", R.Id, severityName(R.Level), R.Category, R.Summary);
+    return Rep.Errors.empty() ? 0 : 2;
+  }
+
+  std::string DbError;
+  auto DB = loadDatabase(Opts, Opts.Files.empty() ? "" : Opts.Files.front(), DbError);
+  std::vector<std::string> Files = Opts.Files;
+  if (!DB) {
+    std::cerr << "graphlint: error: " << DbError << "\n";
+    return 2;
+  }
+  if (Files.empty())
+    Files = DB->getAllFiles();
+  if (Files.empty()) {
+    std::cerr << "graphlint: error: no input files; name files, or pass -p BUILD_DIR to analyse the "
+                 "whole compile database\n";
+    return 2;
+  }
+
+  Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
+  std::vector<TUSummary> Summaries(Files.size());
+  std::vector<std::vector<ToolError>> FileErrors(Files.size());
+  std::atomic<size_t> Next{0};
+  auto worker = [&] {
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      const std::string &File = Files[I];
+      Summaries[I].File = File;
+      std::error_code EC;
+      if (!fs::exists(File, EC)) {
+        FileErrors[I].push_back({File, "file does not exist"});
+        continue;
+      }
+      if (isCudaSource(File) && TC.CudaPath.empty()) {
+        FileErrors[I].push_back({File, "CUDA source, but no CUDA installation found; pass --cuda-path DIR"});
+        continue;
+      }
+      tooling::ClangTool Tool(*DB, {File});
+      Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(TC));
+      ErrorCollector Diags;
+      Tool.setDiagnosticConsumer(&Diags);
+      ActionFactory Factory(Rules, Summaries[I]);
+      int RC = Tool.run(&Factory);
+      for (const auto &E : Diags.Errors)
+        FileErrors[I].push_back({File, "does not parse: " + E});
+      if (RC != 0 && Diags.Errors.empty())
+        FileErrors[I].push_back({File, "could not be analysed (no compile command or a driver error)"});
+    }
+  };
+  unsigned Jobs = std::max(1u, std::min<unsigned>(Opts.Jobs, Files.size()));
+  std::vector<std::thread> Pool;
+  for (unsigned J = 1; J < Jobs; ++J)
+    Pool.emplace_back(worker);
+  worker();
+  for (auto &T : Pool)
+    T.join();
+  for (auto &Errs : FileErrors)
+    Rep.Errors.insert(Rep.Errors.end(), Errs.begin(), Errs.end());
+
+  Rep.Findings = findingsFromSummaries(Summaries, Rules);
+  std::vector<std::string> Analysed;
+  for (const auto &F : Files)
+    Analysed.push_back(fs::absolute(F).lexically_normal().string());
+  const Rule *Missing = Rules.find("suppression-missing-reason");
+  SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",
+                            Missing ? Missing->Level : Severity::Warning);
+  Rep.sort();
+
+  Baseline Base;
+  Base.setRoot(fs::current_path().string());
+  if (!Opts.Baseline.empty()) {
+    std::string Err;
+    if (Base.load(Opts.Baseline, Err))
+      Base.filter(Rep);
+    else
+      Rep.Errors.push_back({Opts.Baseline, Err});
+  }
+  if (!Opts.WriteBaseline.empty()) {
+    std::string Err;
+    if (!Base.save(Opts.WriteBaseline, Rep, Err))
+      Rep.Errors.push_back({Opts.WriteBaseline, Err});
+  }
+  Rep.Complete = Rep.Errors.empty();
+
+  WriteOptions WO;
+  WO.Rules = &Rules;
+  WO.ToolName = "graphlint";
+  WO.ToolVersion = GRAPHSAFE_VERSION;
+  WO.ShowSource = Opts.ShowSource;
+  WO.BaseDir = fs::current_path().string();
+  if (Opts.Output.empty() || Opts.Output == "-") {
+    writeReport(*Format, std::cout, Rep, WO);
+  } else {
+    std::ofstream OS(Opts.Output);
+    if (!OS) {
+      std::cerr << "graphlint: error: cannot write " << Opts.Output << "\n";
+      return 2;
+    }
+    writeReport(*Format, OS, Rep, WO);
+    if (*Format != ReportFormat::Text)
+      for (const auto &E : Rep.Errors)
+        std::cerr << "graphlint: error: " << E.Where << ": " << E.Message << "\n";
+  }
+  if (!Rep.Errors.empty())
+    return 2;
+  return Rep.hasFindingAtOrAbove(*FailOn) ? 1 : 0;
+}
+
+} // namespace graphsafe::lint

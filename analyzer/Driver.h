@@ -1,0 +1,33 @@
+// graphlint's job from command line to exit code.
+#pragma once
+
+#include "graphsafe/Finding.h"
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint {
+
+struct Options {
+  std::vector<std::string> Files;
+  std::vector<std::string> RuleDirs;
+  std::vector<std::string> CompilerArgs; // After `--`.
+  bool HaveCompilerArgs = false;
+  std::string Format = "text";
+  std::string Output;
+  std::string BuildPath;
+  std::string Baseline;
+  std::string WriteBaseline;
+  std::string CudaPath;
+  std::string FailOn = "warning";
+  unsigned Jobs = 1;
+  bool ShowSource = true;
+  bool ListRules = false;
+  std::string Argv0;
+};
+
+// Returns the process exit code: 0 clean, 1 findings at or above --fail-on,
+// 2 the tool could not do its job.
+int runGraphlint(const Options &Opts);
+
+} // namespace graphsafe::lint

@@ -1,0 +1,70 @@
+#include "FunctionContext.h"
+
+#include "AstUtil.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+void walkBody(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
+  if (!S)
+    return;
+  Fn(S);
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      walkBody(Init, Fn);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    walkBody(Child, Fn);
+}
+
+const Region *FunctionContext::regionAt(SourceLocation L) const {
+  unsigned Off = offsetOf(sm(), L);
+  const Region *Best = nullptr;
+  for (const auto &R : Regions)
+    if (Off >= R.Begin && Off < R.End && (!Best || R.Begin > Best->Begin))
+      Best = &R;
+  return Best;
+}
+
+CaptureContext FunctionContext::contextAt(SourceLocation L, SourceLoc *RegionBegin) const {
+  unsigned Off = offsetOf(sm(), L);
+  for (const auto &[B, E] : Guarded)
+    if (Off >= B && Off < E)
+      return CaptureContext::Guarded;
+  if (const Region *R = regionAt(L)) {
+    if (RegionBegin)
+      *RegionBegin = R->BeginLoc;
+    return CaptureContext::InRegion;
+  }
+  if (IsEntryPoint)
+    return CaptureContext::InRegion;
+  return Regions.empty() ? CaptureContext::Ambient : CaptureContext::Outside;
+}
+
+void FunctionContext::report(const Rule &R, SourceLocation L, const std::string &Callee,
+                             std::vector<FixIt> FixIts, std::vector<Note> Notes) {
+  Site S;
+  S.Context = contextAt(L, &S.RegionBegin);
+  if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded)
+    return;
+  S.RuleId = R.Id;
+  S.Message = R.formatMessage(Callee);
+  S.Loc = toLoc(sm(), L);
+  S.FixIts = std::move(FixIts);
+  S.Notes = std::move(Notes);
+  Out.Sites.push_back(std::move(S));
+}
+
+void FunctionContext::reportCheck(const std::string &CheckName, SourceLocation L,
+                                  const std::string &Detail, std::vector<Note> Notes) {
+  auto It = CheckRules.find(CheckName);
+  if (It == CheckRules.end())
+    return;
+  report(*It->second, L, Detail, {}, std::move(Notes));
+}
+
+} // namespace graphsafe::lint

@@ -1,0 +1,80 @@
+// What the checks see of one function: its body, the capture regions and
+// guarded ranges found in it, and a way to report sites with their context.
+#pragma once
+
+#include "Summary.h"
+#include "graphsafe/Rule.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint {
+
+// A capture begin or end seen in a body, in source order.
+struct CaptureEvent {
+  enum Kind { Begin, End, Reset } K;
+  unsigned Offset;
+  const clang::Stmt *Call; // The begin/end call, or the call of an opener/closer.
+  std::string Key;         // Graph object or stream the event applies to.
+  const clang::Expr *Stream = nullptr; // Stream argument of stream-capture calls.
+  bool ViaCallee = false;  // Comes from a function that opens/closes capture.
+  bool Relaxed = false;
+};
+
+struct Region {
+  unsigned Begin = 0, End = 0; // File offsets, [Begin, End).
+  SourceLoc BeginLoc;
+  const CaptureEvent *BeginEvent = nullptr; // Null when begun in a caller.
+  const CaptureEvent *EndEvent = nullptr;   // Null when ended in a caller.
+};
+
+class FunctionContext {
+public:
+  FunctionContext(const clang::FunctionDecl *Fn, clang::ASTContext &Ctx, const RuleSet &Rules,
+                  const std::map<std::string, const Rule *> &CheckRules, FunctionSummary &Out)
+      : Fn(Fn), Ctx(Ctx), Rules(Rules), CheckRules(CheckRules), Out(Out) {}
+
+  const clang::FunctionDecl *function() const { return Fn; }
+  const clang::Stmt *body() const { return Fn->getBody(); }
+  clang::ASTContext &ast() const { return Ctx; }
+  const clang::SourceManager &sm() const { return Ctx.getSourceManager(); }
+
+  CaptureContext contextAt(clang::SourceLocation L, SourceLoc *RegionBegin = nullptr) const;
+  const Region *regionAt(clang::SourceLocation L) const;
+  bool inCapture(clang::SourceLocation L) const {
+    auto C = contextAt(L);
+    return C == CaptureContext::InRegion || C == CaptureContext::Ambient;
+  }
+
+  // Reports a site for the rule with this id; Callee fills {callee} in the message.
+  void report(const Rule &R, clang::SourceLocation L, const std::string &Callee,
+              std::vector<FixIt> FixIts = {}, std::vector<Note> Notes = {});
+  // Reports for the rule that enables the named family check, if one is loaded.
+  void reportCheck(const std::string &CheckName, clang::SourceLocation L, const std::string &Detail,
+                   std::vector<Note> Notes = {});
+  bool checkEnabled(const std::string &CheckName) const { return CheckRules.count(CheckName); }
+
+  std::vector<Region> Regions;
+  std::vector<CaptureEvent> Events;
+  std::vector<std::pair<unsigned, unsigned>> Guarded;
+  bool IsEntryPoint = false;
+  const CaptureSpec *Spec = nullptr;
+
+private:
+  const clang::FunctionDecl *Fn;
+  clang::ASTContext &Ctx;
+  const RuleSet &Rules;
+  const std::map<std::string, const Rule *> &CheckRules;
+  FunctionSummary &Out;
+};
+
+// Visits S and everything below it in source order, but not the bodies of
+// lambdas: those are functions of their own, reached through call edges.
+void walkBody(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);
+
+} // namespace graphsafe::lint

@@ -1,0 +1,56 @@
+// Per-function facts gathered from one translation unit. Plain data so the
+// summaries of many TUs can be merged and walked after their ASTs are gone.
+#pragma once
+
+#include "graphsafe/Finding.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint {
+
+// Whether a point in a function body runs under capture.
+enum class CaptureContext {
+  InRegion, // Inside a capture region visible in this function.
+  Ambient,  // No region here: under capture exactly when the function is reached from one.
+  Outside,  // Before or after this function's own regions.
+  Guarded,  // On the non-capturing side of a capture-status test.
+};
+
+// One unsafe construct, reported if its context is (or becomes) in capture.
+struct Site {
+  std::string RuleId;
+  std::string Message;
+  SourceLoc Loc;
+  CaptureContext Context = CaptureContext::Ambient;
+  SourceLoc RegionBegin; // For InRegion sites: where the capture began.
+  std::vector<FixIt> FixIts;
+  std::vector<Note> Notes;
+};
+
+// A call (or a callable handed on) that may run the callee under capture.
+struct CallEdge {
+  std::string CalleeUsr;
+  std::string CalleeName;
+  SourceLoc Loc;
+  CaptureContext Context = CaptureContext::Ambient;
+  SourceLoc RegionBegin;
+};
+
+struct FunctionSummary {
+  std::string Usr;
+  std::string Name;
+  SourceLoc Loc;
+  bool IsEntryPoint = false;           // Annotated or named as always captured.
+  std::vector<std::string> Overrides;  // Virtual methods this one overrides.
+  std::vector<Site> Sites;
+  std::vector<CallEdge> Calls;
+};
+
+struct TUSummary {
+  std::string File;
+  std::vector<FunctionSummary> Functions;
+};
+
+} // namespace graphsafe::lint

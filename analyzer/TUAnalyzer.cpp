@@ -1,0 +1,217 @@
+#include "TUAnalyzer.h"
+
+#include "AstUtil.h"
+#include "CaptureRegionFinder.h"
+#include "checks/Check.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Index/USRGeneration.h"
+
+#include <set>
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> Buf;
+  if (index::generateUSRForDecl(D, Buf))
+    return "";
+  return Buf.str().str();
+}
+
+// Every function definition whose body is user code, including template
+// instantiations and lambda call operators.
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  explicit FunctionCollector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    add(F);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    add(L->getCallOperator());
+    if (auto *T = L->getCallOperator()->getDescribedFunctionTemplate())
+      for (FunctionDecl *Spec : T->specializations())
+        add(Spec);
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Functions;
+
+private:
+  void add(const FunctionDecl *F) {
+    if (!F || !F->doesThisDeclarationHaveABody() || !F->getBody() || F->isDependentContext() ||
+        F->isInvalidDecl())
+      return;
+    SourceLocation L = SM.getExpansionLoc(F->getLocation());
+    if (L.isInvalid() || SM.isInSystemHeader(L) || F->hasAttr<CUDAGlobalAttr>() ||
+        (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()))
+      return;
+    if (Seen.insert(F).second)
+      Functions.push_back(F);
+  }
+
+  const SourceManager &SM;
+  std::set<const FunctionDecl *> Seen;
+};
+
+class Analyzer : public ASTConsumer {
+public:
+  Analyzer(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {
+    for (const auto &R : Rules.Rules)
+      for (const auto &C : R.Match)
+        if (C.K == MatchClause::Kind::Check)
+          for (const auto &N : C.Names)
+            CheckRules[N] = &R;
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    FunctionCollector Collector(Ctx);
+    Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+    CaptureRegionFinder Finder(Rules.Capture, Ctx);
+    Finder.analyze(Collector.Functions);
+
+    TUFacts Facts;
+    for (const FunctionDecl *F : Collector.Functions) {
+      collectMutations(F->getBody(), Facts);
+      collectRegisteredGenerators(F->getBody(), Facts);
+    }
+    auto Checks = makeAllChecks(Rules);
+    for (const FunctionDecl *F : Collector.Functions) {
+      FunctionSummary S;
+      S.Usr = usrOf(F);
+      if (S.Usr.empty())
+        continue;
+      S.Name = qualifiedName(F);
+      S.Loc = toLoc(Ctx.getSourceManager(), F->getLocation());
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+        for (const CXXMethodDecl *O : M->overridden_methods())
+          S.Overrides.push_back(usrOf(O));
+      FunctionContext FC(F, Ctx, Rules, CheckRules, S);
+      FC.Spec = &Rules.Capture;
+      Finder.populate(FC);
+      S.IsEntryPoint = FC.IsEntryPoint;
+      for (auto &C : Checks)
+        C->run(FC, Facts);
+      collectCalls(FC, Finder, S);
+      Out.Functions.push_back(std::move(S));
+    }
+  }
+
+private:
+  static void collectRegisteredGenerators(const Stmt *Body, TUFacts &Facts) {
+    walkBody(Body, [&](const Stmt *S) {
+      const auto *C = dyn_cast<CallExpr>(S);
+      if (C && calleeOf(C) && calleeOf(C)->getName() == "register_generator_state")
+        for (const Expr *A : C->arguments())
+          if (const ValueDecl *D = referencedDecl(A))
+            Facts.RegisteredGenerators.insert(D);
+    });
+  }
+
+  // The function a callable expression stands for: a lambda, a variable
+  // holding one, or a named function.
+  static const FunctionDecl *callableOf(const Expr *E) {
+    E = strip(E);
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(E))
+      return L->getCallOperator();
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      return callableOf(U->getSubExpr());
+    if (const ValueDecl *D = referencedDecl(E)) {
+      if (const auto *F = dyn_cast<FunctionDecl>(D))
+        return F;
+      if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+        if (const auto *L = dyn_cast<LambdaExpr>(strip(V->getInit())))
+          return L->getCallOperator();
+    }
+    return nullptr;
+  }
+
+  // `module(x)` on a torch::nn::ModuleHolder<Impl> runs Impl::forward.
+  static std::vector<const FunctionDecl *> moduleForwards(const CallExpr *C) {
+    std::vector<const FunctionDecl *> Out;
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+    if (!Op || Op->getOperator() != OO_Call)
+      return Out;
+    const auto *Holder =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(Op->getArg(0)->getType()->getAsCXXRecordDecl());
+    if (!Holder || !isOrDerivesFrom(Holder, "torch::nn::ModuleHolder"))
+      return Out;
+    for (const auto &A : Holder->getTemplateArgs().asArray())
+      if (A.getKind() == TemplateArgument::Type)
+        if (const CXXRecordDecl *Impl = A.getAsType()->getAsCXXRecordDecl())
+          for (const auto *M : Impl->methods())
+            if (M->getName() == "forward")
+              Out.push_back(M);
+    return Out;
+  }
+
+  void collectCalls(FunctionContext &FC, const CaptureRegionFinder &Finder, FunctionSummary &S) {
+    const SourceManager &SM = FC.sm();
+    std::set<std::pair<std::string, unsigned>> Seen;
+    auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx, SourceLoc Begin) {
+      if (!Callee)
+        return;
+      if (const FunctionDecl *Def = Callee->getDefinition())
+        Callee = Def;
+      SourceLocation DeclLoc = SM.getExpansionLoc(Callee->getLocation());
+      if (SM.isInSystemHeader(DeclLoc) || Callee->hasAttr<CUDAGlobalAttr>())
+        return;
+      CallEdge E;
+      E.CalleeUsr = usrOf(Callee);
+      if (E.CalleeUsr.empty() || !Seen.insert({E.CalleeUsr, offsetOf(SM, L)}).second)
+        return;
+      E.CalleeName = qualifiedName(Callee);
+      E.Loc = toLoc(SM, L);
+      E.Context = Ctx;
+      E.RegionBegin = Begin;
+      S.Calls.push_back(std::move(E));
+    };
+    walkBody(FC.body(), [&](const Stmt *St) {
+      SourceLocation L = St->getBeginLoc();
+      SourceLoc Begin;
+      CaptureContext Ctx = FC.contextAt(L, &Begin);
+      if (const auto *C = dyn_cast<CallExpr>(St)) {
+        if (auto Arg = Finder.helperArg(C); Arg && *Arg < C->getNumArgs())
+          edge(callableOf(C->getArg(*Arg)), C->getArg(*Arg)->getBeginLoc(), CaptureContext::InRegion,
+               toLoc(SM, C->getBeginLoc()));
+        if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)
+          return;
+        if (!isa<CUDAKernelCallExpr>(C))
+          edge(calleeOf(C), C->getExprLoc(), Ctx, Begin);
+        for (const FunctionDecl *Fwd : moduleForwards(C))
+          edge(Fwd, C->getExprLoc(), Ctx, Begin);
+        return;
+      }
+      if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)
+        return;
+      if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St))
+        edge(Ctor->getConstructor(), L, Ctx, Begin);
+      else if (const auto *Lam = dyn_cast<LambdaExpr>(St))
+        edge(Lam->getCallOperator(), L, Ctx, Begin);
+      else if (const auto *Ref = dyn_cast<DeclRefExpr>(St))
+        if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl()))
+          edge(F, L, Ctx, Begin);
+    });
+  }
+
+  const RuleSet &Rules;
+  TUSummary &Out;
+  std::map<std::string, const Rule *> CheckRules;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> makeTUAnalyzer(const RuleSet &Rules, TUSummary &Out) {
+  return std::make_unique<Analyzer>(Rules, Out);
+}
+
+} // namespace graphsafe::lint

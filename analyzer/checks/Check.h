@@ -1,0 +1,45 @@
+// One class per rule family, in clang-tidy's manner: the family decides what
+// to look for; rule files decide which ids, severities and messages it feeds.
+#pragma once
+
+#include "../FunctionContext.h"
+#include "graphsafe/Rule.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace graphsafe::lint {
+
+// Facts about the whole translation unit that single functions cannot show.
+struct TUFacts {
+  // Every assignment, increment or mutating call of a variable or field.
+  std::map<const clang::ValueDecl *, std::vector<clang::SourceLocation>> Mutations;
+  // Generators whose state is registered with a graph.
+  std::set<const clang::ValueDecl *> RegisteredGenerators;
+};
+
+// Fills Facts.Mutations from one function body.
+void collectMutations(const clang::Stmt *Body, TUFacts &Facts);
+
+class Check {
+public:
+  virtual ~Check() = default;
+  virtual void run(FunctionContext &Ctx, const TUFacts &Facts) = 0;
+};
+
+// Rules whose match clauses name calls, methods, constructions or operators.
+std::unique_ptr<Check> makeCallSpellingCheck(const RuleSet &Rules);
+std::unique_ptr<Check> makeStreamCheck();
+std::unique_ptr<Check> makeHostSideEffectCheck();
+std::unique_ptr<Check> makeControlFlowCheck();
+std::unique_ptr<Check> makeRngCheck();
+std::unique_ptr<Check> makeLifecycleCheck();
+
+std::vector<std::unique_ptr<Check>> makeAllChecks(const RuleSet &Rules);
+
+// The family check names rule files may enable with `check: NAME`.
+const std::set<std::string> &knownCheckNames();
+
+} // namespace graphsafe::lint

@@ -1,0 +1,230 @@
+// Host work inside a capture runs once, at capture time; replays only re-run
+// the GPU work. State that outlives the region and is changed there, or host
+// scalars frozen into kernels and changed later, go silently wrong.
+#include "../AstUtil.h"
+#include "Check.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <set>
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+const std::set<std::string> MutatingMethods = {
+    "push_back", "emplace_back", "push_front", "emplace_front", "insert", "emplace",
+    "push",      "pop",          "pop_back",   "pop_front",     "clear",  "erase",
+    "append",    "resize",       "assign",     "swap",          "reserve", "store",
+    "fetch_add", "fetch_sub",    "exchange"};
+
+// Handles to captured tensors are expected to be rebound in a capture
+// (`static_out = model(static_in)`), so tensors and containers of them are not host state.
+bool holdsTensors(QualType T) {
+  T = T.getNonReferenceType();
+  if (isTensorType(T))
+    return true;
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    for (const auto &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type && holdsTensors(Arg.getAsType()))
+        return true;
+  return false;
+}
+
+// The variable or field a mutated expression ultimately changes.
+const ValueDecl *mutatedDecl(const Expr *E) {
+  E = strip(E);
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E))
+    if (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star)
+      return mutatedDecl(Op->getArg(0));
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    return mutatedDecl(A->getBase());
+  if (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
+    // `obj.count` where obj is a local declared in the region is still local.
+    if (const ValueDecl *Base = referencedDecl(M->getBase()); Base && isa<VarDecl>(Base))
+      if (!M->isArrow() && !isa<CXXThisExpr>(strip(M->getBase())))
+        return Base;
+    return M->getMemberDecl();
+  }
+  return referencedDecl(E);
+}
+
+} // namespace
+
+// Collected once per TU: where each declaration is written.
+void collectMutations(const Stmt *Body, TUFacts &Facts) {
+  walkBody(Body, [&](const Stmt *S) {
+    const Expr *Target = nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->isAssignmentOp())
+      Target = Op->getArg(0);
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && (Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus))
+      Target = Op->getArg(0);
+    else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
+             M && M->getMethodDecl() && MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
+      Target = M->getImplicitObjectArgument();
+    if (!Target)
+      return;
+    if (const ValueDecl *D = mutatedDecl(Target))
+      Facts.Mutations[D].push_back(S->getBeginLoc());
+  });
+}
+
+namespace {
+
+class HostSideEffectCheck : public Check {
+public:
+  void run(FunctionContext &Ctx, const TUFacts &Facts) override {
+    const SourceManager &SM = Ctx.sm();
+    std::set<const ValueDecl *> LoopVars = loopVariables(Ctx.body());
+    for (const auto &[D, Locs] : Facts.Mutations) {
+      for (SourceLocation L : Locs) {
+        if (!isInBody(Ctx, L) || !Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) ||
+            holdsTensors(D->getType()) || LoopVars.count(D))
+          continue;
+        Ctx.reportCheck("host-state-mutation", L, D->getNameAsString(),
+                        {{"'" + D->getNameAsString() + "' is declared here", toLoc(SM, D->getLocation())}});
+      }
+    }
+    checkBakedScalars(Ctx, Facts);
+  }
+
+private:
+  static bool isInBody(FunctionContext &Ctx, SourceLocation L) {
+    const SourceManager &SM = Ctx.sm();
+    unsigned Off = offsetOf(SM, L);
+    const Stmt *B = Ctx.body();
+    return SM.getFileID(SM.getExpansionLoc(L)) == SM.getFileID(SM.getExpansionLoc(B->getBeginLoc())) &&
+           Off >= offsetOf(SM, B->getBeginLoc()) && Off <= offsetOf(SM, B->getEndLoc()) &&
+           !insideLambda(Ctx, L);
+  }
+
+  static bool insideLambda(FunctionContext &Ctx, SourceLocation L) {
+    bool Inside = false;
+    const SourceManager &SM = Ctx.sm();
+    unsigned Off = offsetOf(SM, L);
+    walkBody(Ctx.body(), [&](const Stmt *S) {
+      if (const auto *Lam = dyn_cast<LambdaExpr>(S))
+        Inside |= Off >= offsetOf(SM, Lam->getBody()->getBeginLoc()) &&
+                  Off <= offsetOf(SM, Lam->getBody()->getEndLoc());
+    });
+    return Inside;
+  }
+
+  // Members, globals, statics and locals declared before the region outlive
+  // it; locals declared inside it only shape the captured work.
+  static bool outlivesCapture(FunctionContext &Ctx, const ValueDecl *D, SourceLocation Use) {
+    if (isa<FieldDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V)
+      return false;
+    if (!V->isLocalVarDecl() && !isa<ParmVarDecl>(V))
+      return true; // Global or namespace-scope.
+    if (V->isStaticLocal())
+      return true;
+    if (isa<ParmVarDecl>(V))
+      return V->getType()->isReferenceType() || V->getType()->isPointerType();
+    const Region *R = Ctx.regionAt(Use);
+    if (!R)
+      return false; // Ambient function: its locals die with it.
+    return offsetOf(Ctx.sm(), V->getLocation()) < R->Begin;
+  }
+
+  static std::set<const ValueDecl *> loopVariables(const Stmt *Body) {
+    std::set<const ValueDecl *> Out;
+    walkBody(Body, [&](const Stmt *S) {
+      const auto *F = dyn_cast<ForStmt>(S);
+      if (!F)
+        return;
+      for (const Stmt *Part : {F->getInit(), static_cast<const Stmt *>(F->getInc())})
+        walkBody(Part, [&](const Stmt *X) {
+          if (const auto *D = dyn_cast<DeclRefExpr>(X))
+            Out.insert(D->getDecl());
+          if (const auto *DS = dyn_cast<DeclStmt>(X))
+            for (const Decl *Dd : DS->decls())
+              if (const auto *V = dyn_cast<VarDecl>(Dd))
+                Out.insert(V);
+        });
+    });
+    return Out;
+  }
+
+  static bool isScalarHostState(const ValueDecl *D) {
+    QualType T = D->getType().getNonReferenceType();
+    if (!T->isArithmeticType() || T.isConstQualified())
+      return false;
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      return !V->isConstexpr();
+    return isa<FieldDecl>(D);
+  }
+
+  // A call that turns host values into captured GPU work.
+  static bool feedsGpu(const Stmt *S) {
+    if (isa<CUDAKernelCallExpr>(S))
+      return true;
+    const auto *C = dyn_cast<CallExpr>(S);
+    if (!C)
+      return false;
+    if (isTensorType(C->getType()))
+      return true;
+    if (const Expr *R = receiverOf(C))
+      return isTensorType(R->getType());
+    return false;
+  }
+
+  void checkBakedScalars(FunctionContext &Ctx, const TUFacts &Facts) {
+    const SourceManager &SM = Ctx.sm();
+    std::set<std::pair<const ValueDecl *, unsigned>> Seen;
+    walkBody(Ctx.body(), [&](const Stmt *S) {
+      if (!feedsGpu(S) || Ctx.contextAt(cast<Expr>(S)->getExprLoc()) != CaptureContext::InRegion)
+        return;
+      const auto *C = cast<CallExpr>(S);
+      for (const Expr *A : C->arguments()) {
+        // Only the argument itself or simple arithmetic on it: nested tensor
+        // calls are visited on their own.
+        anyDescendant(A, [&](const Stmt *X) {
+          if (X != A && feedsGpu(X))
+            return true;
+          const auto *Ref = dyn_cast<DeclRefExpr>(X);
+          const ValueDecl *D = Ref ? Ref->getDecl() : nullptr;
+          if (const auto *M = dyn_cast<MemberExpr>(X))
+            D = M->getMemberDecl();
+          if (!D || !isScalarHostState(D))
+            return false;
+          const Region *R = Ctx.regionAt(X->getBeginLoc());
+          if (const auto *V = dyn_cast<VarDecl>(D); V && R && V->isLocalVarDecl() &&
+                                                    offsetOf(SM, V->getLocation()) >= R->Begin)
+            return false;
+          auto It = Facts.Mutations.find(D);
+          if (It == Facts.Mutations.end())
+            return false;
+          for (SourceLocation M : It->second) {
+            if (R && offsetOf(SM, M) >= R->Begin && offsetOf(SM, M) < R->End &&
+                SM.getFileID(SM.getExpansionLoc(M)) == SM.getFileID(SM.getExpansionLoc(X->getBeginLoc())))
+              continue; // Changed inside the region itself: that is host-state-mutation.
+            if (Seen.insert({D, offsetOf(SM, X->getBeginLoc())}).second)
+              Ctx.reportCheck("host-scalar-baked", X->getBeginLoc(), D->getNameAsString(),
+                              {{"'" + D->getNameAsString() + "' changes here, but replays keep the value it had at capture",
+                                toLoc(SM, M)}});
+            break;
+          }
+          return false;
+        });
+      }
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeHostSideEffectCheck() { return std::make_unique<HostSideEffectCheck>(); }
+
+} // namespace graphsafe::lint

@@ -1,0 +1,280 @@
+// Streams under capture: the capture must run on a side stream, other streams
+// must be forked from it with an event and joined back before the end, and
+// waits must be on events recorded inside the capture.
+#include "../AstUtil.h"
+#include "../CallMatcher.h"
+#include "Check.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+const char *const DefaultStream = "<default stream>";
+
+struct StreamOp {
+  enum Kind { Guard, Set, Record, Wait, Use } K;
+  unsigned Offset;
+  unsigned ScopeEnd = 0; // Guards: end of the enclosing block.
+  const Expr *StreamExpr = nullptr;
+  std::string Event;
+  SourceLocation Loc;
+};
+
+class StreamModel {
+public:
+  StreamModel(FunctionContext &Ctx) : Ctx(Ctx), SM(Ctx.sm()) { collect(); }
+
+  std::vector<StreamOp> Ops;
+
+  // The stream current at Offset: innermost guard, else the last setter.
+  std::string currentAt(unsigned Offset) const {
+    const StreamOp *Best = nullptr;
+    for (const auto &Op : Ops) {
+      if (Op.Offset > Offset)
+        break;
+      if (Op.K == StreamOp::Guard && Offset < Op.ScopeEnd && (!Best || Best->K != StreamOp::Guard ||
+                                                              Op.Offset > Best->Offset))
+        Best = &Op;
+      else if (Op.K == StreamOp::Set && (!Best || Best->K == StreamOp::Set))
+        Best = &Op;
+    }
+    return Best ? keyAt(Best->StreamExpr, Best->Offset) : DefaultStream;
+  }
+
+  std::string keyAt(const Expr *E, unsigned Offset) const {
+    E = strip(E);
+    if (!E || isDefaultStream(E))
+      return DefaultStream;
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *F = calleeOf(C);
+      if (F && F->getName() == "getCurrentCUDAStream")
+        return currentAt(Offset);
+      if (F && (isa<CXXConversionDecl>(F) || F->getName() == "stream" || F->getName() == "unwrap"))
+        if (const Expr *R = receiverOf(C))
+          return keyAt(R, Offset);
+    }
+    if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E))) {
+      // `auto s = getCurrentCUDAStream();` names the stream current at its declaration.
+      if (V->getInit() && V->isLocalVarDecl())
+        if (const auto *C = dyn_cast<CallExpr>(strip(V->getInit())))
+          if (calleeOf(C) && calleeOf(C)->getName() == "getCurrentCUDAStream")
+            return currentAt(offsetOf(SM, V->getLocation()));
+      return qualifiedName(V);
+    }
+    if (const ValueDecl *D = referencedDecl(E))
+      return qualifiedName(D);
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                                Ctx.ast().getLangOpts())
+        .str();
+  }
+
+private:
+  std::string eventKey(const Expr *E) const {
+    if (const ValueDecl *D = referencedDecl(E))
+      return qualifiedName(D);
+    return "";
+  }
+
+  void collect() {
+    const Spec &S = Spec_();
+    std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *St, unsigned BlockEnd) {
+      if (!St)
+        return;
+      if (const auto *CS = dyn_cast<CompoundStmt>(St))
+        BlockEnd = offsetOf(SM, CS->getRBracLoc());
+      visit(St, BlockEnd, S);
+      if (const auto *L = dyn_cast<LambdaExpr>(St)) {
+        for (const Expr *Init : L->capture_inits())
+          Visit(Init, BlockEnd);
+        return;
+      }
+      for (const Stmt *Child : St->children())
+        Visit(Child, BlockEnd);
+    };
+    Visit(Ctx.body(), offsetOf(SM, Ctx.body()->getEndLoc()));
+    std::stable_sort(Ops.begin(), Ops.end(),
+                     [](const StreamOp &A, const StreamOp &B) { return A.Offset < B.Offset; });
+  }
+
+  struct Spec {
+    std::vector<std::string> Guards, Setters;
+  };
+  Spec Spec_() const {
+    Spec S;
+    if (Ctx.Spec) {
+      S.Guards = Ctx.Spec->StreamGuards;
+      S.Setters = Ctx.Spec->StreamSetters;
+    }
+    return S;
+  }
+
+  void visit(const Stmt *St, unsigned BlockEnd, const Spec &S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          for (const auto &G : S.Guards)
+            if (typeIsOrDerivesFrom(V->getType(), G))
+              if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(strip(V->getInit()));
+                  C && C->getNumArgs() > 0)
+                Ops.push_back({StreamOp::Guard, offsetOf(SM, V->getLocation()), BlockEnd, C->getArg(0),
+                               "", V->getLocation()});
+      return;
+    }
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(St)) {
+      const CallExpr *Config = K->getConfig();
+      if (Config && Config->getNumArgs() >= 4 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
+        Ops.push_back({StreamOp::Use, offsetOf(SM, K->getBeginLoc()), 0, Config->getArg(3), "",
+                       K->getBeginLoc()});
+      return;
+    }
+    const auto *C = dyn_cast<CallExpr>(St);
+    const FunctionDecl *F = calleeOf(C);
+    if (!C || !F)
+      return;
+    std::string Name = F->getNameAsString();
+    std::string Q = qualifiedName(F);
+    unsigned Off = offsetOf(SM, C->getBeginLoc());
+    const Expr *Recv = receiverOf(C);
+    for (const auto &Setter : S.Setters)
+      if (nameMatches(Q, Setter) && C->getNumArgs() > 0) {
+        Ops.push_back({StreamOp::Set, Off, 0, C->getArg(0), "", C->getBeginLoc()});
+        return;
+      }
+    bool OnEvent = Recv && typeIsOrDerivesFrom(Recv->getType(), "at::cuda::CUDAEvent");
+    if ((Name == "cudaEventRecord" || Name == "cudaEventRecordWithFlags" || Name == "cuEventRecord" ||
+         Name == "cuEventRecordWithFlags") &&
+        C->getNumArgs() >= 2) {
+      Ops.push_back({StreamOp::Record, Off, 0, C->getArg(1), eventKey(C->getArg(0)), C->getBeginLoc()});
+      return;
+    }
+    if (OnEvent && (Name == "record" || Name == "recordOnce")) {
+      bool HasStream = C->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(C->getArg(0));
+      Ops.push_back({StreamOp::Record, Off, 0, HasStream ? C->getArg(0) : nullptr, eventKey(Recv),
+                     C->getBeginLoc()});
+      if (!HasStream)
+        Ops.back().Event = eventKey(Recv), Ops.back().StreamExpr = nullptr;
+      return;
+    }
+    if ((Name == "cudaStreamWaitEvent" || Name == "cuStreamWaitEvent") && C->getNumArgs() >= 2) {
+      Ops.push_back({StreamOp::Wait, Off, 0, C->getArg(0), eventKey(C->getArg(1)), C->getBeginLoc()});
+      return;
+    }
+    if (OnEvent && Name == "block" && C->getNumArgs() > 0) {
+      Ops.push_back({StreamOp::Wait, Off, 0, C->getArg(0), eventKey(Recv), C->getBeginLoc()});
+      return;
+    }
+    // Any other call handed a stream runs work on it.
+    for (unsigned I = 0; I < F->getNumParams() && I < C->getNumArgs(); ++I)
+      if (isStreamType(F->getParamDecl(I)->getType()) && !isa<CXXDefaultArgExpr>(C->getArg(I))) {
+        if (Name.find("Capture") != std::string::npos || Name == "getStreamFromPool")
+          return;
+        Ops.push_back({StreamOp::Use, Off, 0, C->getArg(I), "", C->getExprLoc()});
+        return;
+      }
+  }
+
+  FunctionContext &Ctx;
+  const SourceManager &SM;
+};
+
+class StreamCheck : public Check {
+public:
+  void run(FunctionContext &Ctx, const TUFacts &) override {
+    checkDefaultLaunches(Ctx);
+    if (Ctx.Regions.empty())
+      return;
+    StreamModel Model(Ctx);
+    for (const auto &R : Ctx.Regions)
+      if (R.BeginEvent && !R.BeginEvent->ViaCallee)
+        checkRegion(Ctx, Model, R);
+  }
+
+private:
+  void checkDefaultLaunches(FunctionContext &Ctx) {
+    walkBody(Ctx.body(), [&](const Stmt *S) {
+      const auto *K = dyn_cast<CUDAKernelCallExpr>(S);
+      if (!K || !K->getConfig())
+        return;
+      const CallExpr *Config = K->getConfig();
+      bool NoStream = Config->getNumArgs() < 4 || isa<CXXDefaultArgExpr>(Config->getArg(3));
+      if (NoStream || isDefaultStream(Config->getArg(3)))
+        Ctx.reportCheck("default-stream-kernel-launch", K->getBeginLoc(),
+                        K->getDirectCallee() ? K->getDirectCallee()->getNameAsString() : "kernel");
+    });
+  }
+
+  void checkRegion(FunctionContext &Ctx, const StreamModel &M, const Region &R) {
+    const SourceManager &SM = Ctx.sm();
+    const CaptureEvent &B = *R.BeginEvent;
+    std::string Capture = B.Stream ? M.keyAt(B.Stream, B.Offset) : M.currentAt(B.Offset);
+    SourceLocation BeginLoc = B.Call->getBeginLoc();
+    if (Capture == DefaultStream)
+      Ctx.reportCheck("capture-on-default-stream", BeginLoc, "");
+
+    std::map<std::string, std::pair<std::string, unsigned>> LastRecord; // event -> (stream, offset)
+    std::set<std::string> Forked = {Capture}, Side, Joined, Reported;
+    std::map<std::string, SourceLocation> ForkLoc;
+    for (const auto &Op : M.Ops) {
+      if (Op.Offset >= R.End)
+        break;
+      bool Inside = Op.Offset >= R.Begin;
+      std::string Stream = Op.K == StreamOp::Record && !Op.StreamExpr ? M.currentAt(Op.Offset)
+                                                                      : M.keyAt(Op.StreamExpr, Op.Offset);
+      if (Op.K == StreamOp::Record) {
+        LastRecord[Op.Event] = {Stream, Op.Offset};
+        continue;
+      }
+      if (!Inside || !Ctx.inCapture(Op.Loc))
+        continue;
+      if (Op.K == StreamOp::Wait) {
+        auto It = LastRecord.find(Op.Event);
+        if (It == LastRecord.end())
+          continue;
+        if (It->second.second < R.Begin) {
+          Ctx.reportCheck("wait-on-external-event", Op.Loc, Op.Event);
+          continue;
+        }
+        const std::string &From = It->second.first;
+        if (Stream != Capture && Forked.count(From)) {
+          Forked.insert(Stream);
+          Side.insert(Stream);
+          ForkLoc.emplace(Stream, Op.Loc);
+        } else if (Forked.count(Stream) && Side.count(From)) {
+          Joined.insert(From);
+        }
+        continue;
+      }
+      // Guards and uses run work on the stream.
+      if (Stream != DefaultStream && !Forked.count(Stream) && Reported.insert(Stream).second)
+        Ctx.reportCheck("side-stream-without-fork", Op.Loc, Stream);
+    }
+    if (R.EndEvent && !R.EndEvent->ViaCallee) {
+      const CaptureEvent &E = *R.EndEvent;
+      SourceLocation EndLoc = E.Call->getBeginLoc();
+      for (const auto &S : Side)
+        if (!Joined.count(S))
+          Ctx.reportCheck("fork-not-joined", EndLoc, S,
+                          {{"stream '" + S + "' was forked into the capture here",
+                            toLoc(SM, ForkLoc[S])}});
+      std::string EndStream = E.Stream ? M.keyAt(E.Stream, E.Offset) : M.currentAt(E.Offset);
+      if (EndStream != Capture)
+        Ctx.reportCheck("capture-end-other-stream", EndLoc, EndStream,
+                        {{"capture began on '" + Capture + "' here", toLoc(SM, BeginLoc)}});
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> makeStreamCheck() { return std::make_unique<StreamCheck>(); }
+
+} // namespace graphsafe::lint

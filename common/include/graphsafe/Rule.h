@@ -1,0 +1,109 @@
+// Rules are data: each YAML file in a rules directory describes one rule (or
+// one set of capture spellings). Both tools load them at run time.
+#pragma once
+
+#include "graphsafe/Finding.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphsafe {
+
+// Extra conditions a matched call must satisfy (`when:` in a match clause).
+struct MatchConditions {
+  std::optional<std::string> ArgDevice;      // some argument names this device (cpu/cuda)
+  std::optional<std::string> ReceiverDevice; // the receiver tensor lives on this device
+  std::vector<std::string> ReceiverFrom;     // the receiver comes from one of these calls
+  std::optional<unsigned> ArgCount;          // exactly this many explicit arguments
+  std::vector<std::string> MissingArg;       // a parameter left at its default
+  std::vector<std::string> ArgMentions;      // some argument names one of these
+  std::optional<std::string> ArgType;        // some argument has this (class) type
+  bool DefaultStreamArg = false;             // a stream argument is the default/legacy stream
+  bool BoolMaskIndex = false;                // an index is a boolean mask
+  bool empty() const;
+};
+
+struct FixSpec {
+  std::string RenameTo;  // replace the callee's name
+  std::string AppendArg; // add this as a last argument
+};
+
+struct MatchClause {
+  enum class Kind { Call, Method, Construct, Operator, Check };
+  Kind K = Kind::Call;
+  std::vector<std::string> Names; // qualified names, or the check name for Kind::Check
+  std::string On;                 // receiver class for methods
+  MatchConditions When;
+  std::optional<FixSpec> Fix;
+  unsigned Line = 0;
+};
+
+struct HelperSpec {
+  std::string Name;
+  unsigned Arg = 0;
+};
+
+// Where capture begins and ends, what tests whether a stream is capturing,
+// and which callables are captured although no region shows it.
+struct CaptureSpec {
+  std::vector<MatchClause> Begin;
+  std::vector<MatchClause> End;
+  std::vector<std::string> Scoped;          // RAII types whose lifetime is a region
+  std::vector<std::string> StatusQueries;   // calls that report capture status
+  std::vector<std::string> NotCapturing;    // enumerators meaning "not capturing"
+  std::vector<HelperSpec> Helpers;          // argument N is run under capture
+  std::vector<std::string> EntryPoints;     // functions always run under capture
+  std::vector<std::string> StreamGuards;    // RAII types that set the current stream
+  std::vector<std::string> StreamSetters;   // calls that set the current stream
+
+  void merge(const CaptureSpec &Other);
+};
+
+struct Rule {
+  std::string Id;
+  Severity Level = Severity::Warning;
+  std::string Category;
+  std::string Summary;
+  std::string Message; // fmt template; {callee} is the matched name
+  std::string Why;
+  std::string Fix;
+  std::vector<std::string> See;
+  std::vector<MatchClause> Match; // empty for runtime rules
+  std::string Tool;               // graphlint, graphcheck or both
+  std::string File;
+  unsigned Line = 1;
+
+  std::string formatMessage(const std::string &Callee) const;
+};
+
+struct RuleSet {
+  std::vector<Rule> Rules; // sorted by id
+  CaptureSpec Capture;
+  std::vector<std::string> CaptureFiles;
+
+  const Rule *find(const std::string &Id) const;
+};
+
+struct RuleError {
+  std::string File;
+  unsigned Line = 0;
+  std::string Message;
+  std::string str() const;
+};
+
+// Loads every *.yaml/*.yml file of each directory, in order. A rule id seen in a
+// later directory replaces the earlier one (house rules override bundled ones).
+// Malformed files are reported in Errors and skipped; the rest still load.
+RuleSet loadRules(const std::vector<std::string> &Dirs, std::vector<RuleError> &Errors);
+
+// Parses one file's text (exposed for tests).
+void parseRuleText(const std::string &Text, const std::string &File, RuleSet &Into,
+                   std::vector<RuleError> &Errors);
+
+// The directory holding the bundled rules, found next to the executable or at
+// the install prefix; empty when none exists.
+std::string defaultRulesDir(const std::string &Argv0);
+
+} // namespace graphsafe

@@ -1,0 +1,90 @@
+#include "graphsafe/Baseline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe {
+
+namespace {
+
+std::string trimmedLine(const std::string &File, unsigned Line) {
+  std::ifstream In(File);
+  std::string L;
+  for (unsigned I = 0; I < Line && std::getline(In, L); ++I) {
+  }
+  size_t B = L.find_first_not_of(" \t");
+  size_t E = L.find_last_not_of(" \t\r");
+  return B == std::string::npos ? "" : L.substr(B, E - B + 1);
+}
+
+} // namespace
+
+Baseline::Key Baseline::keyOf(const Finding &F) const {
+  std::string File = F.Loc.File;
+  std::error_code EC;
+  if (!Root.empty() && fs::path(File).is_absolute()) {
+    fs::path Rel = fs::relative(File, Root, EC);
+    if (!EC && !Rel.empty())
+      File = Rel.generic_string();
+  }
+  return {F.RuleId, File, trimmedLine(F.Loc.File, F.Loc.Line)};
+}
+
+bool Baseline::load(const std::string &Path, std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = Path + ": cannot open baseline file; create one with --write-baseline " + Path;
+    return false;
+  }
+  try {
+    nlohmann::json J = nlohmann::json::parse(In);
+    for (const auto &E : J.at("findings"))
+      Counts[{E.at("rule").get<std::string>(), E.at("file").get<std::string>(),
+              E.at("code").get<std::string>()}] += E.value("count", 1u);
+  } catch (const nlohmann::json::exception &E) {
+    Error = Path + ": not a graphsafe baseline (" + E.what() +
+            "); regenerate it with --write-baseline " + Path;
+    return false;
+  }
+  return true;
+}
+
+bool Baseline::save(const std::string &Path, const Report &R, std::string &Error) const {
+  std::map<Key, unsigned> Out;
+  for (const auto &F : R.Findings)
+    ++Out[keyOf(F)];
+  nlohmann::json Items = nlohmann::json::array();
+  for (const auto &[K, N] : Out)
+    Items.push_back(
+        {{"rule", std::get<0>(K)}, {"file", std::get<1>(K)}, {"code", std::get<2>(K)}, {"count", N}});
+  std::ofstream OS(Path);
+  if (!OS) {
+    Error = Path + ": cannot write baseline file";
+    return false;
+  }
+  OS << nlohmann::json{{"version", 1}, {"findings", Items}}.dump(2) << "\n";
+  return true;
+}
+
+size_t Baseline::filter(Report &R) const {
+  std::map<Key, unsigned> Left = Counts;
+  size_t Removed = 0;
+  std::vector<Finding> Kept;
+  for (auto &F : R.Findings) {
+    auto It = Left.find(keyOf(F));
+    if (It != Left.end() && It->second > 0) {
+      --It->second;
+      ++Removed;
+      continue;
+    }
+    Kept.push_back(std::move(F));
+  }
+  R.Findings = std::move(Kept);
+  return Removed;
+}
+
+} // namespace graphsafe

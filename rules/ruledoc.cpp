@@ -1,0 +1,57 @@
+// Writes the rule reference (Markdown) from the rule files, so the reference
+// and the rules the tools load can never disagree.
+#include "graphsafe/Rule.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    std::cerr << "usage: graphsafe-ruledoc RULES_DIR OUTPUT.md\n";
+    return 2;
+  }
+  std::vector<graphsafe::RuleError> Errors;
+  graphsafe::RuleSet Rules = graphsafe::loadRules({argv[1]}, Errors);
+  for (const auto &E : Errors)
+    std::cerr << E.str() << "\n";
+  if (!Errors.empty())
+    return 1;
+  std::map<std::string, std::vector<const graphsafe::Rule *>> ByCategory;
+  for (const auto &R : Rules.Rules)
+    ByCategory[R.Category].push_back(&R);
+
+  std::ofstream OS(argv[2]);
+  OS << "# Rule reference\n\n"
+        "Generated from `rules/*.yaml` by `graphsafe-ruledoc`; edit the rule files, then run\n"
+        "`cmake --build build --target update-docs`.\n\n"
+        "Silence one finding with `// graphsafe: ignore[rule-id] reason` on its line or the line\n"
+        "above. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same id.\n\n"
+        "| id | severity | category | tool | summary |\n| --- | --- | --- | --- | --- |\n";
+  for (const auto &R : Rules.Rules)
+    OS << fmt::format("| [`{}`](#{}) | {} | {} | {} | {} |\n", R.Id, R.Id, graphsafe::severityName(R.Level),
+                      R.Category, R.Tool, R.Summary);
+  for (const auto &[Cat, List] : ByCategory) {
+    OS << fmt::format("\n## {}\n", Cat);
+    for (const auto *R : List) {
+      OS << fmt::format("\n### {}\n\n**{}** ({}). {}\n\n**Why.** {}\n\n**Fix.** {}\n", R->Id,
+                        graphsafe::severityName(R->Level), R->Tool, R->Summary, R->Why, R->Fix);
+      if (!R->Match.empty()) {
+        OS << "\n**Matches.**\n\n";
+        for (const auto &C : R->Match) {
+          static const char *Kinds[] = {"call", "method", "construct", "operator", "check"};
+          std::string Names;
+          for (const auto &N : C.Names)
+            Names += (Names.empty() ? "`" : ", `") + N + "`";
+          OS << fmt::format("- {} {}{}\n", Kinds[static_cast<int>(C.K)], Names,
+                            C.On.empty() ? "" : " on `" + C.On + "`");
+        }
+      }
+      for (const auto &S : R->See)
+        OS << fmt::format("\nSee: {}\n", S);
+    }
+  }
+  return OS ? 0 : 1;
+}
