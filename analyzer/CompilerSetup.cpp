@@ -76,7 +76,13 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
     Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, Filename);
     Args = clang::tooling::getClangSyntaxOnlyAdjuster()(Args, Filename);
     CommandLineArguments Extra = {"-resource-dir=" + TC.ResourceDir, "-idirafter", TC.CompatDir,
-                                  "-Wno-everything", "-ferror-limit=20"};
+                                  "-Wno-everything", "-ferror-limit=20", "-fno-caret-diagnostics"};
+    // Host code that includes cuda_runtime.h parses without the project's own
+    // -I for CUDA; the project's flags still win because this comes last.
+    if (!TC.CudaPath.empty() && !Cuda) {
+      Extra.push_back("-idirafter");
+      Extra.push_back(TC.CudaPath + "/include");
+    }
     if (Cuda) {
       Extra.push_back("--cuda-host-only");
       Extra.push_back("-Wno-unknown-cuda-version");

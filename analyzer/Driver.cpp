@@ -167,10 +167,15 @@ int runGraphlint(const Options &Opts) {
       Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(TC));
       ErrorCollector Diags;
       Tool.setDiagnosticConsumer(&Diags);
+      Tool.setPrintErrorMessage(false);
       ActionFactory Factory(Rules, Summaries[I]);
       int RC = Tool.run(&Factory);
-      for (const auto &E : Diags.Errors)
-        FileErrors[I].push_back({File, "does not parse: " + E});
+      if (!Diags.Errors.empty()) {
+        std::string All;
+        for (const auto &E : Diags.Errors)
+          All += (All.empty() ? "" : "; ") + E;
+        FileErrors[I].push_back({File, "does not parse (findings for it may be incomplete): " + All});
+      }
       if (RC != 0 && Diags.Errors.empty())
         FileErrors[I].push_back({File, "could not be analysed (no compile command or a driver error)"});
     }

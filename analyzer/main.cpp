@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
 
   CLI::App App{"graphlint: finds code that is unsafe inside CUDA graph capture"};
   App.add_option("files", Opts.Files, "Source files to analyse (default with -p: every file in the database)");
-  App.add_option("--rules", Opts.RuleDirs, "Extra rules directory (repeatable); later ones override bundled rules");
+  App.add_option("--rules", Opts.RuleDirs, "Extra rules directory (repeatable); later ones override bundled rules")
+      ->allow_extra_args(false);
   App.add_option("--format", Opts.Format, "Report format")->check(CLI::IsMember({"text", "json", "sarif"}));
   App.add_option("-o,--output", Opts.Output, "Write the report to FILE instead of stdout");
   App.add_option("-p,--build-path", Opts.BuildPath, "Folder holding compile_commands.json");

@@ -1,0 +1,141 @@
+// graphlint as users run it: exit codes, bad input, formats, baselines,
+// compile databases and parallel runs.
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace graphsafe::test;
+
+namespace {
+
+const char *Unsafe = R"(#include <cuda_runtime.h>
+void step(cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaDeviceSynchronize();
+  cudaStreamEndCapture(s, nullptr);
+}
+)";
+
+const char *Clean = R"(#include <cuda_runtime.h>
+void step(cudaStream_t s) {
+  cudaDeviceSynchronize();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, nullptr);
+}
+)";
+
+class GraphlintCli : public ::testing::Test {
+protected:
+  void SetUp() override { Dir = makeTempDir(); }
+  void TearDown() override { fs::remove_all(Dir); }
+  std::string write(const std::string &Name, const std::string &Text) {
+    fs::path P = fs::path(Dir) / Name;
+    fs::create_directories(P.parent_path());
+    std::ofstream(P) << Text;
+    return P.string();
+  }
+  std::string Dir;
+};
+
+TEST_F(GraphlintCli, ExitCodesFollowFailOn) {
+  std::string U = write("u.cpp", Unsafe), C = write("c.cpp", Clean);
+  EXPECT_EQ(runGraphlint({C, "--", "-std=c++17"}).ExitCode, 0);
+  RunResult R = runGraphlint({U, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 1);
+  EXPECT_NE(R.Stdout.find("u.cpp:4:3: error:"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("[sync-device-synchronize]"), std::string::npos);
+  EXPECT_NE(R.Stdout.find("u.cpp:3:3: note: the capture region begins here"), std::string::npos);
+  // Raising the bar above the finding's severity makes it pass.
+  std::string House = write("house/sync.yaml", readFile(std::string(GRAPHSAFE_RULES) + "/sync-device-synchronize.yaml"));
+  std::string Text = readFile(House);
+  Text.replace(Text.find("severity: error"), 15, "severity: note");
+  std::ofstream(House) << Text;
+  EXPECT_EQ(runGraphlint({U, "--rules", fs::path(House).parent_path().string(), "--", "-std=c++17"}).ExitCode, 0);
+}
+
+TEST_F(GraphlintCli, UnparsableFileIsReportedAndOthersStillAnalysed) {
+  std::string Bad = write("bad.cpp", "void f( {\n");
+  std::string U = write("u.cpp", Unsafe);
+  RunResult R = runGraphlint({"--format", "json", Bad, U, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 2);
+  auto J = nlohmann::json::parse(R.Stdout);
+  EXPECT_FALSE(J["complete"].get<bool>());
+  ASSERT_EQ(J["errors"].size(), 1u);
+  EXPECT_NE(J["errors"][0]["where"].get<std::string>().find("bad.cpp"), std::string::npos);
+  EXPECT_NE(J["errors"][0]["message"].get<std::string>().find("does not parse"), std::string::npos);
+  ASSERT_EQ(J["findings"].size(), 1u);
+  EXPECT_EQ(J["findings"][0]["rule"], "sync-device-synchronize");
+}
+
+TEST_F(GraphlintCli, MissingFileAndMissingDatabaseSayWhatToDo) {
+  RunResult R = runGraphlint({(fs::path(Dir) / "nope.cpp").string(), "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stdout.find("nope.cpp: error: file does not exist"), std::string::npos) << R.Stdout;
+  R = runGraphlint({"-p", Dir});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("compile_commands.json"), std::string::npos) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("CMAKE_EXPORT_COMPILE_COMMANDS"), std::string::npos);
+}
+
+TEST_F(GraphlintCli, MalformedRuleFileIsNamedAndOtherRulesStillRun) {
+  std::string U = write("u.cpp", Unsafe);
+  write("house/broken.yaml", "id: broken\nseverity: loud\n");
+  RunResult R = runGraphlint({"--rules", Dir + "/house", U, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stdout.find("broken.yaml:2: error: severity must be error, warning or note"), std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("[sync-device-synchronize]"), std::string::npos);
+}
+
+TEST_F(GraphlintCli, CompileDatabaseAndParallelRunsAreDeterministic) {
+  std::vector<std::string> Files;
+  nlohmann::json DB = nlohmann::json::array();
+  for (int I = 0; I < 4; ++I) {
+    std::string Text = Unsafe;
+    Text.replace(Text.find("step"), 4, "step" + std::to_string(I)); // Distinct functions, as the ODR demands.
+    Files.push_back(write("tu" + std::to_string(I) + ".cpp", Text));
+    DB.push_back({{"directory", Dir}, {"file", Files.back()}, {"command", "c++ -std=c++17 -c " + Files.back()}});
+  }
+  std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  RunResult One = runGraphlint({"-p", Dir, "-j", "1", "--format", "json"});
+  RunResult Two = runGraphlint({"-p", Dir, "-j", "2", "--format", "json"});
+  EXPECT_EQ(One.ExitCode, 1);
+  EXPECT_EQ(One.Stdout, Two.Stdout);
+  EXPECT_EQ(nlohmann::json::parse(One.Stdout)["findings"].size(), 4u);
+}
+
+TEST_F(GraphlintCli, BaselineAdoptsOldFindingsAndCatchesNewOnes) {
+  std::string U = write("u.cpp", Unsafe);
+  std::string Base = Dir + "/baseline.json";
+  EXPECT_EQ(runGraphlint({"--write-baseline", Base, U, "--", "-std=c++17"}).ExitCode, 1);
+  EXPECT_EQ(runGraphlint({"--baseline", Base, U, "--", "-std=c++17"}).ExitCode, 0);
+  std::string More = Unsafe;
+  More.insert(More.find("  cudaStreamEndCapture"), "  cudaStreamQuery(s);\n");
+  std::ofstream(U) << More;
+  RunResult R = runGraphlint({"--baseline", Base, U, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 1);
+  EXPECT_NE(R.Stdout.find("[sync-event-query]"), std::string::npos);
+  EXPECT_EQ(R.Stdout.find("[sync-device-synchronize]"), std::string::npos);
+}
+
+TEST_F(GraphlintCli, SarifOutputGoesToFile) {
+  std::string U = write("u.cpp", Unsafe);
+  std::string Out = Dir + "/out.sarif";
+  RunResult R = runGraphlint({"--format", "sarif", "-o", Out, U, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 1);
+  auto J = nlohmann::json::parse(readFile(Out));
+  EXPECT_EQ(J["version"], "2.1.0");
+  EXPECT_EQ(J["runs"][0]["results"][0]["ruleId"], "sync-device-synchronize");
+  EXPECT_GT(J["runs"][0]["tool"]["driver"]["rules"].size(), 20u);
+}
+
+TEST_F(GraphlintCli, BadOptionIsExitTwo) {
+  EXPECT_EQ(runGraphlint({"--format", "xml", "x.cpp"}).ExitCode, 2);
+}
+
+} // namespace

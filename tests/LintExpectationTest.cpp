@@ -1,0 +1,144 @@
+// The one harness for rule behaviour: every case under testdata/lint carries
+// its expectations inline, in clang -verify style:
+//
+//   x.item<float>();  // expected-error {{sync-tensor-read}}
+//   // expected-warning@+1 {{host-state-mutation}}
+//
+// A case is a source file, or a folder whose sources are analysed together
+// (cross-TU). The test fails on any missing or unexpected (line, severity, rule).
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace graphsafe::test;
+
+namespace {
+
+using Expectation = std::tuple<std::string, unsigned, std::string, std::string>; // file, line, sev, rule
+
+bool isSource(const fs::path &P) {
+  auto E = P.extension();
+  return E == ".cpp" || E == ".cu" || E == ".cc";
+}
+
+std::multiset<Expectation> parseExpectations(const fs::path &File) {
+  static const std::regex Directive(R"(expected-(error|warning|note)(@([+-]?)(\d+))?\s*((\{\{[a-z0-9-]+\}\}\s*)+))");
+  static const std::regex Id(R"(\{\{([a-z0-9-]+)\}\})");
+  std::multiset<Expectation> Out;
+  std::istringstream In(readFile(File.string()));
+  std::string Line;
+  std::string Name = fs::canonical(File).string();
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    for (std::sregex_iterator It(Line.begin(), Line.end(), Directive), End; It != End; ++It) {
+      const std::smatch &M = *It;
+      unsigned Target = N;
+      if (M[2].matched) {
+        unsigned Num = std::stoul(M[4].str());
+        Target = M[3] == "+" ? N + Num : M[3] == "-" ? N - Num : Num;
+      }
+      std::string Ids = M[5].str();
+      for (std::sregex_iterator I(Ids.begin(), Ids.end(), Id), E2; I != E2; ++I)
+        Out.insert({Name, Target, M[1].str(), (*I)[1].str()});
+    }
+  }
+  return Out;
+}
+
+std::vector<std::string> caseNames() {
+  std::vector<std::string> Out;
+  for (const auto &E : fs::directory_iterator(std::string(GRAPHSAFE_TESTDATA) + "/lint"))
+    if ((E.is_regular_file() && isSource(E.path())) ||
+        (E.is_directory() && E.path().filename() != "include"))
+      Out.push_back(E.path().filename().string());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::string describe(const Expectation &E) {
+  return std::get<0>(E) + ":" + std::to_string(std::get<1>(E)) + ": " + std::get<2>(E) + " [" +
+         std::get<3>(E) + "]";
+}
+
+class LintCase : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LintCase, FindingsMatchInlineExpectations) {
+  fs::path Case = fs::path(GRAPHSAFE_TESTDATA) / "lint" / GetParam();
+  std::vector<fs::path> Sources;
+  if (fs::is_directory(Case)) {
+    for (const auto &E : fs::recursive_directory_iterator(Case))
+      if (E.is_regular_file() && (isSource(E.path()) || E.path().extension() == ".h"))
+        Sources.push_back(E.path());
+  } else {
+    Sources.push_back(Case);
+  }
+  std::sort(Sources.begin(), Sources.end());
+  std::multiset<Expectation> Expected;
+  std::vector<std::string> Args = {"--format", "json", "-j", "2"};
+  for (const auto &S : Sources) {
+    auto E = parseExpectations(S);
+    Expected.insert(E.begin(), E.end());
+    if (isSource(S))
+      Args.push_back(S.string());
+  }
+  Args.push_back("--");
+  for (const auto &F : lintCompilerFlags())
+    Args.push_back(F);
+  Args.push_back("-I" + (fs::is_directory(Case) ? Case : Case.parent_path()).string());
+
+  RunResult R = runGraphlint(Args);
+  ASSERT_NE(R.Stdout, "") << "graphlint printed nothing; stderr:\n" << R.Stderr;
+  nlohmann::json J = nlohmann::json::parse(R.Stdout);
+  ASSERT_TRUE(J["errors"].empty()) << "graphlint could not analyse the case:\n" << J["errors"].dump(2);
+  std::multiset<Expectation> Actual;
+  for (const auto &F : J["findings"])
+    Actual.insert({fs::weakly_canonical(F["location"]["file"].get<std::string>()).string(),
+                   F["location"]["line"].get<unsigned>(), F["severity"].get<std::string>(),
+                   F["rule"].get<std::string>()});
+
+  std::string Missing, Unexpected;
+  for (const auto &E : Expected)
+    if (Actual.count(E) < Expected.count(E) && Missing.find(describe(E)) == std::string::npos)
+      Missing += "  " + describe(E) + "\n";
+  for (const auto &A : Actual)
+    if (Expected.count(A) < Actual.count(A) && Unexpected.find(describe(A)) == std::string::npos)
+      Unexpected += "  " + describe(A) + "\n";
+  EXPECT_TRUE(Missing.empty()) << "expected but not reported:\n" << Missing;
+  EXPECT_TRUE(Unexpected.empty()) << "reported but not expected:\n" << Unexpected;
+  bool Failing = std::any_of(Expected.begin(), Expected.end(),
+                             [](const Expectation &E) { return std::get<2>(E) != "note"; });
+  EXPECT_EQ(R.ExitCode, Failing ? 1 : 0) << R.Stderr;
+}
+
+INSTANTIATE_TEST_SUITE_P(Testdata, LintCase, ::testing::ValuesIn(caseNames()),
+                         [](const auto &Info) {
+                           std::string N = Info.param;
+                           for (char &C : N)
+                             if (!isalnum(static_cast<unsigned char>(C)))
+                               C = '_';
+                           return N;
+                         });
+
+// Guards against a harness that accepts anything: the parser must see the
+// directives that the sync case is known to carry.
+TEST(LintHarness, ParsesDirectivesWithOffsets) {
+  std::string Dir = makeTempDir();
+  fs::path P = fs::path(Dir) / "case.cpp";
+  std::ofstream(P) << "// expected-warning@+2 {{a-rule}}\n\nx;\ny; // expected-error {{b-rule}} {{c-rule}}\n";
+  auto E = parseExpectations(P);
+  std::string Name = fs::canonical(P).string();
+  EXPECT_EQ(E.size(), 3u);
+  EXPECT_EQ(E.count({Name, 3, "warning", "a-rule"}), 1u);
+  EXPECT_EQ(E.count({Name, 4, "error", "b-rule"}), 1u);
+  EXPECT_EQ(E.count({Name, 4, "error", "c-rule"}), 1u);
+  fs::remove_all(Dir);
+}
+
+} // namespace

@@ -1,0 +1,126 @@
+#include "graphsafe/ReportWriter.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace graphsafe;
+
+namespace {
+
+Report sampleReport() {
+  Report R;
+  Finding F;
+  F.RuleId = "sync-demo";
+  F.Level = Severity::Error;
+  F.Message = "'item' syncs";
+  F.Loc = {"/src/train.cpp", 12, 7};
+  F.Notes.push_back({"'step' is called here under capture", {"/src/train.cpp", 30, 3}});
+  F.Notes.push_back({"the capture region begins here", {"/src/train.cpp", 28, 3}});
+  F.FixIts.push_back({{"/src/train.cpp", 12, 3}, {"/src/train.cpp", 12, 13}, "cudaMemcpyAsync"});
+  F.Fix = "keep it on the device";
+  R.Findings.push_back(F);
+  Finding W = F;
+  W.RuleId = "host-demo";
+  W.Level = Severity::Warning;
+  W.Loc = {"/src/a.cpp", 3, 1};
+  W.Notes.clear();
+  W.FixIts.clear();
+  R.Findings.push_back(W);
+  R.sort();
+  return R;
+}
+
+RuleSet sampleRules() {
+  RuleSet S;
+  Rule R;
+  R.Id = "sync-demo";
+  R.Level = Severity::Error;
+  R.Category = "sync";
+  R.Summary = "syncs";
+  R.Why = "capture breaks";
+  R.Fix = "do not";
+  R.See = {"https://pytorch.org/docs/stable/notes/cuda.html"};
+  S.Rules.push_back(R);
+  return S;
+}
+
+TEST(TextWriter, ClangStyleLinesWithNotes) {
+  std::ostringstream OS;
+  WriteOptions O;
+  O.ShowSource = false;
+  O.ToolName = "graphlint";
+  writeText(OS, sampleReport(), O);
+  std::string T = OS.str();
+  EXPECT_NE(T.find("/src/a.cpp:3:1: warning: 'item' syncs [host-demo]\n"), std::string::npos) << T;
+  EXPECT_NE(T.find("/src/train.cpp:12:7: error: 'item' syncs [sync-demo]\n"), std::string::npos) << T;
+  EXPECT_NE(T.find("/src/train.cpp:30:3: note: 'step' is called here under capture\n"), std::string::npos);
+  EXPECT_NE(T.find("graphlint: 1 error(s), 1 warning(s), 0 note(s)"), std::string::npos);
+  // Sorted by file: a.cpp before train.cpp.
+  EXPECT_LT(T.find("a.cpp:3:1"), T.find("train.cpp:12:7"));
+}
+
+TEST(JsonWriter, CarriesEveryField) {
+  std::ostringstream OS;
+  writeJson(OS, sampleReport(), WriteOptions{});
+  auto J = nlohmann::json::parse(OS.str());
+  ASSERT_EQ(J["findings"].size(), 2u);
+  const auto &F = J["findings"][1];
+  EXPECT_EQ(F["rule"], "sync-demo");
+  EXPECT_EQ(F["severity"], "error");
+  EXPECT_EQ(F["location"]["line"], 12);
+  EXPECT_EQ(F["notes"].size(), 2u);
+  EXPECT_EQ(F["fixits"][0]["replacement"], "cudaMemcpyAsync");
+  EXPECT_TRUE(J["complete"].get<bool>());
+}
+
+TEST(SarifWriter, ProducesSarif210WithRulesAndRelatedLocations) {
+  std::ostringstream OS;
+  RuleSet Rules = sampleRules();
+  WriteOptions O;
+  O.Rules = &Rules;
+  O.ToolName = "graphlint";
+  O.BaseDir = "/src";
+  writeSarif(OS, sampleReport(), O);
+  auto J = nlohmann::json::parse(OS.str());
+  EXPECT_EQ(J["version"], "2.1.0");
+  const auto &Run = J["runs"][0];
+  const auto &Driver = Run["tool"]["driver"];
+  EXPECT_EQ(Driver["name"], "graphlint");
+  ASSERT_EQ(Driver["rules"].size(), 1u);
+  EXPECT_EQ(Driver["rules"][0]["id"], "sync-demo");
+  EXPECT_EQ(Driver["rules"][0]["shortDescription"]["text"], "syncs");
+  EXPECT_EQ(Driver["rules"][0]["defaultConfiguration"]["level"], "error");
+  const auto &Res = Run["results"][1];
+  EXPECT_EQ(Res["ruleId"], "sync-demo");
+  EXPECT_EQ(Res["ruleIndex"], 0);
+  EXPECT_EQ(Res["level"], "error");
+  const auto &Phys = Res["locations"][0]["physicalLocation"];
+  EXPECT_EQ(Phys["artifactLocation"]["uri"], "train.cpp");
+  EXPECT_EQ(Phys["artifactLocation"]["uriBaseId"], "SRCROOT");
+  EXPECT_EQ(Phys["region"]["startLine"], 12);
+  EXPECT_EQ(Res["relatedLocations"].size(), 2u);
+  EXPECT_EQ(Res["relatedLocations"][1]["physicalLocation"]["region"]["startLine"], 28);
+  EXPECT_EQ(Res["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"],
+            "cudaMemcpyAsync");
+  // A finding whose rule is not loaded still gets a result, without an index.
+  EXPECT_FALSE(Run["results"][0].contains("ruleIndex"));
+}
+
+TEST(ReportWriter, IncompleteReportSaysSo) {
+  Report R = sampleReport();
+  R.Errors.push_back({"bad.cpp", "does not parse"});
+  R.Complete = false;
+  std::ostringstream Text, Sarif;
+  WriteOptions O;
+  O.ShowSource = false;
+  writeText(Text, R, O);
+  writeSarif(Sarif, R, O);
+  EXPECT_NE(Text.str().find("bad.cpp: error: does not parse"), std::string::npos);
+  EXPECT_NE(Text.str().find("incomplete"), std::string::npos);
+  auto J = nlohmann::json::parse(Sarif.str());
+  EXPECT_FALSE(J["runs"][0]["invocations"][0]["executionSuccessful"].get<bool>());
+}
+
+} // namespace
