@@ -28,6 +28,9 @@ std::vector<Suppression> parseSuppressions(const std::string &Text) {
         S.Rules.insert(Id);
     }
     S.Reason = M[2].str();
+    // A second comment on the line (another tool's directive) is not a reason.
+    if (size_t Next = S.Reason.find("//"); Next != std::string::npos)
+      S.Reason.erase(Next);
     S.Reason.erase(S.Reason.find_last_not_of(" \t\r") + 1);
     Out.push_back(S);
   }

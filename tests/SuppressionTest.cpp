@@ -19,3 +19,9 @@ TEST(Suppressions, ParsesIdsAndReason) {
 TEST(Suppressions, IgnoresOtherComments) {
   EXPECT_TRUE(parseSuppressions("// graphsafe ignore sync\n// NOLINT\n").empty());
 }
+
+TEST(Suppressions, ATrailingCommentIsNotAReason) {
+  auto S = parseSuppressions("f(); // graphsafe: ignore[x] // NOLINT\n");
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S[0].Reason, "");
+}

@@ -77,16 +77,30 @@ public:
       if (!F || F->getName() == "register_generator_state")
         return;
       for (const Expr *A : C->arguments()) {
-        const ValueDecl *D = referencedDecl(A);
-        const auto *V = dyn_cast_or_null<VarDecl>(D);
-        const Expr *Init = V ? V->getInit() : nullptr;
-        if (!V && D)
-          if (const auto *Field = dyn_cast<FieldDecl>(D))
+        // Generators reach RNG ops wrapped (c10::optional<at::Generator>), so
+        // look through the whole argument.
+        const ValueDecl *Gen = nullptr;
+        anyDescendant(A, [&](const Stmt *X) {
+          const ValueDecl *D = nullptr;
+          if (const auto *Ref = dyn_cast<DeclRefExpr>(X))
+            D = Ref->getDecl();
+          else if (const auto *M = dyn_cast<MemberExpr>(X))
+            D = M->getMemberDecl();
+          if (!D || Facts.RegisteredGenerators.count(D))
+            return false;
+          const Expr *Init = nullptr;
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            Init = V->getInit();
+          else if (const auto *Field = dyn_cast<FieldDecl>(D))
             Init = Field->getInClassInitializer();
-        if (!D || Facts.RegisteredGenerators.count(D) || !Init || !createsCudaGenerator(Init))
-          continue;
-        Ctx.reportCheck("unregistered-generator", A->getBeginLoc(), D->getNameAsString());
-        break;
+          if (Init && createsCudaGenerator(Init))
+            Gen = D;
+          return Gen != nullptr;
+        });
+        if (Gen) {
+          Ctx.reportCheck("unregistered-generator", A->getBeginLoc(), Gen->getNameAsString());
+          break;
+        }
       }
     });
   }

@@ -217,7 +217,11 @@ private:
     const CaptureEvent &B = *R.BeginEvent;
     std::string Capture = B.Stream ? M.keyAt(B.Stream, B.Offset) : M.currentAt(B.Offset);
     SourceLocation BeginLoc = B.Call->getBeginLoc();
-    if (Capture == DefaultStream)
+    // A function that only opens a capture (a graph held as a member) runs on
+    // whatever stream its caller set, so judge the stream only where both
+    // ends of the region are visible, or where a stream is named outright.
+    bool WholeRegion = R.EndEvent && !R.EndEvent->ViaCallee;
+    if (Capture == DefaultStream && (WholeRegion || B.Stream))
       Ctx.reportCheck("capture-on-default-stream", BeginLoc, "");
 
     std::map<std::string, std::pair<std::string, unsigned>> LastRecord; // event -> (stream, offset)
