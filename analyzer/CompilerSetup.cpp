@@ -72,6 +72,21 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
     bool Nvcc = !Args.empty() && fs::path(Args[0]).filename().string().find("nvcc") != std::string::npos;
     if (Nvcc)
       Args = keepPortableFlags(Args, Filename.str());
+    if (Cuda) {
+      // Build systems that compile .cu files as C++ say `-x c++`; analysis
+      // needs the CUDA language to see launches and __global__ functions.
+      CommandLineArguments Kept;
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (Args[I] == "-x" && I + 1 < Args.size()) {
+          ++I;
+          continue;
+        }
+        if (Args[I].rfind("-x", 0) == 0 && Args[I].size() > 2 && Args[I] != "-xcuda")
+          continue;
+        Kept.push_back(Args[I]);
+      }
+      Args = Kept;
+    }
     Args = clang::tooling::getClangStripOutputAdjuster()(Args, Filename);
     Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, Filename);
     Args = clang::tooling::getClangSyntaxOnlyAdjuster()(Args, Filename);
@@ -91,6 +106,12 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
         HasPath |= A.rfind("--cuda-path", 0) == 0;
       if (!HasPath && !TC.CudaPath.empty())
         Extra.push_back("--cuda-path=" + TC.CudaPath);
+      // CUDA 13 moved Thrust/CUB/libcu++ under include/cccl; nvcc adds it
+      // implicitly, clang does not.
+      if (!TC.CudaPath.empty() && fs::is_directory(TC.CudaPath + "/include/cccl")) {
+        Extra.push_back("-idirafter");
+        Extra.push_back(TC.CudaPath + "/include/cccl");
+      }
       if (Filename.ends_with(".cuh"))
         Extra.insert(Extra.end(), {"-x", "cuda"});
     }

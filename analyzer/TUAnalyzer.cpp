@@ -83,6 +83,10 @@ public:
     for (const FunctionDecl *F : Collector.Functions) {
       collectMutations(F->getBody(), Facts);
       collectRegisteredGenerators(F->getBody(), Facts);
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (Init->isMemberInitializer() && Init->isWritten())
+            Facts.FieldInits[Init->getMember()] = Init->getInit();
     }
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {

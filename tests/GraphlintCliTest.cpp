@@ -139,3 +139,34 @@ TEST_F(GraphlintCli, BadOptionIsExitTwo) {
 }
 
 } // namespace
+
+namespace {
+
+// The quick start's example: each planted bug is found at its line, across
+// three translation units (one of them CUDA), and nothing else is.
+TEST(GraphlintExample, FindsEveryPlantedBug) {
+  std::string Ex = std::string(GRAPHSAFE_TESTDATA) + "/example";
+  std::vector<std::string> Args = {"--format", "json", "-j", "2", Ex + "/train.cpp", Ex + "/model.cpp",
+                                   Ex + "/kernels.cu", "--"};
+  for (const auto &F : lintCompilerFlags())
+    Args.push_back(F);
+  Args.push_back("-I" + Ex);
+  RunResult R = runGraphlint(Args);
+  auto J = nlohmann::json::parse(R.Stdout);
+  ASSERT_TRUE(J["errors"].empty()) << J["errors"].dump(2);
+  std::vector<std::string> Got;
+  for (const auto &F : J["findings"])
+    Got.push_back(fs::path(F["location"]["file"].get<std::string>()).filename().string() + ":" +
+                  std::to_string(F["location"]["line"].get<int>()) + " " + F["rule"].get<std::string>());
+  std::vector<std::string> Want = {"kernels.cu:17 default-stream-in-capture",
+                                   "model.cpp:11 host-state-mutation",
+                                   "model.cpp:15 rng-unregistered-generator",
+                                   "model.cpp:17 data-dependent-branch",
+                                   "model.cpp:17 sync-tensor-read",
+                                   "model.cpp:18 host-io-in-capture",
+                                   "train.cpp:37 host-scalar-baked"};
+  EXPECT_EQ(Got, Want);
+  EXPECT_EQ(R.ExitCode, 1);
+}
+
+} // namespace

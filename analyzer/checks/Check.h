@@ -16,6 +16,8 @@ namespace graphsafe::lint {
 struct TUFacts {
   // Every assignment, increment or mutating call of a variable or field.
   std::map<const clang::ValueDecl *, std::vector<clang::SourceLocation>> Mutations;
+  // Fields initialised in constructors' member-initializer lists.
+  std::map<const clang::FieldDecl *, const clang::Expr *> FieldInits;
   // Generators whose state is registered with a graph.
   std::set<const clang::ValueDecl *> RegisteredGenerators;
 };

@@ -91,8 +91,10 @@ public:
           const Expr *Init = nullptr;
           if (const auto *V = dyn_cast<VarDecl>(D))
             Init = V->getInit();
-          else if (const auto *Field = dyn_cast<FieldDecl>(D))
-            Init = Field->getInClassInitializer();
+          else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
+            auto It = Facts.FieldInits.find(Field);
+            Init = It != Facts.FieldInits.end() ? It->second : Field->getInClassInitializer();
+          }
           if (Init && createsCudaGenerator(Init))
             Gen = D;
           return Gen != nullptr;

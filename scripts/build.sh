@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Configures and builds everything into build/ (binaries in build/bin).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build build -j "$(nproc)"
