@@ -1,0 +1,62 @@
+// The event stream graphcheck's hazard engine consumes. The CUPTI injection
+// library and the Python shim produce it; traces of it (JSON Lines, one event
+// per line) are the engine's regression fixtures.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace graphsafe::rt {
+
+struct Range {
+  uint64_t Begin = 0, End = 0; // [Begin, End)
+  bool overlaps(const Range &O) const { return Begin < O.End && O.Begin < End; }
+  bool contains(uint64_t P) const { return P >= Begin && P < End; }
+};
+
+struct Node {
+  std::string Id;
+  std::string Kernel;
+  std::vector<uint64_t> Pointers;   // Device pointers found in the node's parameters.
+  std::vector<Range> Writes;        // Exact write ranges, when verify mode learned them.
+};
+
+struct Event {
+  enum class Kind {
+    Alloc,         // Addr, Size, Alloc id; Graph set when allocated under capture
+    Free,          // Addr
+    CaptureBegin,  // Graph, Stream
+    CaptureEnd,    // Graph
+    GraphExec,     // Graph, Exec, Nodes
+    Launch,        // Exec
+    EagerKernel,   // Kernel, Pointers (Writes when known)
+    TensorOut,     // Tensor, Addr, Size, Exec: handed out by the last replay of Exec
+    TensorDead,    // Tensor
+    GradInstalled, // Param, Addr, Size: param.grad now is this storage
+    GradReleased,  // Param
+    ApiInCapture,  // Api, ApiKind (sync|legacy-stream|alloc|unjoined)
+  };
+  Kind K = Kind::Alloc;
+  uint64_t Seq = 0; // Position in the stream, set by the reader.
+  uint64_t Addr = 0, Size = 0;
+  std::string Alloc, Graph, Exec, Stream, Kernel, Tensor, Param, Api, ApiKind, Name;
+  std::vector<Node> Nodes;
+  std::vector<uint64_t> Pointers;
+  std::vector<Range> Writes;
+  std::vector<std::string> Stack; // Host stack, innermost first ("file:line func").
+};
+
+struct TraceError {
+  unsigned Line;
+  std::string Message;
+};
+
+// Reads a JSON Lines trace; malformed lines are reported and skipped.
+std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors);
+void writeEvent(std::ostream &OS, const Event &E);
+
+} // namespace graphsafe::rt

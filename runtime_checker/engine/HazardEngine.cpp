@@ -1,0 +1,212 @@
+#include "HazardEngine.h"
+
+#include <fmt/format.h>
+
+namespace graphsafe::rt {
+
+const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
+  auto It = Allocs.upper_bound(P);
+  if (It == Allocs.begin())
+    return nullptr;
+  --It;
+  return It->second.Live && It->second.R.contains(P) ? &It->second : nullptr;
+}
+
+std::string HazardEngine::describe(const Range &R) const {
+  return fmt::format("[0x{:x}, 0x{:x}) ({} bytes)", R.Begin, R.End, R.End - R.Begin);
+}
+
+void HazardEngine::report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
+                          const std::vector<std::string> &Stack, std::vector<Note> Notes,
+                          const std::string &DedupKey) {
+  std::string Key = RuleId + "|" + Where.Graph + "|" +
+                    (DedupKey.empty() ? Where.Node + "|" + Where.Buffer : DedupKey);
+  if (!Reported.insert(Key).second)
+    return;
+  Finding F;
+  F.RuleId = RuleId;
+  F.Message = Message;
+  F.Runtime = Where;
+  const Rule *R = Rules.find(RuleId);
+  F.Level = R ? R->Level : Severity::Error;
+  F.Fix = R ? R->Fix : "";
+  for (const auto &Frame : Stack) {
+    // Frames look like "path:line function"; the first one with a line is the location.
+    Note N{"called from " + Frame, {}};
+    size_t Colon = Frame.rfind(':', Frame.find(' '));
+    if (Colon != std::string::npos) {
+      N.Loc.File = Frame.substr(0, Colon);
+      N.Loc.Line = static_cast<unsigned>(std::atoi(Frame.c_str() + Colon + 1));
+      if (!F.Loc.valid() && N.Loc.Line)
+        F.Loc = N.Loc;
+    }
+    F.Notes.push_back(N);
+  }
+  F.Notes.insert(F.Notes.end(), Notes.begin(), Notes.end());
+  Out.push_back(std::move(F));
+}
+
+void HazardEngine::feed(const Event &E) {
+  using K = Event::Kind;
+  switch (E.K) {
+  case K::Alloc: {
+    Allocation A{E.Alloc.empty() ? fmt::format("alloc@{}", E.Seq) : E.Alloc, {E.Addr, E.Addr + E.Size},
+                 E.Graph.empty() && !Capturing.empty() ? Capturing.back() : E.Graph};
+    Allocs[E.Addr] = A;
+    return;
+  }
+  case K::Free:
+    if (auto It = Allocs.find(E.Addr); It != Allocs.end())
+      It->second.Live = false;
+    return;
+  case K::CaptureBegin:
+    Capturing.push_back(E.Graph);
+    return;
+  case K::CaptureEnd:
+    if (!Capturing.empty())
+      Capturing.pop_back();
+    return;
+  case K::GraphExec:
+    return onGraphExec(E);
+  case K::Launch:
+    return onLaunch(E);
+  case K::EagerKernel:
+    return onEager(E);
+  case K::TensorOut: {
+    auto It = Execs.find(E.Exec);
+    Tensors[E.Tensor] = {E.Exec, {E.Addr, E.Addr + E.Size}, It == Execs.end() ? 0 : It->second.Replays};
+    return;
+  }
+  case K::TensorDead:
+    Tensors.erase(E.Tensor);
+    return;
+  case K::GradInstalled: {
+    // A grad installed during capture is the documented whole-network
+    // pattern: the graph refills it each replay by design.
+    if (!Capturing.empty()) {
+      Grads.erase(E.Param);
+      return;
+    }
+    const Allocation *A = allocationAt(E.Addr);
+    Grads[E.Param] = {{E.Addr, E.Addr + E.Size}, A ? A->OwnerGraph : "", E.Seq};
+    return;
+  }
+  case K::GradReleased:
+    Grads.erase(E.Param);
+    return;
+  case K::ApiInCapture: {
+    static const std::map<std::string, std::string> RuleFor = {{"sync", "sync-during-capture"},
+                                                               {"legacy-stream", "legacy-stream-during-capture"},
+                                                               {"alloc", "alloc-during-capture"},
+                                                               {"unjoined", "unjoined-capture"}};
+    auto It = RuleFor.find(E.ApiKind);
+    if (It == RuleFor.end())
+      return;
+    std::string G = E.Graph.empty() && !Capturing.empty() ? Capturing.back() : E.Graph;
+    report(It->second, fmt::format("'{}' called while graph {} was being captured", E.Api, G),
+           {G, "", E.Api, ""}, E.Stack);
+    return;
+  }
+  }
+}
+
+void HazardEngine::onGraphExec(const Event &E) {
+  Exec &X = Execs[E.Exec];
+  X.Graph = E.Graph;
+  X.Nodes = E.Nodes;
+  X.Touches.clear();
+  for (const Node &N : X.Nodes) {
+    if (!N.Writes.empty()) {
+      for (const Range &W : N.Writes) {
+        const Allocation *A = allocationAt(W.Begin);
+        X.Touches.push_back({&N, W, A ? A->Id : "", true});
+      }
+      continue;
+    }
+    std::set<uint64_t> Seen;
+    for (uint64_t P : N.Pointers) {
+      const Allocation *A = allocationAt(P);
+      if (!A) {
+        X.Touches.push_back({&N, {P, P + 1}, "", false});
+        continue;
+      }
+      if (Seen.insert(A->R.Begin).second)
+        X.Touches.push_back({&N, A->R, A->Id, false});
+    }
+  }
+}
+
+void HazardEngine::onLaunch(const Event &E) {
+  auto It = Execs.find(E.Exec);
+  if (It == Execs.end())
+    return;
+  Exec &X = It->second;
+  ++X.Replays;
+  for (const Touch &T : X.Touches) {
+    RuntimeLoc Where{X.Graph, T.N->Id, T.N->Kernel, describe(T.R)};
+    // graph-uses-freed-memory: the allocation the node was built against is gone.
+    const Allocation *Now = allocationAt(T.R.Begin);
+    if (!T.Alloc.empty() && (!Now || Now->Id != T.Alloc)) {
+      report("graph-uses-freed-memory",
+             Now ? fmt::format("replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
+                               "belongs to another allocation ({})",
+                               X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
+                 : fmt::format("replay {} of graph {}: kernel '{}' points into {}, freed since capture",
+                               X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
+             Where, E.Stack);
+      continue;
+    }
+    for (auto &[Param, G] : Grads)
+      if (G.R.overlaps(T.R) && !G.Owner.empty())
+        report("grad-aliases-graph-buffer",
+               fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
+                           "overwrites it while it is still the live gradient",
+                           Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
+               {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"}, E.Stack, {},
+               "param:" + Param);
+    for (auto &[Id, H] : Tensors)
+      if (!H.Overwritten && H.R.overlaps(T.R) && (H.Exec != E.Exec || H.Replay < X.Replays)) {
+        H.Overwritten = true;
+        H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
+      }
+    for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
+      if (W->second.overlaps(T.R)) {
+        report("eager-write-lost-at-replay",
+               fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of graph "
+                           "{} (kernel '{}') overwrites it",
+                           W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
+               Where, E.Stack);
+        W = EagerWrites.erase(W);
+      } else {
+        ++W;
+      }
+    }
+  }
+}
+
+void HazardEngine::onEager(const Event &E) {
+  std::vector<Range> Touched;
+  for (uint64_t P : E.Pointers)
+    if (const Allocation *A = allocationAt(P))
+      Touched.push_back(A->R);
+  // read-after-overwrite: a handed-out tensor a later replay overwrote is read now.
+  for (auto &[Id, H] : Tensors)
+    if (H.Overwritten)
+      for (const Range &R : Touched)
+        if (R.overlaps(H.R)) {
+          report("read-after-overwrite",
+                 fmt::format("tensor {} handed out by replay {} of graph exec {} is read by '{}' after {} "
+                             "overwrote its memory",
+                             Id, H.Replay, H.Exec, E.Kernel, H.OverwrittenBy),
+                 {"", "", E.Kernel, describe(H.R)}, E.Stack);
+          break;
+        }
+  std::vector<Range> Writes = E.Writes;
+  if (Writes.empty() && Opts.AssumeEagerWrites)
+    Writes = Touched;
+  for (const Range &W : Writes)
+    if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty())
+      EagerWrites[E.Kernel.empty() ? "eager" : E.Kernel] = W;
+}
+
+} // namespace graphsafe::rt

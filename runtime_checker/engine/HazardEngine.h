@@ -1,0 +1,86 @@
+// Turns graphcheck's event stream into findings. Plain C++: no CUDA, so it is
+// tested from recorded traces on machines without a GPU.
+//
+// Cost model: node pointers are resolved to allocations once per graph exec
+// (at instantiate); a launch does constant work plus the checks of the ranges
+// that exec touches.
+#pragma once
+
+#include "Events.h"
+#include "graphsafe/Finding.h"
+#include "graphsafe/Rule.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace graphsafe::rt {
+
+struct EngineOptions {
+  // Without verify mode, pointers alone cannot tell reads from writes. Eager
+  // kernels with no known write set count as writers only when this is set.
+  bool AssumeEagerWrites = false;
+};
+
+class HazardEngine {
+public:
+  explicit HazardEngine(const RuleSet &Rules, EngineOptions Opts = {}) : Rules(Rules), Opts(Opts) {}
+
+  void feed(const Event &E);
+  const std::vector<Finding> &findings() const { return Out; }
+
+private:
+  struct Allocation {
+    std::string Id;
+    Range R;
+    std::string OwnerGraph; // Non-empty when allocated while that graph was captured.
+    bool Live = true;
+  };
+  struct Touch {
+    const Node *N;
+    Range R;            // The allocation (or exact write range) the node touches.
+    std::string Alloc;  // Allocation id at instantiate time.
+    bool ExactWrite;
+  };
+  struct Exec {
+    std::string Graph;
+    std::vector<Node> Nodes;
+    std::vector<Touch> Touches;
+    uint64_t Replays = 0;
+  };
+  struct HandedOut {
+    std::string Exec;
+    Range R;
+    uint64_t Replay;
+    bool Overwritten = false;
+    std::string OverwrittenBy;
+  };
+  struct Grad {
+    Range R;
+    std::string Owner; // Graph owning the memory, empty when eager.
+    uint64_t Seq;
+  };
+
+  const Allocation *allocationAt(uint64_t P) const;
+  void onGraphExec(const Event &E);
+  void onLaunch(const Event &E);
+  void onEager(const Event &E);
+  void report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
+              const std::vector<std::string> &Stack = {}, std::vector<Note> Notes = {},
+              const std::string &DedupKey = "");
+  std::string describe(const Range &R) const;
+
+  const RuleSet &Rules;
+  EngineOptions Opts;
+  std::map<uint64_t, Allocation> Allocs; // By start address.
+  std::vector<std::string> Capturing;    // Graphs under capture, innermost last.
+  std::map<std::string, Exec> Execs;
+  std::map<std::string, HandedOut> Tensors;
+  std::map<std::string, Grad> Grads;
+  std::map<std::string, Range> EagerWrites; // Graph-owned ranges written eagerly since the last replay.
+  std::set<std::string> Reported;           // Deduplication keys.
+  std::vector<Finding> Out;
+};
+
+} // namespace graphsafe::rt

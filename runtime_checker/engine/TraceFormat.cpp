@@ -1,0 +1,150 @@
+#include "Events.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+namespace graphsafe::rt {
+
+namespace {
+
+const std::map<std::string, Event::Kind> Kinds = {
+    {"alloc", Event::Kind::Alloc},
+    {"free", Event::Kind::Free},
+    {"capture_begin", Event::Kind::CaptureBegin},
+    {"capture_end", Event::Kind::CaptureEnd},
+    {"graph_exec", Event::Kind::GraphExec},
+    {"launch", Event::Kind::Launch},
+    {"eager_kernel", Event::Kind::EagerKernel},
+    {"tensor_out", Event::Kind::TensorOut},
+    {"tensor_dead", Event::Kind::TensorDead},
+    {"grad_installed", Event::Kind::GradInstalled},
+    {"grad_released", Event::Kind::GradReleased},
+    {"api_in_capture", Event::Kind::ApiInCapture},
+};
+
+// Addresses travel as hex strings ("0x7f...") or numbers.
+uint64_t address(const nlohmann::json &J) {
+  if (J.is_number_unsigned() || J.is_number_integer())
+    return J.get<uint64_t>();
+  return std::stoull(J.get<std::string>(), nullptr, 0);
+}
+
+std::vector<Range> ranges(const nlohmann::json &J) {
+  std::vector<Range> Out;
+  for (const auto &R : J)
+    Out.push_back({address(R.at(0)), address(R.at(0)) + R.at(1).get<uint64_t>()});
+  return Out;
+}
+
+std::string hex(uint64_t V) {
+  char Buf[24];
+  std::snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
+  return Buf;
+}
+
+} // namespace
+
+std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) {
+  std::vector<Event> Out;
+  std::string Line;
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    if (Line.find_first_not_of(" \t\r") == std::string::npos || Line[0] == '#')
+      continue;
+    try {
+      auto J = nlohmann::json::parse(Line);
+      auto KindIt = Kinds.find(J.at("ev").get<std::string>());
+      if (KindIt == Kinds.end()) {
+        Errors.push_back({N, "unknown event '" + J.at("ev").get<std::string>() + "'"});
+        continue;
+      }
+      Event E;
+      E.K = KindIt->second;
+      E.Seq = Out.size();
+      auto str = [&](const char *Key, std::string &Into) {
+        if (J.contains(Key))
+          Into = J[Key].is_string() ? J[Key].get<std::string>() : J[Key].dump();
+      };
+      str("alloc", E.Alloc);
+      str("graph", E.Graph);
+      str("exec", E.Exec);
+      str("stream", E.Stream);
+      str("kernel", E.Kernel);
+      str("tensor", E.Tensor);
+      str("param", E.Param);
+      str("api", E.Api);
+      str("kind", E.ApiKind);
+      str("name", E.Name);
+      if (J.contains("addr"))
+        E.Addr = address(J["addr"]);
+      if (J.contains("size"))
+        E.Size = J["size"].get<uint64_t>();
+      if (J.contains("ptrs"))
+        for (const auto &P : J["ptrs"])
+          E.Pointers.push_back(address(P));
+      if (J.contains("writes"))
+        E.Writes = ranges(J["writes"]);
+      if (J.contains("stack"))
+        E.Stack = J["stack"].get<std::vector<std::string>>();
+      if (J.contains("nodes"))
+        for (const auto &JN : J["nodes"]) {
+          Node Nd;
+          Nd.Id = JN.value("id", std::to_string(E.Nodes.size()));
+          Nd.Kernel = JN.value("kernel", "");
+          for (const auto &P : JN.value("ptrs", nlohmann::json::array()))
+            Nd.Pointers.push_back(address(P));
+          if (JN.contains("writes"))
+            Nd.Writes = ranges(JN["writes"]);
+          E.Nodes.push_back(std::move(Nd));
+        }
+      Out.push_back(std::move(E));
+    } catch (const std::exception &Ex) {
+      Errors.push_back({N, std::string("malformed event: ") + Ex.what()});
+    }
+  }
+  return Out;
+}
+
+void writeEvent(std::ostream &OS, const Event &E) {
+  nlohmann::json J;
+  for (const auto &[Name, K] : Kinds)
+    if (K == E.K)
+      J["ev"] = Name;
+  auto put = [&](const char *Key, const std::string &V) {
+    if (!V.empty())
+      J[Key] = V;
+  };
+  put("alloc", E.Alloc);
+  put("graph", E.Graph);
+  put("exec", E.Exec);
+  put("stream", E.Stream);
+  put("kernel", E.Kernel);
+  put("tensor", E.Tensor);
+  put("param", E.Param);
+  put("api", E.Api);
+  put("kind", E.ApiKind);
+  put("name", E.Name);
+  if (E.Addr)
+    J["addr"] = hex(E.Addr);
+  if (E.Size)
+    J["size"] = E.Size;
+  if (!E.Pointers.empty()) {
+    J["ptrs"] = nlohmann::json::array();
+    for (auto P : E.Pointers)
+      J["ptrs"].push_back(hex(P));
+  }
+  if (!E.Stack.empty())
+    J["stack"] = E.Stack;
+  if (!E.Nodes.empty()) {
+    J["nodes"] = nlohmann::json::array();
+    for (const auto &N : E.Nodes) {
+      nlohmann::json JN = {{"id", N.Id}, {"kernel", N.Kernel}, {"ptrs", nlohmann::json::array()}};
+      for (auto P : N.Pointers)
+        JN["ptrs"].push_back(hex(P));
+      J["nodes"].push_back(JN);
+    }
+  }
+  OS << J.dump() << "\n";
+}
+
+} // namespace graphsafe::rt

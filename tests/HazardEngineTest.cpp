@@ -1,0 +1,115 @@
+// The hazard engine over recorded traces (testdata/runtime/*.jsonl). Each
+// trace names the findings it must produce in `# expect: rule-id` lines; a
+// trace with none is a clean negative.
+#include "HazardEngine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace graphsafe;
+
+namespace {
+
+RuleSet bundledRules() {
+  std::vector<RuleError> Errors;
+  return loadRules({GRAPHSAFE_RULES}, Errors);
+}
+
+std::vector<std::string> traceNames() {
+  std::vector<std::string> Out;
+  for (const auto &E : fs::directory_iterator(std::string(GRAPHSAFE_TESTDATA) + "/runtime"))
+    if (E.path().extension() == ".jsonl")
+      Out.push_back(E.path().stem().string());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::vector<Finding> run(const std::string &Path, std::vector<std::string> *Expected = nullptr) {
+  std::ifstream In(Path);
+  std::string Line;
+  std::stringstream Body;
+  while (std::getline(In, Line)) {
+    if (Expected && Line.rfind("# expect: ", 0) == 0)
+      Expected->push_back(Line.substr(10));
+    Body << Line << "\n";
+  }
+  std::vector<rt::TraceError> Errors;
+  auto Events = rt::readTrace(Body, Errors);
+  EXPECT_TRUE(Errors.empty()) << Path << ":" << Errors.front().Line << ": " << Errors.front().Message;
+  static RuleSet Rules = bundledRules();
+  rt::HazardEngine Engine(Rules);
+  for (const auto &E : Events)
+    Engine.feed(E);
+  return Engine.findings();
+}
+
+class RuntimeTrace : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RuntimeTrace, FindingsMatchExpectations) {
+  std::vector<std::string> Expected;
+  auto Findings = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/" + GetParam() + ".jsonl", &Expected);
+  std::vector<std::string> Got;
+  for (const auto &F : Findings)
+    Got.push_back(F.RuleId);
+  std::sort(Got.begin(), Got.end());
+  std::sort(Expected.begin(), Expected.end());
+  EXPECT_EQ(Got, Expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Testdata, RuntimeTrace, ::testing::ValuesIn(traceNames()));
+
+TEST(HazardEngine, GradAliasFindingNamesParamGraphKernelAndBuffer) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/accumulation_bug.jsonl");
+  ASSERT_EQ(F.size(), 2u); // weight.grad and bias.grad, once each.
+  const Finding &W = F[0].Message.find("weight.grad") != std::string::npos ? F[0] : F[1];
+  EXPECT_EQ(W.Level, Severity::Error);
+  ASSERT_TRUE(W.Runtime);
+  EXPECT_EQ(W.Runtime->Graph, "bwd");
+  EXPECT_EQ(W.Runtime->Kernel, "gemm_wgrad");
+  EXPECT_NE(W.Message.find("weight.grad"), std::string::npos) << W.Message;
+  EXPECT_NE(W.Runtime->Buffer.find("0x7f0000400000"), std::string::npos);
+  EXPECT_EQ(W.Loc.File, "train.py");
+  EXPECT_EQ(W.Loc.Line, 14u);
+}
+
+TEST(HazardEngine, SyncInCaptureNamesTheLine) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/item_in_capture.jsonl");
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Loc.File, "train.py");
+  EXPECT_EQ(F[0].Loc.Line, 21u);
+  EXPECT_NE(F[0].Message.find("cudaStreamSynchronize"), std::string::npos);
+}
+
+TEST(TraceFormat, MalformedLinesAreReportedAndSkipped) {
+  std::stringstream In("{\"ev\":\"alloc\",\"addr\":\"0x10\",\"size\":16}\nnot json\n{\"ev\":\"teleport\"}\n");
+  std::vector<rt::TraceError> Errors;
+  auto Events = rt::readTrace(In, Errors);
+  EXPECT_EQ(Events.size(), 1u);
+  ASSERT_EQ(Errors.size(), 2u);
+  EXPECT_EQ(Errors[0].Line, 2u);
+  EXPECT_EQ(Errors[1].Line, 3u);
+  EXPECT_NE(Errors[1].Message.find("teleport"), std::string::npos);
+}
+
+TEST(TraceFormat, WrittenEventsReadBack) {
+  rt::Event E;
+  E.K = rt::Event::Kind::GraphExec;
+  E.Graph = "g";
+  E.Exec = "g#0";
+  E.Nodes.push_back({"3", "gemm", {0x7f0000000000ull, 0x7f0000000100ull}, {}});
+  std::stringstream SS;
+  rt::writeEvent(SS, E);
+  std::vector<rt::TraceError> Errors;
+  auto Back = rt::readTrace(SS, Errors);
+  ASSERT_EQ(Back.size(), 1u);
+  EXPECT_EQ(Back[0].Exec, "g#0");
+  ASSERT_EQ(Back[0].Nodes.size(), 1u);
+  EXPECT_EQ(Back[0].Nodes[0].Pointers[1], 0x7f0000000100ull);
+}
+
+} // namespace
