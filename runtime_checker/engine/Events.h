@@ -39,6 +39,7 @@ struct Event {
     GradInstalled, // Param, Addr, Size: param.grad now is this storage
     GradReleased,  // Param
     ApiInCapture,  // Api, ApiKind (sync|legacy-stream|alloc|unjoined)
+    Meta,          // Api: checker_start, checker_error (Name: message) or end
   };
   Kind K = Kind::Alloc;
   uint64_t Seq = 0; // Position in the stream, set by the reader.

@@ -94,6 +94,8 @@ void HazardEngine::feed(const Event &E) {
   case K::GradReleased:
     Grads.erase(E.Param);
     return;
+  case K::Meta:
+    return;
   case K::ApiInCapture: {
     static const std::map<std::string, std::string> RuleFor = {{"sync", "sync-during-capture"},
                                                                {"legacy-stream", "legacy-stream-during-capture"},

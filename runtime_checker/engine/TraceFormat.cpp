@@ -21,6 +21,9 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"grad_installed", Event::Kind::GradInstalled},
     {"grad_released", Event::Kind::GradReleased},
     {"api_in_capture", Event::Kind::ApiInCapture},
+    {"checker_start", Event::Kind::Meta},
+    {"checker_error", Event::Kind::Meta},
+    {"end", Event::Kind::Meta},
 };
 
 // Addresses travel as hex strings ("0x7f...") or numbers.
@@ -61,6 +64,10 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
       Event E;
       E.K = KindIt->second;
       E.Seq = Out.size();
+      if (E.K == Event::Kind::Meta)
+        E.Api = J.at("ev").get<std::string>();
+      if (J.contains("message"))
+        E.Name = J["message"].get<std::string>();
       auto str = [&](const char *Key, std::string &Into) {
         if (J.contains(Key))
           Into = J[Key].is_string() ? J[Key].get<std::string>() : J[Key].dump();
@@ -110,6 +117,8 @@ void writeEvent(std::ostream &OS, const Event &E) {
   for (const auto &[Name, K] : Kinds)
     if (K == E.K)
       J["ev"] = Name;
+  if (E.K == Event::Kind::Meta)
+    J["ev"] = E.Api;
   auto put = [&](const char *Key, const std::string &V) {
     if (!V.empty())
       J[Key] = V;

@@ -1,0 +1,73 @@
+#include "Commands.h"
+#include "HazardEngine.h"
+#include "graphsafe/ReportWriter.h"
+
+#include <fstream>
+#include <iostream>
+
+namespace graphsafe::rt {
+
+RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep) {
+  std::vector<std::string> Dirs = Opts.RuleDirs;
+  if (std::string Bundled = defaultRulesDir(Opts.Argv0); !Bundled.empty())
+    Dirs.insert(Dirs.begin(), Bundled);
+  std::vector<RuleError> Errors;
+  RuleSet Rules = loadRules(Dirs, Errors);
+  for (const auto &E : Errors)
+    Rep.Errors.push_back({E.File + (E.Line ? ":" + std::to_string(E.Line) : ""), E.Message});
+  return Rules;
+}
+
+Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOptions &Opts) {
+  Report Rep;
+  Rep.Tool = "graphcheck";
+  std::ifstream In(Path);
+  if (!In) {
+    Rep.Errors.push_back({Path, "cannot open trace"});
+    Rep.Complete = false;
+    return Rep;
+  }
+  std::vector<TraceError> Errors;
+  auto Events = readTrace(In, Errors);
+  for (const auto &E : Errors)
+    Rep.Errors.push_back({Path + ":" + std::to_string(E.Line), E.Message});
+  HazardEngine Engine(Rules, {Opts.AssumeEagerWrites});
+  bool Ended = false;
+  for (const auto &E : Events) {
+    if (E.K == Event::Kind::Meta && E.Api == "end")
+      Ended = true;
+    if (E.K == Event::Kind::Meta && E.Api == "checker_error")
+      Rep.Errors.push_back({Path, E.Name});
+    Engine.feed(E);
+  }
+  Rep.Findings = Engine.findings();
+  if (!Ended)
+    Rep.Errors.push_back({Path, "the trace stops early (the program crashed or was killed); findings "
+                                "cover what ran until then"});
+  Rep.Complete = Rep.Errors.empty();
+  Rep.sort();
+  return Rep;
+}
+
+int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts, const std::string &Output) {
+  WriteOptions WO;
+  WO.Rules = &Rules;
+  WO.ToolName = "graphcheck";
+  WO.ToolVersion = GRAPHSAFE_VERSION;
+  auto F = *parseReportFormat(Opts.Format);
+  if (Output.empty() || Output == "-") {
+    writeReport(F, std::cerr, Rep, WO); // stdout belongs to the program under test.
+  } else {
+    std::ofstream OS(Output);
+    if (!OS) {
+      std::cerr << "graphcheck: error: cannot write " << Output << "\n";
+      return 2;
+    }
+    writeReport(F, OS, Rep, WO);
+  }
+  if (!Rep.Errors.empty())
+    return 2;
+  return Rep.hasFindingAtOrAbove(*parseSeverity(Opts.FailOn)) ? 1 : 0;
+}
+
+} // namespace graphsafe::rt

@@ -1,0 +1,32 @@
+// graphcheck's subcommands.
+#pragma once
+
+#include "graphsafe/Finding.h"
+#include "graphsafe/Rule.h"
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::rt {
+
+struct CheckOptions {
+  std::vector<std::string> RuleDirs;
+  std::string Format = "text";
+  std::string Output;
+  std::string FailOn = "warning";
+  bool AssumeEagerWrites = false;
+  std::string Argv0;
+};
+
+// Builds the report for one recorded trace.
+Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOptions &Opts);
+
+RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep);
+
+// Writes the report (to Output, or stdout) and returns 0/1/2 by --fail-on.
+int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts, const std::string &Output);
+
+// Runs Command under the injection library; returns the exit code graphcheck exits with.
+int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Opts);
+
+} // namespace graphsafe::rt

@@ -1,0 +1,98 @@
+#include "Commands.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe::rt {
+
+namespace {
+
+fs::path installRoot() {
+  std::error_code EC;
+  return fs::canonical("/proc/self/exe", EC).parent_path().parent_path();
+}
+
+std::string findInjectionLibrary() {
+  fs::path P = installRoot() / "lib" / "libgraphcheck_inject.so";
+  return fs::exists(P) ? P.string() : "";
+}
+
+std::string findShim() {
+  for (const fs::path &P : {installRoot() / "share" / "graphsafe" / "python", fs::path(GRAPHSAFE_SHIM_DIR)})
+    if (fs::exists(P / "sitecustomize.py"))
+      return P.string();
+  return "";
+}
+
+} // namespace
+
+int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Opts) {
+  if (Command.empty()) {
+    std::cerr << "graphcheck: error: no command; use: graphcheck run [options] -- COMMAND [ARGS...]\n";
+    return 2;
+  }
+  std::string Lib = findInjectionLibrary();
+  std::string Dir = (fs::temp_directory_path() / ("graphcheck-" + std::to_string(::getpid()))).string();
+  fs::create_directories(Dir);
+  if (Lib.empty())
+    std::cerr << "graphcheck: the injection library was not built (no CUPTI at build time); running the "
+                 "program unobserved\n";
+
+  pid_t Child = fork();
+  if (Child == 0) {
+    if (!Lib.empty()) {
+      setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
+      setenv("GRAPHCHECK_TRACE_DIR", Dir.c_str(), 1);
+      if (std::string Shim = findShim(); !Shim.empty()) {
+        const char *Old = getenv("PYTHONPATH");
+        setenv("PYTHONPATH", (Shim + (Old && *Old ? ":" + std::string(Old) : "")).c_str(), 1);
+      }
+    }
+    std::vector<char *> Argv;
+    for (const auto &A : Command)
+      Argv.push_back(const_cast<char *>(A.c_str()));
+    Argv.push_back(nullptr);
+    execvp(Argv[0], Argv.data());
+    std::cerr << "graphcheck: error: cannot run '" << Command[0] << "': " << strerror(errno) << "\n";
+    _exit(127);
+  }
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  int ProgramCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+
+  Report Load;
+  RuleSet Rules = loadRulesFor(Opts, Load);
+  int Worst = 0;
+  std::vector<fs::path> Traces;
+  for (const auto &E : fs::directory_iterator(Dir))
+    if (E.path().extension() == ".jsonl")
+      Traces.push_back(E.path());
+  std::sort(Traces.begin(), Traces.end());
+  if (Lib.empty() || Traces.empty()) {
+    std::cerr << "graphcheck: no trace was recorded (the program used no CUDA, or the injection library "
+                 "could not start); nothing was checked\n";
+    return Lib.empty() ? 2 : ProgramCode;
+  }
+  for (const auto &T : Traces) {
+    Report Rep = analyzeTrace(T.string(), Rules, Opts);
+    Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
+    // One report per process (torchrun ranks each write their own): name by pid.
+    std::string Out = Opts.Output;
+    if (!Out.empty() && Traces.size() > 1)
+      Out += "." + T.stem().string().substr(6);
+    Worst = std::max(Worst, writeAndScore(Rep, Rules, Opts, Out));
+  }
+  fs::remove_all(Dir);
+  if (Worst == 2)
+    return 2;
+  return Worst == 1 ? 1 : ProgramCode;
+}
+
+} // namespace graphsafe::rt

@@ -1,0 +1,20 @@
+// Walks an instantiated graph's nodes once, at instantiate, and finds the
+// device pointers each kernel node was captured with.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace graphsafe::inject {
+
+// True when P lies in a device allocation the process made.
+using IsDevicePointer = std::function<bool(uint64_t)>;
+
+// Returns the graph_exec event line for this graph.
+std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
+                              const IsDevicePointer &IsDevice);
+
+} // namespace graphsafe::inject

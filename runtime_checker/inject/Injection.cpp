@@ -1,0 +1,232 @@
+// CUDA injection entry point (CUDA_INJECTION64_PATH): subscribes to CUPTI and
+// turns capture, instantiate, launch, allocation and failed-in-capture API
+// calls into graphcheck trace events. It never changes what the program
+// computes: every callback only observes, and if CUPTI cannot be used the
+// program runs unobserved after one message on stderr.
+#include "GraphWalker.h"
+#include "TraceWriter.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <execinfo.h>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace graphsafe::inject {
+
+namespace {
+
+CUpti_SubscriberHandle Subscriber;
+std::mutex StateMutex;
+std::map<uint64_t, uint64_t> Allocations;  // address -> size
+std::map<uint64_t, uint64_t> CaptureGraph; // capturing stream -> graph id
+std::map<uint64_t, uint64_t> GraphIds;     // CUgraph -> graph id
+std::atomic<uint64_t> NextGraph{0};
+
+std::string hex(uint64_t V) {
+  char Buf[24];
+  std::snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
+  return Buf;
+}
+
+bool isDevicePointer(uint64_t P) {
+  std::lock_guard<std::mutex> L(StateMutex);
+  auto It = Allocations.upper_bound(P);
+  if (It == Allocations.begin())
+    return false;
+  --It;
+  return P < It->first + It->second;
+}
+
+nlohmann::json hostStack() {
+  void *Frames[24];
+  int N = backtrace(Frames, 24);
+  char **Names = backtrace_symbols(Frames, N);
+  nlohmann::json Out = nlohmann::json::array();
+  for (int I = 3; Names && I < N; ++I) // Skip the callback's own frames.
+    Out.push_back(Names[I]);
+  std::free(Names);
+  return Out;
+}
+
+void emit(const nlohmann::json &J) { trace().write(J.dump()); }
+
+void onAlloc(uint64_t Addr, uint64_t Size) {
+  std::string Graph;
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    Allocations[Addr] = Size;
+    if (!CaptureGraph.empty())
+      Graph = "g" + std::to_string(CaptureGraph.begin()->second);
+  }
+  nlohmann::json J = {{"ev", "alloc"}, {"addr", hex(Addr)}, {"size", Size}};
+  if (!Graph.empty())
+    J["graph"] = Graph;
+  emit(J);
+}
+
+void onFree(uint64_t Addr) {
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    Allocations.erase(Addr);
+  }
+  emit({{"ev", "free"}, {"addr", hex(Addr)}});
+}
+
+void onCaptureBegin(uint64_t Stream) {
+  uint64_t Id = NextGraph++;
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    CaptureGraph[Stream] = Id;
+  }
+  emit({{"ev", "capture_begin"}, {"graph", "g" + std::to_string(Id)}, {"stream", hex(Stream)}});
+}
+
+void onCaptureEnd(uint64_t Stream, uint64_t Graph) {
+  uint64_t Id = 0;
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    auto It = CaptureGraph.find(Stream);
+    if (It == CaptureGraph.end())
+      return;
+    Id = It->second;
+    CaptureGraph.erase(It);
+    if (Graph)
+      GraphIds[Graph] = Id;
+  }
+  emit({{"ev", "capture_end"}, {"graph", "g" + std::to_string(Id)}});
+}
+
+const char *classifyCaptureError(const char *Api, int Err) {
+  if (Err == cudaErrorStreamCaptureUnjoined)
+    return "unjoined";
+  if (Err == cudaErrorStreamCaptureImplicit)
+    return "legacy-stream";
+  if (std::strstr(Api, "Malloc") || std::strstr(Api, "Free") || std::strstr(Api, "HostAlloc"))
+    return "alloc";
+  return "sync";
+}
+
+bool isCaptureError(int Err) {
+  return Err == cudaErrorStreamCaptureUnsupported || Err == cudaErrorStreamCaptureInvalidated ||
+         Err == cudaErrorStreamCaptureImplicit || Err == cudaErrorStreamCaptureUnjoined ||
+         Err == cudaErrorStreamCaptureIsolation || Err == cudaErrorStreamCaptureWrongThread;
+}
+
+void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
+  const bool Enter = D->callbackSite == CUPTI_API_ENTER;
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+    if (!Enter) {
+      auto *P = static_cast<const cudaMalloc_v3020_params *>(D->functionParams);
+      if (*static_cast<cudaError_t *>(D->functionReturnValue) == cudaSuccess)
+        onAlloc(reinterpret_cast<uint64_t>(*P->devPtr), P->size);
+    }
+    break;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+    if (Enter)
+      onFree(reinterpret_cast<uint64_t>(static_cast<const cudaFree_v3020_params *>(D->functionParams)->devPtr));
+    break;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+    if (!Enter && *static_cast<cudaError_t *>(D->functionReturnValue) == cudaSuccess)
+      onCaptureBegin(reinterpret_cast<uint64_t>(
+          static_cast<const cudaStreamBeginCapture_v10000_params *>(D->functionParams)->stream));
+    break;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
+    if (!Enter) {
+      auto *P = static_cast<const cudaStreamEndCapture_v10000_params *>(D->functionParams);
+      int Err = *static_cast<cudaError_t *>(D->functionReturnValue);
+      if (Err == cudaErrorStreamCaptureUnjoined)
+        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "unjoined"}, {"stack", hostStack()}});
+      onCaptureEnd(reinterpret_cast<uint64_t>(P->stream),
+                   Err == cudaSuccess && P->pGraph ? reinterpret_cast<uint64_t>(*P->pGraph) : 0);
+    }
+    break;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+    if (Enter)
+      emit({{"ev", "launch"},
+            {"exec", hex(reinterpret_cast<uint64_t>(
+                         static_cast<const cudaGraphLaunch_v10000_params *>(D->functionParams)->graphExec))}});
+    break;
+  default:
+    if (!Enter && D->functionReturnValue) {
+      int Err = *static_cast<cudaError_t *>(D->functionReturnValue);
+      if (isCaptureError(Err))
+        emit({{"ev", "api_in_capture"},
+              {"api", D->functionName},
+              {"kind", classifyCaptureError(D->functionName, Err)},
+              {"error", Err},
+              {"stack", hostStack()}});
+    }
+  }
+}
+
+void onGraphExecCreated(const CUpti_ResourceData *R) {
+  auto *G = static_cast<CUpti_GraphData *>(R->resourceDescriptor);
+  if (!G || !G->graph)
+    return;
+  uint64_t Id;
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    auto It = GraphIds.find(reinterpret_cast<uint64_t>(G->graph));
+    if (It == GraphIds.end())
+      It = GraphIds.emplace(reinterpret_cast<uint64_t>(G->graph), NextGraph++).first;
+    Id = It->second;
+  }
+  trace().write(describeGraphExec(G->graph, Id, G->graphExec, isDevicePointer));
+}
+
+void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid, const void *Data) {
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    onRuntime(Cbid, static_cast<const CUpti_CallbackData *>(Data));
+  else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED)
+    onGraphExecCreated(static_cast<const CUpti_ResourceData *>(Data));
+}
+
+void atExit() { trace().close(); }
+
+} // namespace
+
+} // namespace graphsafe::inject
+
+// The Python shim and the libtorch adapter report tensor-level facts here, so
+// they land in the same ordered stream as the CUDA events.
+extern "C" void graphcheck_event(const char *JsonLine) {
+  if (JsonLine)
+    graphsafe::inject::trace().write(JsonLine);
+}
+
+extern "C" int InitializeInjection(void) {
+  using namespace graphsafe::inject;
+  const char *Dir = std::getenv("GRAPHCHECK_TRACE_DIR");
+  if (!Dir || !trace().open(Dir)) {
+    std::fprintf(stderr, "graphcheck: cannot write a trace (GRAPHCHECK_TRACE_DIR=%s); the program runs unobserved\n",
+                 Dir ? Dir : "unset");
+    return 1;
+  }
+  std::atexit(atExit);
+  CUptiResult R = cuptiSubscribe(&Subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
+  if (R != CUPTI_SUCCESS) {
+    const char *Msg = nullptr;
+    cuptiGetResultString(R, &Msg);
+    std::fprintf(stderr, "graphcheck: CUPTI unavailable (%s; another profiler may hold it); the program runs unobserved\n",
+                 Msg ? Msg : "unknown error");
+    trace().write(nlohmann::json{{"ev", "checker_error"}, {"message", std::string("CUPTI unavailable: ") + (Msg ? Msg : "")}}.dump());
+    return 1;
+  }
+  cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  trace().write("{\"ev\":\"checker_start\"}");
+  return 1;
+}

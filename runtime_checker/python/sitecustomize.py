@@ -1,0 +1,136 @@
+"""graphcheck's Python shim, put on PYTHONPATH by `graphcheck run`.
+
+Reports tensor-level facts CUPTI cannot see (which storage is a parameter's
+.grad, when grads are released) into the injection library's event stream.
+It only observes: no hook changes a tensor or a result. It patches torch
+after torch is imported, so programs that never import torch pay nothing.
+"""
+import ctypes
+import importlib
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+
+_emit = None
+
+
+def _event(**fields):
+    if _emit is None:
+        return
+    try:
+        _emit(json.dumps(fields).encode())
+    except Exception:  # Never let the checker break the program.
+        pass
+
+
+def _caller():
+    """The innermost Python frame outside this shim and torch (hooks run from C++)."""
+    frame = sys._getframe(0)
+    here = os.path.dirname(os.path.abspath(__file__))
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not name.startswith(here) and "/torch/" not in name:
+            return f"{name}:{frame.f_lineno} {frame.f_code.co_name}"
+        frame = frame.f_back
+    return "?"
+
+
+def _patch_torch(torch):
+    watched = set()
+
+    def watch(name, param):
+        if id(param) in watched or not param.requires_grad:
+            return
+        watched.add(id(param))
+
+        def installed(p, name=name):
+            try:
+                g = p.grad
+                if g is not None and g.is_cuda:
+                    _event(ev="grad_installed", param=name, addr=hex(g.data_ptr()),
+                           size=g.numel() * g.element_size(), stack=[_caller()])
+            except Exception:  # An observer must never break the program.
+                pass
+
+        param.register_post_accumulate_grad_hook(installed)
+
+    def watch_module(mod):
+        if isinstance(mod, torch.nn.Module):
+            for name, p in mod.named_parameters():
+                watch(name, p)
+
+    original = torch.cuda.make_graphed_callables
+
+    def make_graphed_callables(callables, *args, **kwargs):
+        for c in (callables if isinstance(callables, tuple) else (callables,)):
+            watch_module(c)
+        return original(callables, *args, **kwargs)
+
+    torch.cuda.make_graphed_callables = make_graphed_callables
+
+    def released(params):
+        try:
+            for name, p in params:
+                if p.grad is None:
+                    _event(ev="grad_released", param=name)
+        except Exception:
+            pass
+
+    module_zero_grad = torch.nn.Module.zero_grad
+
+    def zero_grad(self, *args, **kwargs):
+        out = module_zero_grad(self, *args, **kwargs)
+        released(self.named_parameters())
+        return out
+
+    torch.nn.Module.zero_grad = zero_grad
+
+    def step_pre_hook(optimizer, args, kwargs):
+        try:
+            for group in optimizer.param_groups:
+                for i, p in enumerate(group["params"]):
+                    watch(f"param{i}", p)
+        except Exception:
+            pass
+
+    importlib.import_module("torch.optim.optimizer").register_optimizer_step_pre_hook(step_pre_hook)
+
+
+class _TorchHook(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "torch":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_and_patch(module):
+            exec_module(module)
+            try:
+                _patch_torch(module)
+            except Exception as exc:  # Report, then let the program run unobserved.
+                print(f"graphcheck: Python shim disabled ({exc})", file=sys.stderr)
+
+        spec.loader.exec_module = exec_and_patch
+        return spec
+
+
+def _install():
+    global _emit
+    lib = os.environ.get("CUDA_INJECTION64_PATH")
+    if not lib:
+        return
+    try:
+        _emit = ctypes.CDLL(lib).graphcheck_event
+        _emit.argtypes = [ctypes.c_char_p]
+    except OSError as exc:
+        print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
+        return
+    sys.meta_path.insert(0, _TorchHook())
+
+
+_install()
