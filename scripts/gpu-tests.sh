@@ -13,7 +13,7 @@ for s in testdata/runtime/scenarios/*.py; do
   name=$(basename "$s" .py)
   want=$(grep '^# expect: ' "$s" | sed 's/# expect: //' | sort | tr '\n' ' ')
   plain_out=$(python3 "$s" 2>/dev/null); plain_rc=$?
-  checked_out=$("$bin" run --format json -o "/tmp/$name.json" --fail-on error -- python3 "$s" 2>"/tmp/$name.err"); checked_rc=$?
+  checked_out=$(GRAPHCHECK_KEEP_TRACES="/tmp/traces-$name" "$bin" run --format json -o "/tmp/$name.json" --fail-on error -- python3 "$s" 2>"/tmp/$name.err"); checked_rc=$?
   got=$(python3 -c "import json;print(' '.join(sorted(f['rule'] for f in json.load(open('/tmp/$name.json'))['findings'])))" 2>/dev/null)
   got="${got:+$got }"
   expected_rc=$plain_rc; [ -n "$want" ] && expected_rc=1
@@ -23,7 +23,9 @@ for s in testdata/runtime/scenarios/*.py; do
     fail=$((fail+1)); echo "FAIL $name: want [$want] got [$got]; rc plain=$plain_rc checked=$checked_rc"
     echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$name.err"; head -c 3000 "/tmp/$name.json"
   fi
-  cp "/tmp/$name.json" "${OUT:-/tmp}/$name.json" 2>/dev/null || true
+  # The tensor-level events, for the log: what the shim and CUPTI saw.
+  grep -h '"ev": *"\(api_in_capture\|grad_installed\)"' /tmp/traces-"$name"/*.jsonl 2>/dev/null | cut -c1-300 | head -6
+  cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true
 done
 echo "gpu-tests: $pass passed, $fail failed"
 [ "$fail" == 0 ]

@@ -89,6 +89,12 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       Out += "." + T.stem().string().substr(6);
     Worst = std::max(Worst, writeAndScore(Rep, Rules, Opts, Out));
   }
+  // GRAPHCHECK_KEEP_TRACES=DIR keeps the raw traces (they become engine fixtures).
+  if (const char *Keep = getenv("GRAPHCHECK_KEEP_TRACES"); Keep && *Keep) {
+    fs::create_directories(Keep);
+    for (const auto &T : Traces)
+      fs::copy_file(T, fs::path(Keep) / T.filename(), fs::copy_options::overwrite_existing);
+  }
   fs::remove_all(Dir);
   if (Worst == 2)
     return 2;

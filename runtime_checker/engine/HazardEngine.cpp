@@ -12,6 +12,20 @@ const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
   return It->second.Live && It->second.R.contains(P) ? &It->second : nullptr;
 }
 
+// "path:line function" -> the source location of the innermost frame.
+static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
+  SourceLoc L;
+  if (Stack.empty())
+    return L;
+  const std::string &F = Stack.front();
+  size_t Colon = F.rfind(':', F.find(' '));
+  if (Colon != std::string::npos) {
+    L.File = F.substr(0, Colon);
+    L.Line = static_cast<unsigned>(std::atoi(F.c_str() + Colon + 1));
+  }
+  return L;
+}
+
 std::string HazardEngine::describe(const Range &R) const {
   return fmt::format("[0x{:x}, 0x{:x}) ({} bytes)", R.Begin, R.End, R.End - R.Begin);
 }
@@ -88,7 +102,7 @@ void HazardEngine::feed(const Event &E) {
       return;
     }
     const Allocation *A = allocationAt(E.Addr);
-    Grads[E.Param] = {{E.Addr, E.Addr + E.Size}, A ? A->OwnerGraph : "", E.Seq};
+    Grads[E.Param] = {{E.Addr, E.Addr + E.Size}, A ? A->OwnerGraph : "", E.Seq, E.Stack};
     return;
   }
   case K::GradReleased:
@@ -164,7 +178,11 @@ void HazardEngine::onLaunch(const Event &E) {
                fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
                            "overwrites it while it is still the live gradient",
                            Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
-               {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"}, E.Stack, {},
+               {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
+               E.Stack.empty() ? G.Stack : E.Stack,
+               {{fmt::format("{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
+                             Param),
+                 frameLoc(G.Stack)}},
                "param:" + Param);
     for (auto &[Id, H] : Tensors)
       if (!H.Overwritten && H.R.overlaps(T.R) && (H.Exec != E.Exec || H.Replay < X.Replays)) {

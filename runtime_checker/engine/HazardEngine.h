@@ -60,6 +60,7 @@ private:
     Range R;
     std::string Owner; // Graph owning the memory, empty when eager.
     uint64_t Seq;
+    std::vector<std::string> Stack; // Where the grad was installed.
   };
 
   const Allocation *allocationAt(uint64_t P) const;

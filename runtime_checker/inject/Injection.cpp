@@ -15,6 +15,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <execinfo.h>
 #include <map>
 #include <mutex>
@@ -30,6 +32,7 @@ std::map<uint64_t, uint64_t> Allocations;  // address -> size
 std::map<uint64_t, uint64_t> CaptureGraph; // capturing stream -> graph id
 std::map<uint64_t, uint64_t> GraphIds;     // CUgraph -> graph id
 std::atomic<uint64_t> NextGraph{0};
+std::map<uint64_t, pthread_t> CaptureThread; // capturing stream -> thread that began it
 
 std::string hex(uint64_t V) {
   char Buf[24];
@@ -55,6 +58,60 @@ nlohmann::json hostStack() {
     Out.push_back(Names[I]);
   std::free(Names);
   return Out;
+}
+
+// The Python lines that made a failing call, read through the CPython API when
+// the process embeds Python. Only used on the failure path (a capture error),
+// since it takes the GIL.
+nlohmann::json pythonStack() {
+  static auto Sym = [](const char *N) { return reinterpret_cast<void *>(dlsym(RTLD_DEFAULT, N)); };
+  static auto IsInit = reinterpret_cast<int (*)()>(Sym("Py_IsInitialized"));
+  static auto Ensure = reinterpret_cast<int (*)()>(Sym("PyGILState_Ensure"));
+  static auto Release = reinterpret_cast<void (*)(int)>(Sym("PyGILState_Release"));
+  static auto GetFrame = reinterpret_cast<void *(*)()>(Sym("PyEval_GetFrame"));
+  static auto Line = reinterpret_cast<int (*)(void *)>(Sym("PyFrame_GetLineNumber"));
+  static auto Code = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetCode"));
+  static auto Back = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetBack"));
+  static auto Attr = reinterpret_cast<void *(*)(void *, const char *)>(Sym("PyObject_GetAttrString"));
+  static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
+  static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
+  nlohmann::json Out = nlohmann::json::array();
+  if (!IsInit || !Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 || !DecRef ||
+      !IsInit())
+    return Out;
+  int State = Ensure();
+  void *Frame = GetFrame(); // Borrowed.
+  bool Owned = false;
+  for (int Depth = 0; Frame && Depth < 16; ++Depth) {
+    void *C = Code(Frame);
+    void *File = C ? Attr(C, "co_filename") : nullptr;
+    void *Name = C ? Attr(C, "co_name") : nullptr;
+    const char *F = File ? Utf8(File) : nullptr;
+    const char *N = Name ? Utf8(Name) : nullptr;
+    // Frames inside torch itself say little about the user's mistake.
+    if (F && !std::strstr(F, "/torch/"))
+      Out.push_back(std::string(F) + ":" + std::to_string(Line(Frame)) + " " + (N ? N : "?"));
+    if (File)
+      DecRef(File);
+    if (Name)
+      DecRef(Name);
+    if (C)
+      DecRef(C);
+    void *Next = Back(Frame);
+    if (Owned)
+      DecRef(Frame);
+    Frame = Next;
+    Owned = true;
+  }
+  if (Owned && Frame)
+    DecRef(Frame);
+  Release(State);
+  return Out;
+}
+
+nlohmann::json failingCallStack() {
+  nlohmann::json Py = pythonStack();
+  return Py.empty() ? hostStack() : Py;
 }
 
 void emit(const nlohmann::json &J) { trace().write(J.dump()); }
@@ -86,6 +143,7 @@ void onCaptureBegin(uint64_t Stream) {
   {
     std::lock_guard<std::mutex> L(StateMutex);
     CaptureGraph[Stream] = Id;
+    CaptureThread[Stream] = pthread_self();
   }
   emit({{"ev", "capture_begin"}, {"graph", "g" + std::to_string(Id)}, {"stream", hex(Stream)}});
 }
@@ -99,6 +157,7 @@ void onCaptureEnd(uint64_t Stream, uint64_t Graph) {
       return;
     Id = It->second;
     CaptureGraph.erase(It);
+    CaptureThread.erase(Stream);
     if (Graph)
       GraphIds[Graph] = Id;
   }
@@ -119,6 +178,47 @@ bool isCaptureError(int Err) {
   return Err == cudaErrorStreamCaptureUnsupported || Err == cudaErrorStreamCaptureInvalidated ||
          Err == cudaErrorStreamCaptureImplicit || Err == cudaErrorStreamCaptureUnjoined ||
          Err == cudaErrorStreamCaptureIsolation || Err == cudaErrorStreamCaptureWrongThread;
+}
+
+// Synchronizing calls are illegal on the thread that is capturing, whatever
+// they return (some only invalidate the capture, and the error surfaces later
+// at cudaStreamEndCapture, far from the line that caused it).
+bool isSyncCall(CUpti_CallbackId Cbid) {
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The graph this thread is capturing, if any.
+std::string graphCapturedByThisThread() {
+  std::lock_guard<std::mutex> L(StateMutex);
+  for (const auto &[Stream, Thread] : CaptureThread)
+    if (pthread_equal(Thread, pthread_self()))
+      return "g" + std::to_string(CaptureGraph[Stream]);
+  return "";
+}
+
+// These return the sticky error of an earlier call; the earlier call is the culprit.
+bool reportsEarlierErrors(CUpti_CallbackId Cbid) {
+  return Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v10010 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_v11030 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphDestroy_v10000;
 }
 
 void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
@@ -147,7 +247,7 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
       auto *P = static_cast<const cudaStreamEndCapture_v10000_params *>(D->functionParams);
       int Err = *static_cast<cudaError_t *>(D->functionReturnValue);
       if (Err == cudaErrorStreamCaptureUnjoined)
-        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "unjoined"}, {"stack", hostStack()}});
+        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "unjoined"}, {"stack", failingCallStack()}});
       onCaptureEnd(reinterpret_cast<uint64_t>(P->stream),
                    Err == cudaSuccess && P->pGraph ? reinterpret_cast<uint64_t>(*P->pGraph) : 0);
     }
@@ -160,14 +260,21 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
                          static_cast<const cudaGraphLaunch_v10000_params *>(D->functionParams)->graphExec))}});
     break;
   default:
-    if (!Enter && D->functionReturnValue) {
+    if (Enter && isSyncCall(Cbid)) {
+      std::string Graph = graphCapturedByThisThread();
+      if (!Graph.empty())
+        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "sync"}, {"graph", Graph},
+              {"stack", failingCallStack()}});
+      break;
+    }
+    if (!Enter && D->functionReturnValue && !reportsEarlierErrors(Cbid)) {
       int Err = *static_cast<cudaError_t *>(D->functionReturnValue);
       if (isCaptureError(Err))
         emit({{"ev", "api_in_capture"},
               {"api", D->functionName},
               {"kind", classifyCaptureError(D->functionName, Err)},
               {"error", Err},
-              {"stack", hostStack()}});
+              {"stack", failingCallStack()}});
     }
   }
 }
