@@ -23,6 +23,9 @@ for s in testdata/runtime/scenarios/*.py; do
     fail=$((fail+1)); echo "FAIL $name: want [$want] got [$got]; rc plain=$plain_rc checked=$checked_rc"
     echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$name.err"; head -c 3000 "/tmp/$name.json"
   fi
+  python3 -c "import json
+for f in json.load(open('/tmp/$name.json'))['findings']:
+    loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:220])" 2>/dev/null
   # The tensor-level events, for the log: what the shim and CUPTI saw.
   grep -h '"ev": *"\(api_in_capture\|grad_installed\)"' /tmp/traces-"$name"/*.jsonl 2>/dev/null | cut -c1-300 | head -6
   cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true
