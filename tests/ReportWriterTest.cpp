@@ -124,3 +124,17 @@ TEST(ReportWriter, IncompleteReportSaysSo) {
 }
 
 } // namespace
+
+TEST(Report, SortKeepsDistinctRuntimeFindingsWithoutSourceLocation) {
+  Report R;
+  Finding A;
+  A.RuleId = "grad-aliases-graph-buffer";
+  A.Message = "weight.grad aliases";
+  Finding B = A;
+  B.Message = "bias.grad aliases";
+  Finding Dup = A;
+  R.Findings = {A, B, Dup};
+  R.sort();
+  ASSERT_EQ(R.Findings.size(), 2u);
+  EXPECT_EQ(R.Findings[0].Message, "bias.grad aliases");
+}

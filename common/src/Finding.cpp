@@ -36,8 +36,10 @@ void Report::sort() {
     return std::tie(A.Loc, A.RuleId, A.Message) < std::tie(B.Loc, B.RuleId, B.Message);
   });
   Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             // Runtime findings share an empty source location,
+                             // so the message tells them apart.
                              [](const Finding &A, const Finding &B) {
-                               return A.Loc == B.Loc && A.RuleId == B.RuleId;
+                               return A.Loc == B.Loc && A.RuleId == B.RuleId && A.Message == B.Message;
                              }),
                  Findings.end());
 }

@@ -45,6 +45,8 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
   F.Level = R ? R->Level : Severity::Error;
   F.Fix = R ? R->Fix : "";
   for (const auto &Frame : Stack) {
+    if (Frame == "?")
+      continue;
     // Frames look like "path:line function"; the first one with a line is the location.
     Note N{"called from " + Frame, {}};
     size_t Colon = Frame.rfind(':', Frame.find(' '));
@@ -56,7 +58,9 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
     }
     F.Notes.push_back(N);
   }
-  F.Notes.insert(F.Notes.end(), Notes.begin(), Notes.end());
+  for (auto &N : Notes)
+    if (N.Loc.valid())
+      F.Notes.push_back(std::move(N));
   Out.push_back(std::move(F));
 }
 
@@ -126,6 +130,15 @@ void HazardEngine::feed(const Event &E) {
   }
 }
 
+bool HazardEngine::Touch::reaches(const Range &Other) const {
+  if (ExactWrite || Pointers.empty())
+    return R.overlaps(Other);
+  for (uint64_t P : Pointers)
+    if (Other.contains(P))
+      return true;
+  return false;
+}
+
 void HazardEngine::onGraphExec(const Event &E) {
   Exec &X = Execs[E.Exec];
   X.Graph = E.Graph;
@@ -135,19 +148,21 @@ void HazardEngine::onGraphExec(const Event &E) {
     if (!N.Writes.empty()) {
       for (const Range &W : N.Writes) {
         const Allocation *A = allocationAt(W.Begin);
-        X.Touches.push_back({&N, W, A ? A->Id : "", true});
+        X.Touches.push_back({&N, W, A ? A->Id : "", true, {}});
       }
       continue;
     }
-    std::set<uint64_t> Seen;
+    std::map<uint64_t, size_t> ByAllocation; // allocation start -> index in Touches
     for (uint64_t P : N.Pointers) {
       const Allocation *A = allocationAt(P);
       if (!A) {
-        X.Touches.push_back({&N, {P, P + 1}, "", false});
+        X.Touches.push_back({&N, {P, P + 1}, "", false, {P}});
         continue;
       }
-      if (Seen.insert(A->R.Begin).second)
-        X.Touches.push_back({&N, A->R, A->Id, false});
+      auto [It, New] = ByAllocation.emplace(A->R.Begin, X.Touches.size());
+      if (New)
+        X.Touches.push_back({&N, A->R, A->Id, false, {}});
+      X.Touches[It->second].Pointers.push_back(P);
     }
   }
 }
@@ -173,7 +188,7 @@ void HazardEngine::onLaunch(const Event &E) {
       continue;
     }
     for (auto &[Param, G] : Grads)
-      if (G.R.overlaps(T.R) && !G.Owner.empty())
+      if (T.reaches(G.R) && !G.Owner.empty())
         report("grad-aliases-graph-buffer",
                fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
                            "overwrites it while it is still the live gradient",
@@ -185,12 +200,12 @@ void HazardEngine::onLaunch(const Event &E) {
                  frameLoc(G.Stack)}},
                "param:" + Param);
     for (auto &[Id, H] : Tensors)
-      if (!H.Overwritten && H.R.overlaps(T.R) && (H.Exec != E.Exec || H.Replay < X.Replays)) {
+      if (!H.Overwritten && T.reaches(H.R) && (H.Exec != E.Exec || H.Replay < X.Replays)) {
         H.Overwritten = true;
         H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
       }
     for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
-      if (W->second.overlaps(T.R)) {
+      if (T.reaches(W->second)) {
         report("eager-write-lost-at-replay",
                fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of graph "
                            "{} (kernel '{}') overwrites it",

@@ -42,6 +42,13 @@ private:
     Range R;            // The allocation (or exact write range) the node touches.
     std::string Alloc;  // Allocation id at instantiate time.
     bool ExactWrite;
+    std::vector<uint64_t> Pointers; // The node's pointers into R.
+
+    // Whether this touch reaches into Other. Pointers are where kernels start
+    // reading or writing (tensor data pointers), so they place a touch far more
+    // precisely than the whole allocation, which a caching allocator shares
+    // among many tensors.
+    bool reaches(const Range &Other) const;
   };
   struct Exec {
     std::string Graph;

@@ -49,8 +49,9 @@ def _patch_torch(torch):
             try:
                 g = p.grad
                 if g is not None and g.is_cuda:
+                    where = _caller()  # "?" on autograd's worker threads
                     _event(ev="grad_installed", param=name, addr=hex(g.data_ptr()),
-                           size=g.numel() * g.element_size(), stack=[_caller()])
+                           size=g.numel() * g.element_size(), stack=[where] if where != "?" else [])
             except Exception:  # An observer must never break the program.
                 pass
 
