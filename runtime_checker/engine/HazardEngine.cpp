@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace graphsafe::rt {
 
 const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
@@ -91,8 +93,18 @@ void HazardEngine::feed(const Event &E) {
   case K::EagerKernel:
     return onEager(E);
   case K::TensorOut: {
-    auto It = Execs.find(E.Exec);
-    Tensors[E.Tensor] = {E.Exec, {E.Addr, E.Addr + E.Size}, It == Execs.end() ? 0 : It->second.Replays};
+    Range R{E.Addr, E.Addr + E.Size};
+    std::string Exec = E.Exec;
+    // The Python shim cannot name the exec; the producer is the most recently
+    // launched graph whose kernels reach the tensor.
+    for (auto It = LaunchOrder.rbegin(); Exec.empty() && It != LaunchOrder.rend(); ++It)
+      for (const Touch &T : Execs[*It].Touches)
+        if (T.reaches(R)) {
+          Exec = *It;
+          break;
+        }
+    auto It = Execs.find(Exec);
+    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays};
     return;
   }
   case K::TensorDead:
@@ -173,6 +185,8 @@ void HazardEngine::onLaunch(const Event &E) {
     return;
   Exec &X = It->second;
   ++X.Replays;
+  LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec), LaunchOrder.end());
+  LaunchOrder.push_back(E.Exec);
   for (const Touch &T : X.Touches) {
     RuntimeLoc Where{X.Graph, T.N->Id, T.N->Kernel, describe(T.R)};
     // graph-uses-freed-memory: the allocation the node was built against is gone.
@@ -200,7 +214,7 @@ void HazardEngine::onLaunch(const Event &E) {
                  frameLoc(G.Stack)}},
                "param:" + Param);
     for (auto &[Id, H] : Tensors)
-      if (!H.Overwritten && T.reaches(H.R) && (H.Exec != E.Exec || H.Replay < X.Replays)) {
+      if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
         H.Overwritten = true;
         H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
       }

@@ -86,6 +86,7 @@ private:
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;
+  std::vector<std::string> LaunchOrder;     // Execs, most recent launch last.
   std::map<std::string, Range> EagerWrites; // Graph-owned ranges written eagerly since the last replay.
   std::set<std::string> Reported;           // Deduplication keys.
   std::vector<Finding> Out;

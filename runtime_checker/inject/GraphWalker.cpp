@@ -20,7 +20,9 @@ std::string hex(uint64_t V) {
 // ATen and cuBLAS pass structs by value (hundreds of bytes), so every
 // 8-byte-aligned word of every parameter is a candidate pointer, kept only
 // if it falls inside a live device allocation.
-void scanParams(CUfunction F, void **Params, std::set<uint64_t> &Out, const IsDevicePointer &IsDevice) {
+} // namespace
+
+void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out, const IsDevicePointer &IsDevice) {
   if (!F || !Params)
     return;
   for (size_t I = 0;; ++I) {
@@ -36,8 +38,6 @@ void scanParams(CUfunction F, void **Params, std::set<uint64_t> &Out, const IsDe
     }
   }
 }
-
-} // namespace
 
 std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
                               const IsDevicePointer &IsDevice) {
@@ -65,7 +65,7 @@ std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
       if (F)
         cuFuncGetName(&Name, F);
       Node["kernel"] = Name ? Name : "?";
-      scanParams(F, P.kernelParams, Ptrs, IsDevice);
+      scanKernelParams(F, P.kernelParams, Ptrs, IsDevice);
     } else if (T == CU_GRAPH_NODE_TYPE_MEMSET) {
       CUDA_MEMSET_NODE_PARAMS P{};
       if (cuGraphMemsetNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {

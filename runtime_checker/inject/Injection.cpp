@@ -32,7 +32,9 @@ std::map<uint64_t, uint64_t> Allocations;  // address -> size
 std::map<uint64_t, uint64_t> CaptureGraph; // capturing stream -> graph id
 std::map<uint64_t, uint64_t> GraphIds;     // CUgraph -> graph id
 std::atomic<uint64_t> NextGraph{0};
-std::map<uint64_t, pthread_t> CaptureThread; // capturing stream -> thread that began it
+std::map<uint64_t, pthread_t> CaptureThread;
+std::map<uint64_t, uint64_t> GraphOwned;   // allocations made under capture: address -> size
+thread_local bool InCallback = false; // capturing stream -> thread that began it
 
 std::string hex(uint64_t V) {
   char Buf[24];
@@ -44,6 +46,15 @@ bool isDevicePointer(uint64_t P) {
   std::lock_guard<std::mutex> L(StateMutex);
   auto It = Allocations.upper_bound(P);
   if (It == Allocations.begin())
+    return false;
+  --It;
+  return P < It->first + It->second;
+}
+
+bool isGraphOwned(uint64_t P) {
+  std::lock_guard<std::mutex> L(StateMutex);
+  auto It = GraphOwned.upper_bound(P);
+  if (It == GraphOwned.begin())
     return false;
   --It;
   return P < It->first + It->second;
@@ -121,8 +132,10 @@ void onAlloc(uint64_t Addr, uint64_t Size) {
   {
     std::lock_guard<std::mutex> L(StateMutex);
     Allocations[Addr] = Size;
-    if (!CaptureGraph.empty())
+    if (!CaptureGraph.empty()) {
       Graph = "g" + std::to_string(CaptureGraph.begin()->second);
+      GraphOwned[Addr] = Size;
+    }
   }
   nlohmann::json J = {{"ev", "alloc"}, {"addr", hex(Addr)}, {"size", Size}};
   if (!Graph.empty())
@@ -134,6 +147,7 @@ void onFree(uint64_t Addr) {
   {
     std::lock_guard<std::mutex> L(StateMutex);
     Allocations.erase(Addr);
+    GraphOwned.erase(Addr);
   }
   emit({{"ev", "free"}, {"addr", hex(Addr)}});
 }
@@ -221,9 +235,49 @@ bool reportsEarlierErrors(CUpti_CallbackId Cbid) {
          Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphDestroy_v10000;
 }
 
+std::string graphCapturedByThisThread();
+
+// Eager kernels matter only where they touch graph-owned memory (reading an
+// output a later replay overwrote, or writing memory the next replay wipes),
+// so only those are recorded: the trace stays small on long runs.
+void onEagerLaunch(const cudaLaunchKernel_v7000_params *P) {
+  {
+    std::lock_guard<std::mutex> L(StateMutex);
+    if (GraphOwned.empty())
+      return;
+  }
+  if (!graphCapturedByThisThread().empty())
+    return; // Being captured, not run.
+  cudaFunction_t Fn = nullptr;
+  if (cudaGetFuncBySymbol(&Fn, P->func) != cudaSuccess || !Fn)
+    return;
+  std::set<uint64_t> Ptrs;
+  scanKernelParams(reinterpret_cast<CUfunction>(Fn), P->args, Ptrs, isGraphOwned);
+  if (Ptrs.empty())
+    return;
+  const char *Name = nullptr;
+  cuFuncGetName(&Name, reinterpret_cast<CUfunction>(Fn));
+  nlohmann::json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", nlohmann::json::array()}};
+  for (uint64_t V : Ptrs)
+    J["ptrs"].push_back(hex(V));
+  emit(J);
+}
+
 void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   const bool Enter = D->callbackSite == CUPTI_API_ENTER;
+  // Calls the checker itself makes inside a callback are not the program's.
+  if (InCallback)
+    return;
+  struct Reentry {
+    Reentry() { InCallback = true; }
+    ~Reentry() { InCallback = false; }
+  } Guard;
   switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    if (Enter)
+      onEagerLaunch(static_cast<const cudaLaunchKernel_v7000_params *>(D->functionParams));
+    break;
   case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
     if (!Enter) {
       auto *P = static_cast<const cudaMalloc_v3020_params *>(D->functionParams);

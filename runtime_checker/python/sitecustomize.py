@@ -62,12 +62,50 @@ def _patch_torch(torch):
             for name, p in mod.named_parameters():
                 watch(name, p)
 
+    import itertools
+    import weakref
+
+    counter = itertools.count()
+
+    def dead(tid):
+        _event(ev="tensor_dead", tensor=tid)
+
+    def hand_out(result):
+        # Outputs of a graphed callable live in the graph's static memory.
+        try:
+            flat = result if isinstance(result, (tuple, list)) else (result,)
+            for t in flat:
+                if isinstance(t, torch.Tensor) and t.is_cuda:
+                    tid = f"out#{next(counter)}"
+                    _event(ev="tensor_out", tensor=tid, addr=hex(t.data_ptr()),
+                           size=t.numel() * t.element_size(), stack=[_caller()])
+                    weakref.finalize(t, dead, tid)
+        except Exception:
+            pass
+        return result
+
+    def observed(fn):
+        def call(*a, **k):
+            return hand_out(fn(*a, **k))
+        return call
+
     original = torch.cuda.make_graphed_callables
 
     def make_graphed_callables(callables, *args, **kwargs):
         for c in (callables if isinstance(callables, tuple) else (callables,)):
             watch_module(c)
-        return original(callables, *args, **kwargs)
+        graphed = original(callables, *args, **kwargs)
+        try:
+            out = []
+            for g in (graphed if isinstance(graphed, tuple) else (graphed,)):
+                if isinstance(g, torch.nn.Module):
+                    g.forward = observed(g.forward)
+                    out.append(g)
+                else:
+                    out.append(observed(g))
+            return tuple(out) if isinstance(graphed, tuple) else out[0]
+        except Exception:
+            return graphed
 
     torch.cuda.make_graphed_callables = make_graphed_callables
 
@@ -87,6 +125,15 @@ def _patch_torch(torch):
         return out
 
     torch.nn.Module.zero_grad = zero_grad
+
+    optimizer_zero_grad = torch.optim.Optimizer.zero_grad
+
+    def opt_zero_grad(self, *args, **kwargs):
+        out = optimizer_zero_grad(self, *args, **kwargs)
+        released((f"param{i}", p) for group in self.param_groups for i, p in enumerate(group["params"]))
+        return out
+
+    torch.optim.Optimizer.zero_grad = opt_zero_grad
 
     def step_pre_hook(optimizer, args, kwargs):
         try:
