@@ -28,7 +28,8 @@ for f in json.load(open('/tmp/$name.json'))['findings']:
     loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:220])" 2>/dev/null
   # The tensor-level events, for the log: what the shim and CUPTI saw.
   grep -h '"ev": *"\(api_in_capture\|grad_installed\)"' /tmp/traces-"$name"/*.jsonl 2>/dev/null | cut -c1-300 | head -6
-  cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true
+  # Traces of failing scenarios come back for debugging (and as new fixtures).
+  if [ "$got" != "$want" ]; then cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true; fi
 done
 echo "gpu-tests: $pass passed, $fail failed"
 [ "$fail" == 0 ]
