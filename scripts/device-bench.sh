@@ -15,5 +15,6 @@ best() { # best of 3 of the figure a script prints
 for script in "bench/replay_loop.py 5000" "bench/instantiate_10k.py"; do
   plain=$(best python3 $script)
   checked=$(best "$bin" run --fail-on error -o /dev/null -- python3 $script)
+  if [ -z "$plain" ] || [ -z "$checked" ]; then echo "$script: no figure (plain='$plain' checked='$checked')"; continue; fi
   python3 -c "print(f'{\"$script\":32s} plain {$plain:8.3f} s  graphcheck {$checked:8.3f} s  ratio {$checked/$plain:5.2f}x')"
 done

@@ -240,27 +240,42 @@ std::string graphCapturedByThisThread();
 // Eager kernels matter only where they touch graph-owned memory (reading an
 // output a later replay overwrote, or writing memory the next replay wipes),
 // so only those are recorded: the trace stays small on long runs.
-void onEagerLaunch(const cudaLaunchKernel_v7000_params *P) {
+// Watched at the driver level (cuLaunchKernel*), which the runtime calls for
+// every launch and which hands over the CUfunction directly: resolving a
+// runtime host stub would mean a runtime call from inside the callback, and a
+// failing one leaves a sticky error the program would then see.
+void onEagerLaunch(CUfunction F, void **Params) {
   {
     std::lock_guard<std::mutex> L(StateMutex);
     if (GraphOwned.empty())
       return;
   }
-  if (!graphCapturedByThisThread().empty())
+  if (!F || !Params || !graphCapturedByThisThread().empty())
     return; // Being captured, not run.
-  cudaFunction_t Fn = nullptr;
-  if (cudaGetFuncBySymbol(&Fn, P->func) != cudaSuccess || !Fn)
-    return;
   std::set<uint64_t> Ptrs;
-  scanKernelParams(reinterpret_cast<CUfunction>(Fn), P->args, Ptrs, isGraphOwned);
+  scanKernelParams(F, Params, Ptrs, isGraphOwned);
   if (Ptrs.empty())
     return;
   const char *Name = nullptr;
-  cuFuncGetName(&Name, reinterpret_cast<CUfunction>(Fn));
+  if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
+    Name = nullptr;
   nlohmann::json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", nlohmann::json::array()}};
   for (uint64_t V : Ptrs)
     J["ptrs"].push_back(hex(V));
   emit(J);
+}
+
+void onDriver(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
+  if (D->callbackSite != CUPTI_API_ENTER)
+    return;
+  if (Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+    auto *P = static_cast<const cuLaunchKernel_params *>(D->functionParams);
+    onEagerLaunch(P->f, P->kernelParams);
+  } else if (Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+             Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+    auto *P = static_cast<const cuLaunchKernelEx_params *>(D->functionParams);
+    onEagerLaunch(P->f, P->kernelParams);
+  }
 }
 
 void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
@@ -273,11 +288,6 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     ~Reentry() { InCallback = false; }
   } Guard;
   switch (Cbid) {
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-    if (Enter)
-      onEagerLaunch(static_cast<const cudaLaunchKernel_v7000_params *>(D->functionParams));
-    break;
   case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
     if (!Enter) {
       auto *P = static_cast<const cudaMalloc_v3020_params *>(D->functionParams);
@@ -351,6 +361,8 @@ void onGraphExecCreated(const CUpti_ResourceData *R) {
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid, const void *Data) {
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     onRuntime(Cbid, static_cast<const CUpti_CallbackData *>(Data));
+  else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    onDriver(Cbid, static_cast<const CUpti_CallbackData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED)
     onGraphExecCreated(static_cast<const CUpti_ResourceData *>(Data));
 }
@@ -388,6 +400,9 @@ extern "C" int InitializeInjection(void) {
   }
   cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  for (CUpti_CallbackId Id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id);
   trace().write("{\"ev\":\"checker_start\"}");
   return 1;
 }
