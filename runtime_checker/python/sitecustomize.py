@@ -38,12 +38,14 @@ def _caller():
 
 
 def _patch_torch(torch):
-    watched = set()
+    # One name per parameter, whoever saw it first (module or optimizer), so
+    # installs and releases reported from different places agree.
+    names = {}
 
     def watch(name, param):
-        if id(param) in watched or not param.requires_grad:
+        if id(param) in names or not param.requires_grad:
             return
-        watched.add(id(param))
+        names[id(param)] = name
 
         def installed(p, name=name):
             try:
@@ -112,8 +114,8 @@ def _patch_torch(torch):
     def released(params):
         try:
             for name, p in params:
-                if p.grad is None:
-                    _event(ev="grad_released", param=name)
+                if p.grad is None and id(p) in names:
+                    _event(ev="grad_released", param=names[id(p)])
         except Exception:
             pass
 

@@ -1,4 +1,6 @@
 # expect: grad-aliases-graph-buffer
+# expect: grad-aliases-graph-buffer
+# (one finding each for weight.grad and bias.grad)
 # Gradient accumulation through make_graphed_callables (PyTorch issue 181723).
 import torch
 torch.manual_seed(0)
