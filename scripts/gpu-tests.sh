@@ -4,9 +4,9 @@
 # exactly the rule ids the scenario's `# expect:` lines name. Skips without a GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build-device}/bin/graphcheck
+bin=$(realpath "${1:-build-device}")/bin/graphcheck
 if ! python3 -c 'import torch,sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-  echo "gpu-tests: skipped: no CUDA GPU visible to PyTorch"; exit 0
+  echo "gpu-tests: skipped: no CUDA GPU visible to PyTorch (these run on a GPU machine)"; exit 77
 fi
 pass=0; fail=0
 for s in testdata/runtime/scenarios/*.py; do
