@@ -44,9 +44,9 @@ bool isEmptyValue(const Expr *E) {
   return false;
 }
 
-template <typename CallT> const Expr *argForParam(const CallT *C, const FunctionDecl *F,
-                                                  const std::string &Param, unsigned Shift,
-                                                  bool &Found) {
+template <typename CallT>
+const Expr *argForParam(const CallT *C, const FunctionDecl *F, const std::string &Param,
+                        unsigned Shift, bool &Found) {
   Found = false;
   for (unsigned I = 0; I < F->getNumParams(); ++I) {
     if (F->getParamDecl(I)->getName() != Param)
@@ -58,8 +58,8 @@ template <typename CallT> const Expr *argForParam(const CallT *C, const Function
 }
 
 const std::array<const char *, 14> CpuFactories = {
-    "empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange",
-    "linspace", "tensor", "from_blob", "eye", "empty_strided", "scalar_tensor"};
+    "empty",  "zeros",    "ones",   "full",      "rand", "randn",         "randint",
+    "arange", "linspace", "tensor", "from_blob", "eye",  "empty_strided", "scalar_tensor"};
 
 } // namespace
 
@@ -155,13 +155,20 @@ bool isDefaultStream(const Expr *E) {
 
 bool isBoolMask(const Expr *E, unsigned Depth) {
   static const std::array<const char *, 16> Producers = {
-      "gt", "lt", "ge", "le", "eq", "ne", "isnan", "isinf", "isfinite", "logical_and",
-      "logical_or", "logical_not", "logical_xor", "isin", "greater", "less"};
+      "gt",          "lt",    "ge",       "le",          "eq",         "ne",
+      "isnan",       "isinf", "isfinite", "logical_and", "logical_or", "logical_not",
+      "logical_xor", "isin",  "greater",  "less"};
   return anyDescendant(E, [&](const Stmt *S) {
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
       switch (Op->getOperator()) {
-      case OO_Less: case OO_Greater: case OO_LessEqual: case OO_GreaterEqual:
-      case OO_EqualEqual: case OO_ExclaimEqual: case OO_Exclaim: case OO_Tilde:
+      case OO_Less:
+      case OO_Greater:
+      case OO_LessEqual:
+      case OO_GreaterEqual:
+      case OO_EqualEqual:
+      case OO_ExclaimEqual:
+      case OO_Exclaim:
+      case OO_Tilde:
         return isTensorType(Op->getType());
       default:
         return false;
@@ -174,8 +181,7 @@ bool isBoolMask(const Expr *E, unsigned Depth) {
       for (const char *P : Producers)
         if (F->getName() == P)
           return true;
-      if ((F->getName() == "to" || F->getName() == "toType") &&
-          anyDescendant(C, [](const Stmt *X) {
+      if ((F->getName() == "to" || F->getName() == "toType") && anyDescendant(C, [](const Stmt *X) {
             const auto *D = dyn_cast<DeclRefExpr>(X);
             return D && (D->getDecl()->getName() == "kBool" || D->getDecl()->getName() == "Bool");
           }))

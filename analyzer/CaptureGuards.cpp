@@ -171,7 +171,8 @@ private:
         continue;
       auto P = polarity(If->getCond());
       if (P && *P && std::next(It) != CS->body_end())
-        Ranges.push_back({offsetOf(SM, (*std::next(It))->getBeginLoc()), offsetOf(SM, CS->getRBracLoc())});
+        Ranges.push_back(
+            {offsetOf(SM, (*std::next(It))->getBeginLoc()), offsetOf(SM, CS->getRBracLoc())});
     }
   }
 

@@ -26,9 +26,10 @@ std::string CaptureRegionFinder::keyOf(const Expr *E) const {
   if (const ValueDecl *D = referencedDecl(E))
     return qualifiedName(D);
   const SourceManager &SM = Ctx.getSourceManager();
-  std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(strip(E)->getSourceRange()),
-                                          SM, Ctx.getLangOpts())
-                         .str();
+  std::string Text =
+      Lexer::getSourceText(CharSourceRange::getTokenRange(strip(E)->getSourceRange()), SM,
+                           Ctx.getLangOpts())
+          .str();
   if (Text.rfind("this->", 0) == 0)
     Text = Text.substr(6);
   return Text;
@@ -51,12 +52,7 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
   auto &Events = Own[F];
   auto &Calls = CallsOf[F];
   auto &Scopes = Scoped[F];
-  // Recurses by hand to know the enclosing block of each declaration.
-  std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *S, unsigned BlockEnd) {
-    if (!S)
-      return;
-    if (const auto *CS = dyn_cast<CompoundStmt>(S))
-      BlockEnd = offsetOf(SM, CS->getRBracLoc());
+  walkBodyWithScopes(F->getBody(), SM, [&](const Stmt *S, unsigned BlockEnd) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D))
@@ -86,15 +82,7 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       if (!Matched && calleeOf(C))
         Calls.push_back({Off, C});
     }
-    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-      for (const Expr *Init : L->capture_inits())
-        Visit(Init, BlockEnd);
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child, BlockEnd);
-  };
-  Visit(F->getBody(), offsetOf(SM, F->getBody()->getEndLoc()));
+  });
 }
 
 std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionDecl *F) const {
@@ -110,12 +98,14 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
     for (const auto &K : It->second.Opens)
       Out.push_back({CaptureEvent::Begin, Off, C, K, nullptr, true});
   }
-  std::stable_sort(Out.begin(), Out.end(),
-                   [](const CaptureEvent &A, const CaptureEvent &B) { return A.Offset < B.Offset; });
+  std::stable_sort(Out.begin(), Out.end(), [](const CaptureEvent &A, const CaptureEvent &B) {
+    return A.Offset < B.Offset;
+  });
   return Out;
 }
 
-CaptureRegionFinder::Effect CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
+CaptureRegionFinder::Effect
+CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
   Effect E;
   std::vector<std::string> Open;
   for (const auto &Ev : Events) {

@@ -47,7 +47,8 @@ private:
   clang::ASTContext &Ctx;
   std::vector<CallMatcher> BeginMatchers, EndMatchers;
   std::map<const clang::FunctionDecl *, std::vector<CaptureEvent>> Own;
-  std::map<const clang::FunctionDecl *, std::vector<std::pair<unsigned, const clang::Stmt *>>> CallsOf;
+  std::map<const clang::FunctionDecl *, std::vector<std::pair<unsigned, const clang::Stmt *>>>
+      CallsOf;
   std::map<const clang::FunctionDecl *, std::vector<ScopedRange>> Scoped;
   std::map<const clang::FunctionDecl *, Effect> Effects;
 };

@@ -69,7 +69,8 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
   return [TC](const CommandLineArguments &In, llvm::StringRef Filename) {
     CommandLineArguments Args = In;
     bool Cuda = isCudaSource(Filename.str());
-    bool Nvcc = !Args.empty() && fs::path(Args[0]).filename().string().find("nvcc") != std::string::npos;
+    bool Nvcc =
+        !Args.empty() && fs::path(Args[0]).filename().string().find("nvcc") != std::string::npos;
     if (Nvcc)
       Args = keepPortableFlags(Args, Filename.str());
     if (Cuda) {
@@ -90,8 +91,12 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
     Args = clang::tooling::getClangStripOutputAdjuster()(Args, Filename);
     Args = clang::tooling::getClangStripDependencyFileAdjuster()(Args, Filename);
     Args = clang::tooling::getClangSyntaxOnlyAdjuster()(Args, Filename);
-    CommandLineArguments Extra = {"-resource-dir=" + TC.ResourceDir, "-idirafter", TC.CompatDir,
-                                  "-Wno-everything", "-ferror-limit=20", "-fno-caret-diagnostics"};
+    CommandLineArguments Extra = {"-resource-dir=" + TC.ResourceDir,
+                                  "-idirafter",
+                                  TC.CompatDir,
+                                  "-Wno-everything",
+                                  "-ferror-limit=20",
+                                  "-fno-caret-diagnostics"};
     // Host code that includes cuda_runtime.h parses without the project's own
     // -I for CUDA; the project's flags still win because this comes last.
     if (!TC.CudaPath.empty() && !Cuda) {

@@ -66,15 +66,17 @@ private:
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
   ActionFactory(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {}
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<AnalyzeAction>(Rules, Out); }
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<AnalyzeAction>(Rules, Out);
+  }
 
 private:
   const RuleSet &Rules;
   TUSummary &Out;
 };
 
-std::unique_ptr<tooling::CompilationDatabase> loadDatabase(const Options &Opts, const std::string &FirstFile,
-                                                           std::string &Error) {
+std::unique_ptr<tooling::CompilationDatabase>
+loadDatabase(const Options &Opts, const std::string &FirstFile, std::string &Error) {
   if (Opts.HaveCompilerArgs)
     return std::make_unique<tooling::FixedCompilationDatabase>(".", Opts.CompilerArgs);
   if (!Opts.BuildPath.empty()) {
@@ -91,7 +93,8 @@ std::unique_ptr<tooling::CompilationDatabase> loadDatabase(const Options &Opts, 
     if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(FirstFile, Err))
       return DB;
   // Like clang-tidy without a database: parse with no extra flags.
-  return std::make_unique<tooling::FixedCompilationDatabase>(".", std::vector<std::string>{"-std=c++17"});
+  return std::make_unique<tooling::FixedCompilationDatabase>(
+      ".", std::vector<std::string>{"-std=c++17"});
 }
 
 } // namespace
@@ -102,7 +105,8 @@ int runGraphlint(const Options &Opts) {
   auto Format = parseReportFormat(Opts.Format);
   auto FailOn = parseSeverity(Opts.FailOn);
   if (!Format || !FailOn) {
-    std::cerr << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
+    std::cerr
+        << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
     return 2;
   }
 
@@ -127,7 +131,8 @@ int runGraphlint(const Options &Opts) {
   if (Opts.ListRules) {
     for (const auto &R : Rules.Rules)
       if (R.Tool != "graphcheck")
-        std::cout << fmt::format("{:<32} {:<8} {:<17} {}\n", R.Id, severityName(R.Level), R.Category, R.Summary);
+        std::cout << fmt::format("{:<32} {:<8} {:<17} {}\n", R.Id, severityName(R.Level),
+                                 R.Category, R.Summary);
     return Rep.Errors.empty() ? 0 : 2;
   }
 
@@ -141,8 +146,9 @@ int runGraphlint(const Options &Opts) {
   if (Files.empty())
     Files = DB->getAllFiles();
   if (Files.empty()) {
-    std::cerr << "graphlint: error: no input files; name files, or pass -p BUILD_DIR to analyse the "
-                 "whole compile database\n";
+    std::cerr
+        << "graphlint: error: no input files; name files, or pass -p BUILD_DIR to analyse the "
+           "whole compile database\n";
     return 2;
   }
 
@@ -160,7 +166,8 @@ int runGraphlint(const Options &Opts) {
         continue;
       }
       if (isCudaSource(File) && TC.CudaPath.empty()) {
-        FileErrors[I].push_back({File, "CUDA source, but no CUDA installation found; pass --cuda-path DIR"});
+        FileErrors[I].push_back(
+            {File, "CUDA source, but no CUDA installation found; pass --cuda-path DIR"});
         continue;
       }
       tooling::ClangTool Tool(*DB, {File});
@@ -174,10 +181,12 @@ int runGraphlint(const Options &Opts) {
         std::string All;
         for (const auto &E : Diags.Errors)
           All += (All.empty() ? "" : "; ") + E;
-        FileErrors[I].push_back({File, "does not parse (findings for it may be incomplete): " + All});
+        FileErrors[I].push_back(
+            {File, "does not parse (findings for it may be incomplete): " + All});
       }
       if (RC != 0 && Diags.Errors.empty())
-        FileErrors[I].push_back({File, "could not be analysed (no compile command or a driver error)"});
+        FileErrors[I].push_back(
+            {File, "could not be analysed (no compile command or a driver error)"});
     }
   };
   unsigned Jobs = std::max(1u, std::min<unsigned>(Opts.Jobs, Files.size()));

@@ -21,6 +21,26 @@ void walkBody(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
     walkBody(Child, Fn);
 }
 
+void walkBodyWithScopes(const Stmt *S, const SourceManager &SM,
+                        const std::function<void(const Stmt *, unsigned)> &Fn) {
+  std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *St, unsigned BlockEnd) {
+    if (!St)
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(St))
+      BlockEnd = offsetOf(SM, CS->getRBracLoc());
+    Fn(St, BlockEnd);
+    if (const auto *L = dyn_cast<LambdaExpr>(St)) {
+      for (const Expr *Init : L->capture_inits())
+        Visit(Init, BlockEnd);
+      return;
+    }
+    for (const Stmt *Child : St->children())
+      Visit(Child, BlockEnd);
+  };
+  if (S)
+    Visit(S, offsetOf(SM, S->getEndLoc()));
+}
+
 const Region *FunctionContext::regionAt(SourceLocation L) const {
   unsigned Off = offsetOf(sm(), L);
   const Region *Best = nullptr;

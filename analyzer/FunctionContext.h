@@ -19,10 +19,10 @@ namespace graphsafe::lint {
 struct CaptureEvent {
   enum Kind { Begin, End, Reset } K;
   unsigned Offset;
-  const clang::Stmt *Call; // The begin/end call, or the call of an opener/closer.
-  std::string Key;         // Graph object or stream the event applies to.
+  const clang::Stmt *Call;             // The begin/end call, or the call of an opener/closer.
+  std::string Key;                     // Graph object or stream the event applies to.
   const clang::Expr *Stream = nullptr; // Stream argument of stream-capture calls.
-  bool ViaCallee = false;  // Comes from a function that opens/closes capture.
+  bool ViaCallee = false;              // Comes from a function that opens/closes capture.
   bool Relaxed = false;
 };
 
@@ -76,5 +76,10 @@ private:
 // Visits S and everything below it in source order, but not the bodies of
 // lambdas: those are functions of their own, reached through call edges.
 void walkBody(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);
+
+// Like walkBody, and also passes the file offset where the innermost enclosing
+// block ends: the end of the scope of a declaration seen at S (RAII guards).
+void walkBodyWithScopes(const clang::Stmt *S, const clang::SourceManager &SM,
+                        const std::function<void(const clang::Stmt *, unsigned ScopeEnd)> &Fn);
 
 } // namespace graphsafe::lint

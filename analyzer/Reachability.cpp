@@ -29,7 +29,8 @@ Finding makeFinding(const Site &S, const RuleSet &Rules) {
 
 } // namespace
 
-std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules) {
+std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs,
+                                           const RuleSet &Rules) {
   // The same inline or header function is summarised by every TU that sees
   // it; the first summary stands for all.
   std::map<std::string, const FunctionSummary *> ByUsr;
@@ -86,7 +87,8 @@ std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, co
     const Reached *Step = &R;
     SourceLoc RegionBegin;
     for (int Depth = 0; Step && Step->Via && Depth < 32; ++Depth) {
-      Chain.push_back({fmt::format("'{}' is called here under capture", ByUsr[Cur]->Name), Step->Via->Loc});
+      Chain.push_back(
+          {fmt::format("'{}' is called here under capture", ByUsr[Cur]->Name), Step->Via->Loc});
       if (Step->Caller.empty()) {
         RegionBegin = Step->Via->RegionBegin;
         break;

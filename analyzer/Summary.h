@@ -42,8 +42,8 @@ struct FunctionSummary {
   std::string Usr;
   std::string Name;
   SourceLoc Loc;
-  bool IsEntryPoint = false;           // Annotated or named as always captured.
-  std::vector<std::string> Overrides;  // Virtual methods this one overrides.
+  bool IsEntryPoint = false;          // Annotated or named as always captured.
+  std::vector<std::string> Overrides; // Virtual methods this one overrides.
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;
 };

@@ -47,7 +47,8 @@ const std::vector<Suppression> &SuppressionFilter::of(const std::string &File) {
   return Cache.emplace(File, parseSuppressions(SS.str())).first->second;
 }
 
-void SuppressionFilter::apply(std::vector<Finding> &Findings, const std::vector<std::string> &ExtraFiles,
+void SuppressionFilter::apply(std::vector<Finding> &Findings,
+                              const std::vector<std::string> &ExtraFiles,
                               const std::string &MissingReasonRule, Severity MissingReasonLevel) {
   std::vector<Finding> Kept;
   for (auto &F : Findings) {

@@ -145,8 +145,8 @@ private:
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
     if (!Op || Op->getOperator() != OO_Call)
       return Out;
-    const auto *Holder =
-        dyn_cast_or_null<ClassTemplateSpecializationDecl>(Op->getArg(0)->getType()->getAsCXXRecordDecl());
+    const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        Op->getArg(0)->getType()->getAsCXXRecordDecl());
     if (!Holder || !isOrDerivesFrom(Holder, "torch::nn::ModuleHolder"))
       return Out;
     for (const auto &A : Holder->getTemplateArgs().asArray())
@@ -161,7 +161,8 @@ private:
   void collectCalls(FunctionContext &FC, const CaptureRegionFinder &Finder, FunctionSummary &S) {
     const SourceManager &SM = FC.sm();
     std::set<std::pair<std::string, unsigned>> Seen;
-    auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx, SourceLoc Begin) {
+    auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx,
+                    SourceLoc Begin) {
       if (!Callee)
         return;
       if (const FunctionDecl *Def = Callee->getDefinition())
@@ -185,8 +186,8 @@ private:
       CaptureContext Ctx = FC.contextAt(L, &Begin);
       if (const auto *C = dyn_cast<CallExpr>(St)) {
         if (auto Arg = Finder.helperArg(C); Arg && *Arg < C->getNumArgs())
-          edge(callableOf(C->getArg(*Arg)), C->getArg(*Arg)->getBeginLoc(), CaptureContext::InRegion,
-               toLoc(SM, C->getBeginLoc()));
+          edge(callableOf(C->getArg(*Arg)), C->getArg(*Arg)->getBeginLoc(),
+               CaptureContext::InRegion, toLoc(SM, C->getBeginLoc()));
         if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)
           return;
         if (!isa<CUDAKernelCallExpr>(C))

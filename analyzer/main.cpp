@@ -23,22 +23,28 @@ int main(int argc, char **argv) {
   std::reverse(Own.begin(), Own.end());
 
   CLI::App App{"graphlint: finds code that is unsafe inside CUDA graph capture"};
-  App.add_option("files", Opts.Files, "Source files to analyse (default with -p: every file in the database)");
-  App.add_option("--rules", Opts.RuleDirs, "Extra rules directory (repeatable); later ones override bundled rules")
+  App.add_option("files", Opts.Files,
+                 "Source files to analyse (default with -p: every file in the database)");
+  App.add_option("--rules", Opts.RuleDirs,
+                 "Extra rules directory (repeatable); later ones override bundled rules")
       ->allow_extra_args(false);
-  App.add_option("--format", Opts.Format, "Report format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  App.add_option("--format", Opts.Format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   App.add_option("-o,--output", Opts.Output, "Write the report to FILE instead of stdout");
   App.add_option("-p,--build-path", Opts.BuildPath, "Folder holding compile_commands.json");
   App.add_option("--baseline", Opts.Baseline, "Ignore findings recorded in this baseline file");
-  App.add_option("--write-baseline", Opts.WriteBaseline, "Record the current findings as a baseline file");
-  App.add_option("-j,--jobs", Opts.Jobs, "Translation units analysed in parallel")->check(CLI::PositiveNumber);
+  App.add_option("--write-baseline", Opts.WriteBaseline,
+                 "Record the current findings as a baseline file");
+  App.add_option("-j,--jobs", Opts.Jobs, "Translation units analysed in parallel")
+      ->check(CLI::PositiveNumber);
   App.add_option("--fail-on", Opts.FailOn, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}));
   App.add_option("--cuda-path", Opts.CudaPath, "CUDA installation used to parse .cu files");
   App.add_flag("!--no-source", Opts.ShowSource, "Text format: do not print source lines");
   App.add_flag("--list-rules", Opts.ListRules, "List the loaded rules and exit");
-  App.footer("Compiler arguments for files without a compile database go after '--'.\n"
-             "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job.");
+  App.footer(
+      "Compiler arguments for files without a compile database go after '--'.\n"
+      "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job.");
   try {
     App.parse(Own);
   } catch (const CLI::ParseError &E) {

@@ -28,11 +28,12 @@ int main(int argc, char **argv) {
         "Generated from `rules/*.yaml` by `graphsafe-ruledoc`; edit the rule files, then run\n"
         "`cmake --build build --target update-docs`.\n\n"
         "Silence one finding with `// graphsafe: ignore[rule-id] reason` on its line or the line\n"
-        "above. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same id.\n\n"
+        "above. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same "
+        "id.\n\n"
         "| id | severity | category | tool | summary |\n| --- | --- | --- | --- | --- |\n";
   for (const auto &R : Rules.Rules)
-    OS << fmt::format("| [`{}`](#{}) | {} | {} | {} | {} |\n", R.Id, R.Id, graphsafe::severityName(R.Level),
-                      R.Category, R.Tool, R.Summary);
+    OS << fmt::format("| [`{}`](#{}) | {} | {} | {} | {} |\n", R.Id, R.Id,
+                      graphsafe::severityName(R.Level), R.Category, R.Tool, R.Summary);
   for (const auto &[Cat, List] : ByCategory) {
     OS << fmt::format("\n## {}\n", Cat);
     for (const auto *R : List) {

@@ -51,11 +51,14 @@ TEST_F(GraphlintCli, ExitCodesFollowFailOn) {
   EXPECT_NE(R.Stdout.find("[sync-device-synchronize]"), std::string::npos);
   EXPECT_NE(R.Stdout.find("u.cpp:3:3: note: the capture region begins here"), std::string::npos);
   // Raising the bar above the finding's severity makes it pass.
-  std::string House = write("house/sync.yaml", readFile(std::string(GRAPHSAFE_RULES) + "/sync-device-synchronize.yaml"));
+  std::string House = write(
+      "house/sync.yaml", readFile(std::string(GRAPHSAFE_RULES) + "/sync-device-synchronize.yaml"));
   std::string Text = readFile(House);
   Text.replace(Text.find("severity: error"), 15, "severity: note");
   std::ofstream(House) << Text;
-  EXPECT_EQ(runGraphlint({U, "--rules", fs::path(House).parent_path().string(), "--", "-std=c++17"}).ExitCode, 0);
+  EXPECT_EQ(runGraphlint({U, "--rules", fs::path(House).parent_path().string(), "--", "-std=c++17"})
+                .ExitCode,
+            0);
 }
 
 TEST_F(GraphlintCli, UnparsableFileIsReportedAndOthersStillAnalysed) {
@@ -87,7 +90,8 @@ TEST_F(GraphlintCli, MalformedRuleFileIsNamedAndOtherRulesStillRun) {
   write("house/broken.yaml", "id: broken\nseverity: loud\n");
   RunResult R = runGraphlint({"--rules", Dir + "/house", U, "--", "-std=c++17"});
   EXPECT_EQ(R.ExitCode, 2);
-  EXPECT_NE(R.Stdout.find("broken.yaml:2: error: severity must be error, warning or note"), std::string::npos)
+  EXPECT_NE(R.Stdout.find("broken.yaml:2: error: severity must be error, warning or note"),
+            std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("[sync-device-synchronize]"), std::string::npos);
 }
@@ -97,9 +101,12 @@ TEST_F(GraphlintCli, CompileDatabaseAndParallelRunsAreDeterministic) {
   nlohmann::json DB = nlohmann::json::array();
   for (int I = 0; I < 4; ++I) {
     std::string Text = Unsafe;
-    Text.replace(Text.find("step"), 4, "step" + std::to_string(I)); // Distinct functions, as the ODR demands.
+    Text.replace(Text.find("step"), 4,
+                 "step" + std::to_string(I)); // Distinct functions, as the ODR demands.
     Files.push_back(write("tu" + std::to_string(I) + ".cpp", Text));
-    DB.push_back({{"directory", Dir}, {"file", Files.back()}, {"command", "c++ -std=c++17 -c " + Files.back()}});
+    DB.push_back({{"directory", Dir},
+                  {"file", Files.back()},
+                  {"command", "c++ -std=c++17 -c " + Files.back()}});
   }
   std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
   RunResult One = runGraphlint({"-p", Dir, "-j", "1", "--format", "json"});
@@ -146,8 +153,9 @@ namespace {
 // three translation units (one of them CUDA), and nothing else is.
 TEST(GraphlintExample, FindsEveryPlantedBug) {
   std::string Ex = std::string(GRAPHSAFE_TESTDATA) + "/example";
-  std::vector<std::string> Args = {"--format", "json", "-j", "2", Ex + "/train.cpp", Ex + "/model.cpp",
-                                   Ex + "/kernels.cu", "--"};
+  std::vector<std::string> Args = {
+      "--format",         "json", "-j", "2", Ex + "/train.cpp", Ex + "/model.cpp",
+      Ex + "/kernels.cu", "--"};
   for (const auto &F : lintCompilerFlags())
     Args.push_back(F);
   Args.push_back("-I" + Ex);
@@ -157,14 +165,13 @@ TEST(GraphlintExample, FindsEveryPlantedBug) {
   std::vector<std::string> Got;
   for (const auto &F : J["findings"])
     Got.push_back(fs::path(F["location"]["file"].get<std::string>()).filename().string() + ":" +
-                  std::to_string(F["location"]["line"].get<int>()) + " " + F["rule"].get<std::string>());
-  std::vector<std::string> Want = {"kernels.cu:17 default-stream-in-capture",
-                                   "model.cpp:11 host-state-mutation",
-                                   "model.cpp:15 rng-unregistered-generator",
-                                   "model.cpp:17 data-dependent-branch",
-                                   "model.cpp:17 sync-tensor-read",
-                                   "model.cpp:18 host-io-in-capture",
-                                   "train.cpp:37 host-scalar-baked"};
+                  std::to_string(F["location"]["line"].get<int>()) + " " +
+                  F["rule"].get<std::string>());
+  std::vector<std::string> Want = {
+      "kernels.cu:17 default-stream-in-capture", "model.cpp:11 host-state-mutation",
+      "model.cpp:15 rng-unregistered-generator", "model.cpp:17 data-dependent-branch",
+      "model.cpp:17 sync-tensor-read",           "model.cpp:18 host-io-in-capture",
+      "train.cpp:37 host-scalar-baked"};
   EXPECT_EQ(Got, Want);
   EXPECT_EQ(R.ExitCode, 1);
 }

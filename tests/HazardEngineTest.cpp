@@ -40,7 +40,8 @@ std::vector<Finding> run(const std::string &Path, std::vector<std::string> *Expe
   }
   std::vector<rt::TraceError> Errors;
   auto Events = rt::readTrace(Body, Errors);
-  EXPECT_TRUE(Errors.empty()) << Path << ":" << Errors.front().Line << ": " << Errors.front().Message;
+  EXPECT_TRUE(Errors.empty()) << Path << ":" << Errors.front().Line << ": "
+                              << Errors.front().Message;
   static RuleSet Rules = bundledRules();
   rt::HazardEngine Engine(Rules);
   for (const auto &E : Events)
@@ -52,7 +53,8 @@ class RuntimeTrace : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RuntimeTrace, FindingsMatchExpectations) {
   std::vector<std::string> Expected;
-  auto Findings = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/" + GetParam() + ".jsonl", &Expected);
+  auto Findings =
+      run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/" + GetParam() + ".jsonl", &Expected);
   std::vector<std::string> Got;
   for (const auto &F : Findings)
     Got.push_back(F.RuleId);
@@ -86,7 +88,8 @@ TEST(HazardEngine, SyncInCaptureNamesTheLine) {
 }
 
 TEST(TraceFormat, MalformedLinesAreReportedAndSkipped) {
-  std::stringstream In("{\"ev\":\"alloc\",\"addr\":\"0x10\",\"size\":16}\nnot json\n{\"ev\":\"teleport\"}\n");
+  std::stringstream In(
+      "{\"ev\":\"alloc\",\"addr\":\"0x10\",\"size\":16}\nnot json\n{\"ev\":\"teleport\"}\n");
   std::vector<rt::TraceError> Errors;
   auto Events = rt::readTrace(In, Errors);
   EXPECT_EQ(Events.size(), 1u);

@@ -22,7 +22,8 @@ using namespace graphsafe::test;
 
 namespace {
 
-using Expectation = std::tuple<std::string, unsigned, std::string, std::string>; // file, line, sev, rule
+using Expectation =
+    std::tuple<std::string, unsigned, std::string, std::string>; // file, line, sev, rule
 
 bool isSource(const fs::path &P) {
   auto E = P.extension();
@@ -30,7 +31,8 @@ bool isSource(const fs::path &P) {
 }
 
 std::multiset<Expectation> parseExpectations(const fs::path &File) {
-  static const std::regex Directive(R"(expected-(error|warning|note)(@([+-]?)(\d+))?\s*((\{\{[a-z0-9-]+\}\}\s*)+))");
+  static const std::regex Directive(
+      R"(expected-(error|warning|note)(@([+-]?)(\d+))?\s*((\{\{[a-z0-9-]+\}\}\s*)+))");
   static const std::regex Id(R"(\{\{([a-z0-9-]+)\}\})");
   std::multiset<Expectation> Out;
   std::istringstream In(readFile(File.string()));
@@ -96,7 +98,8 @@ TEST_P(LintCase, FindingsMatchInlineExpectations) {
   RunResult R = runGraphlint(Args);
   ASSERT_NE(R.Stdout, "") << "graphlint printed nothing; stderr:\n" << R.Stderr;
   nlohmann::json J = nlohmann::json::parse(R.Stdout);
-  ASSERT_TRUE(J["errors"].empty()) << "graphlint could not analyse the case:\n" << J["errors"].dump(2);
+  ASSERT_TRUE(J["errors"].empty()) << "graphlint could not analyse the case:\n"
+                                   << J["errors"].dump(2);
   std::multiset<Expectation> Actual;
   for (const auto &F : J["findings"])
     Actual.insert({fs::weakly_canonical(F["location"]["file"].get<std::string>()).string(),
@@ -131,7 +134,8 @@ INSTANTIATE_TEST_SUITE_P(Testdata, LintCase, ::testing::ValuesIn(caseNames()),
 TEST(LintHarness, ParsesDirectivesWithOffsets) {
   std::string Dir = makeTempDir();
   fs::path P = fs::path(Dir) / "case.cpp";
-  std::ofstream(P) << "// expected-warning@+2 {{a-rule}}\n\nx;\ny; // expected-error {{b-rule}} {{c-rule}}\n";
+  std::ofstream(P)
+      << "// expected-warning@+2 {{a-rule}}\n\nx;\ny; // expected-error {{b-rule}} {{c-rule}}\n";
   auto E = parseExpectations(P);
   std::string Name = fs::canonical(P).string();
   EXPECT_EQ(E.size(), 3u);

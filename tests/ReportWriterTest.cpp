@@ -54,8 +54,10 @@ TEST(TextWriter, ClangStyleLinesWithNotes) {
   writeText(OS, sampleReport(), O);
   std::string T = OS.str();
   EXPECT_NE(T.find("/src/a.cpp:3:1: warning: 'item' syncs [host-demo]\n"), std::string::npos) << T;
-  EXPECT_NE(T.find("/src/train.cpp:12:7: error: 'item' syncs [sync-demo]\n"), std::string::npos) << T;
-  EXPECT_NE(T.find("/src/train.cpp:30:3: note: 'step' is called here under capture\n"), std::string::npos);
+  EXPECT_NE(T.find("/src/train.cpp:12:7: error: 'item' syncs [sync-demo]\n"), std::string::npos)
+      << T;
+  EXPECT_NE(T.find("/src/train.cpp:30:3: note: 'step' is called here under capture\n"),
+            std::string::npos);
   EXPECT_NE(T.find("graphlint: 1 error(s), 1 warning(s), 0 note(s)"), std::string::npos);
   // Sorted by file: a.cpp before train.cpp.
   EXPECT_LT(T.find("a.cpp:3:1"), T.find("train.cpp:12:7"));

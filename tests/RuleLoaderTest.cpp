@@ -75,17 +75,26 @@ TEST_P(MalformedRule, ReportsFileLineAndReason) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, MalformedRule,
     ::testing::Values(
-        BadCase{"severity", replace(Valid, "severity: error", "severity: fatal"), 2, "severity must be"},
-        BadCase{"category", replace(Valid, "category: sync", "category: speed"), 3, "unknown category"},
+        BadCase{"severity", replace(Valid, "severity: error", "severity: fatal"), 2,
+                "severity must be"},
+        BadCase{"category", replace(Valid, "category: sync", "category: speed"), 3,
+                "unknown category"},
         BadCase{"id", replace(Valid, "id: sync-demo", "id: Sync_Demo"), 1, "kebab-case"},
-        BadCase{"missing-why", replace(Valid, "why: because\n", ""), 1, "missing required key 'why'"},
-        BadCase{"unknown-key", replace(Valid, "fix: do not", "fix: do not\nfixx: typo"), 8, "unknown key 'fixx'"},
-        BadCase{"method-without-on", replace(Valid, "    on: at::TensorBase\n", ""), 11, "needs 'on"},
-        BadCase{"two-kinds", replace(Valid, "- call: cudaMemcpy", "- call: cudaMemcpy\n    method: x"), 14,
+        BadCase{"missing-why", replace(Valid, "why: because\n", ""), 1,
+                "missing required key 'why'"},
+        BadCase{"unknown-key", replace(Valid, "fix: do not", "fix: do not\nfixx: typo"), 8,
+                "unknown key 'fixx'"},
+        BadCase{"method-without-on", replace(Valid, "    on: at::TensorBase\n", ""), 11,
+                "needs 'on"},
+        BadCase{"two-kinds",
+                replace(Valid, "- call: cudaMemcpy", "- call: cudaMemcpy\n    method: x"), 14,
                 "exactly one of"},
-        BadCase{"bad-when", replace(Valid, "arg-count: 0", "arg-cont: 0"), 13, "unknown key 'arg-cont'"},
-        BadCase{"bad-template", replace(Valid, "'{callee}' syncs", "'{calee}' syncs"), 5, "not a valid template"},
-        BadCase{"yaml-syntax", replace(Valid, "summary: \"demo\"", "summary: [demo"), 5, "invalid YAML"},
+        BadCase{"bad-when", replace(Valid, "arg-count: 0", "arg-cont: 0"), 13,
+                "unknown key 'arg-cont'"},
+        BadCase{"bad-template", replace(Valid, "'{callee}' syncs", "'{calee}' syncs"), 5,
+                "not a valid template"},
+        BadCase{"yaml-syntax", replace(Valid, "summary: \"demo\"", "summary: [demo"), 5,
+                "invalid YAML"},
         BadCase{"not-a-map", "- just\n- a list\n", 1, "must be a YAML mapping"}),
     [](const auto &Info) {
       std::string N = Info.param.Name;
@@ -98,9 +107,11 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RuleLoader, CaptureSpecMergesAcrossFiles) {
   std::vector<RuleError> Errors;
   RuleSet S;
-  parseRuleText("id: a\nkind: capture\ncapture:\n  begin:\n    - call: myBegin\n  helpers:\n    - {call: run_captured, arg: 1}\n",
+  parseRuleText("id: a\nkind: capture\ncapture:\n  begin:\n    - call: myBegin\n  helpers:\n    - "
+                "{call: run_captured, arg: 1}\n",
                 "a.yaml", S, Errors);
-  parseRuleText("id: b\nkind: capture\ncapture:\n  entry-points: [train_step]\n", "b.yaml", S, Errors);
+  parseRuleText("id: b\nkind: capture\ncapture:\n  entry-points: [train_step]\n", "b.yaml", S,
+                Errors);
   ASSERT_TRUE(Errors.empty()) << Errors.front().str();
   EXPECT_EQ(S.Capture.Begin.size(), 1u);
   ASSERT_EQ(S.Capture.Helpers.size(), 1u);

@@ -5,7 +5,8 @@
 using namespace graphsafe::lint;
 
 TEST(Suppressions, ParsesIdsAndReason) {
-  auto S = parseSuppressions("int a;\n  x.item(); // graphsafe: ignore[sync-tensor-read, host-io-in-capture] read once at capture on purpose\n"
+  auto S = parseSuppressions("int a;\n  x.item(); // graphsafe: ignore[sync-tensor-read, "
+                             "host-io-in-capture] read once at capture on purpose\n"
                              "// graphsafe: ignore[*]\n");
   ASSERT_EQ(S.size(), 2u);
   EXPECT_EQ(S[0].Line, 2u);

@@ -52,7 +52,8 @@ RunResult runGraphlint(const std::vector<std::string> &Args) {
 }
 
 std::vector<std::string> lintCompilerFlags() {
-  std::vector<std::string> Flags = {"-std=c++17", "-I" + std::string(GRAPHSAFE_TESTDATA) + "/lint/include"};
+  std::vector<std::string> Flags = {"-std=c++17",
+                                    "-I" + std::string(GRAPHSAFE_TESTDATA) + "/lint/include"};
   if (std::string(GRAPHSAFE_TORCH_API_INCLUDE).find("NOTFOUND") == std::string::npos)
     Flags.push_back("-I" + std::string(GRAPHSAFE_TORCH_API_INCLUDE));
   return Flags;

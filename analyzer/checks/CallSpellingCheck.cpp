@@ -59,7 +59,8 @@ private:
     const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
     if (!C.Fix->RenameTo.empty() && Callee->getBeginLoc().isFileID()) {
       SourceLocation B = Callee->getBeginLoc();
-      SourceLocation E = Lexer::getLocForEndOfToken(Callee->getEndLoc(), 0, SM, Ctx.ast().getLangOpts());
+      SourceLocation E =
+          Lexer::getLocForEndOfToken(Callee->getEndLoc(), 0, SM, Ctx.ast().getLangOpts());
       Out.push_back({toLoc(SM, B), toLoc(SM, E), C.Fix->RenameTo});
     }
     if (!C.Fix->AppendArg.empty() && Call->getRParenLoc().isFileID()) {

@@ -14,9 +14,11 @@ using namespace clang;
 
 namespace {
 
-const std::set<std::string> DeviceReads = {"item", "_local_scalar_dense", "is_nonzero", "equal",
-                                           "allclose", "toCDouble", "toCFloat", "toCLong",
-                                           "toCInt", "toCBool"};
+const std::set<std::string> DeviceReads = {"item",       "_local_scalar_dense",
+                                           "is_nonzero", "equal",
+                                           "allclose",   "toCDouble",
+                                           "toCFloat",   "toCLong",
+                                           "toCInt",     "toCBool"};
 
 // The call in E that brings a device value to the host, if any.
 const CallExpr *deviceRead(const Expr *E) {
@@ -57,8 +59,9 @@ public:
       if (!Cond)
         return;
       if (const CallExpr *Read = deviceRead(Cond))
-        Ctx.reportCheck("data-dependent-branch", S->getBeginLoc(), What,
-                        {{"the condition reads device data here", toLoc(Ctx.sm(), Read->getExprLoc())}});
+        Ctx.reportCheck(
+            "data-dependent-branch", S->getBeginLoc(), What,
+            {{"the condition reads device data here", toLoc(Ctx.sm(), Read->getExprLoc())}});
     });
   }
 };

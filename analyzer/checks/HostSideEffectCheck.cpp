@@ -16,8 +16,8 @@ using namespace clang;
 namespace {
 
 const std::set<std::string> MutatingMethods = {
-    "push_back", "emplace_back", "push_front", "emplace_front", "insert", "emplace",
-    "push",      "pop",          "pop_back",   "pop_front",     "clear",  "erase",
+    "push_back", "emplace_back", "push_front", "emplace_front", "insert",  "emplace",
+    "push",      "pop",          "pop_back",   "pop_front",     "clear",   "erase",
     "append",    "resize",       "assign",     "swap",          "reserve", "store",
     "fetch_add", "fetch_sub",    "exchange"};
 
@@ -68,7 +68,8 @@ void collectMutations(const Stmt *Body, TUFacts &Facts) {
              Op && (Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus))
       Target = Op->getArg(0);
     else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
-             M && M->getMethodDecl() && MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
+             M && M->getMethodDecl() &&
+             MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
       Target = M->getImplicitObjectArgument();
     if (!Target)
       return;
@@ -89,8 +90,9 @@ public:
         if (!isInBody(Ctx, L) || !Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) ||
             holdsTensors(D->getType()) || LoopVars.count(D))
           continue;
-        Ctx.reportCheck("host-state-mutation", L, D->getNameAsString(),
-                        {{"'" + D->getNameAsString() + "' is declared here", toLoc(SM, D->getLocation())}});
+        Ctx.reportCheck(
+            "host-state-mutation", L, D->getNameAsString(),
+            {{"'" + D->getNameAsString() + "' is declared here", toLoc(SM, D->getLocation())}});
       }
     }
     checkBakedScalars(Ctx, Facts);
@@ -101,7 +103,8 @@ private:
     const SourceManager &SM = Ctx.sm();
     unsigned Off = offsetOf(SM, L);
     const Stmt *B = Ctx.body();
-    return SM.getFileID(SM.getExpansionLoc(L)) == SM.getFileID(SM.getExpansionLoc(B->getBeginLoc())) &&
+    return SM.getFileID(SM.getExpansionLoc(L)) ==
+               SM.getFileID(SM.getExpansionLoc(B->getBeginLoc())) &&
            Off >= offsetOf(SM, B->getBeginLoc()) && Off <= offsetOf(SM, B->getEndLoc()) &&
            !insideLambda(Ctx, L);
   }
@@ -200,19 +203,21 @@ private:
           if (!D || !isScalarHostState(D))
             return false;
           const Region *R = Ctx.regionAt(X->getBeginLoc());
-          if (const auto *V = dyn_cast<VarDecl>(D); V && R && V->isLocalVarDecl() &&
-                                                    offsetOf(SM, V->getLocation()) >= R->Begin)
+          if (const auto *V = dyn_cast<VarDecl>(D);
+              V && R && V->isLocalVarDecl() && offsetOf(SM, V->getLocation()) >= R->Begin)
             return false;
           auto It = Facts.Mutations.find(D);
           if (It == Facts.Mutations.end())
             return false;
           for (SourceLocation M : It->second) {
             if (R && offsetOf(SM, M) >= R->Begin && offsetOf(SM, M) < R->End &&
-                SM.getFileID(SM.getExpansionLoc(M)) == SM.getFileID(SM.getExpansionLoc(X->getBeginLoc())))
+                SM.getFileID(SM.getExpansionLoc(M)) ==
+                    SM.getFileID(SM.getExpansionLoc(X->getBeginLoc())))
               continue; // Changed inside the region itself: that is host-state-mutation.
             if (Seen.insert({D, offsetOf(SM, X->getBeginLoc())}).second)
               Ctx.reportCheck("host-scalar-baked", X->getBeginLoc(), D->getNameAsString(),
-                              {{"'" + D->getNameAsString() + "' changes here, but replays keep the value it had at capture",
+                              {{"'" + D->getNameAsString() +
+                                    "' changes here, but replays keep the value it had at capture",
                                 toLoc(SM, M)}});
             break;
           }

@@ -71,16 +71,19 @@ private:
         return;
       unsigned B = offsetOf(SM, LoopBody->getBeginLoc()), E = offsetOf(SM, LoopBody->getEndLoc());
       for (const auto &Ev : Ctx.Events) {
-        if (Ev.K != CaptureEvent::Begin || Ev.ViaCallee || Ev.Stream || Ev.Offset < B || Ev.Offset > E)
+        if (Ev.K != CaptureEvent::Begin || Ev.ViaCallee || Ev.Stream || Ev.Offset < B ||
+            Ev.Offset > E)
           continue;
         const ValueDecl *Graph = referencedDecl(receiverOf(cast<CallExpr>(Ev.Call)));
         if (!Graph)
           continue;
         unsigned DeclOff = offsetOf(SM, Graph->getLocation());
         bool DeclaredInside = !isa<FieldDecl>(Graph) && DeclOff >= B && DeclOff <= E;
-        bool ResetInside = std::any_of(Ctx.Events.begin(), Ctx.Events.end(), [&](const CaptureEvent &R) {
-          return R.K == CaptureEvent::Reset && R.Key == Ev.Key && R.Offset >= B && R.Offset <= E;
-        });
+        bool ResetInside =
+            std::any_of(Ctx.Events.begin(), Ctx.Events.end(), [&](const CaptureEvent &R) {
+              return R.K == CaptureEvent::Reset && R.Key == Ev.Key && R.Offset >= B &&
+                     R.Offset <= E;
+            });
         if (!DeclaredInside && !ResetInside)
           Ctx.reportCheck("capture-begin-twice", Ev.Call->getBeginLoc(), Ev.Key,
                           {{"the loop repeats the capture on the same graph object",

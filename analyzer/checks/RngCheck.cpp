@@ -34,8 +34,8 @@ bool createsCudaGenerator(const Expr *E) {
   });
 }
 
-const std::set<std::string> HostRandom = {"rand", "random", "rand_r", "drand48", "time",
-                                          "current_seed", "seed", "random_device"};
+const std::set<std::string> HostRandom = {"rand", "random",       "rand_r", "drand48",
+                                          "time", "current_seed", "seed",   "random_device"};
 
 bool readsHostRandom(const Expr *E, unsigned Depth = 0) {
   return anyDescendant(E, [&](const Stmt *S) {
@@ -65,7 +65,8 @@ public:
       const auto *C = dyn_cast<CallExpr>(S);
       if (!C)
         return;
-      if (isa<CUDAKernelCallExpr>(C) || (calleeOf(C) && calleeOf(C)->getName() == "cudaLaunchKernel")) {
+      if (isa<CUDAKernelCallExpr>(C) ||
+          (calleeOf(C) && calleeOf(C)->getName() == "cudaLaunchKernel")) {
         for (const Expr *A : C->arguments())
           if (readsHostRandom(A)) {
             Ctx.reportCheck("host-seeded-kernel", A->getBeginLoc(), "");

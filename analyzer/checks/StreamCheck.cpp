@@ -41,8 +41,8 @@ public:
     for (const auto &Op : Ops) {
       if (Op.Offset > Offset)
         break;
-      if (Op.K == StreamOp::Guard && Offset < Op.ScopeEnd && (!Best || Best->K != StreamOp::Guard ||
-                                                              Op.Offset > Best->Offset))
+      if (Op.K == StreamOp::Guard && Offset < Op.ScopeEnd &&
+          (!Best || Best->K != StreamOp::Guard || Op.Offset > Best->Offset))
         Best = &Op;
       else if (Op.K == StreamOp::Set && (!Best || Best->K == StreamOp::Set))
         Best = &Op;
@@ -86,21 +86,8 @@ private:
 
   void collect() {
     const Spec &S = Spec_();
-    std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *St, unsigned BlockEnd) {
-      if (!St)
-        return;
-      if (const auto *CS = dyn_cast<CompoundStmt>(St))
-        BlockEnd = offsetOf(SM, CS->getRBracLoc());
-      visit(St, BlockEnd, S);
-      if (const auto *L = dyn_cast<LambdaExpr>(St)) {
-        for (const Expr *Init : L->capture_inits())
-          Visit(Init, BlockEnd);
-        return;
-      }
-      for (const Stmt *Child : St->children())
-        Visit(Child, BlockEnd);
-    };
-    Visit(Ctx.body(), offsetOf(SM, Ctx.body()->getEndLoc()));
+    walkBodyWithScopes(Ctx.body(), SM,
+                       [&](const Stmt *St, unsigned BlockEnd) { visit(St, BlockEnd, S); });
     std::stable_sort(Ops.begin(), Ops.end(),
                      [](const StreamOp &A, const StreamOp &B) { return A.Offset < B.Offset; });
   }
@@ -125,8 +112,8 @@ private:
             if (typeIsOrDerivesFrom(V->getType(), G))
               if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(strip(V->getInit()));
                   C && C->getNumArgs() > 0)
-                Ops.push_back({StreamOp::Guard, offsetOf(SM, V->getLocation()), BlockEnd, C->getArg(0),
-                               "", V->getLocation()});
+                Ops.push_back({StreamOp::Guard, offsetOf(SM, V->getLocation()), BlockEnd,
+                               C->getArg(0), "", V->getLocation()});
       return;
     }
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(St)) {
@@ -150,10 +137,11 @@ private:
         return;
       }
     bool OnEvent = Recv && typeIsOrDerivesFrom(Recv->getType(), "at::cuda::CUDAEvent");
-    if ((Name == "cudaEventRecord" || Name == "cudaEventRecordWithFlags" || Name == "cuEventRecord" ||
-         Name == "cuEventRecordWithFlags") &&
+    if ((Name == "cudaEventRecord" || Name == "cudaEventRecordWithFlags" ||
+         Name == "cuEventRecord" || Name == "cuEventRecordWithFlags") &&
         C->getNumArgs() >= 2) {
-      Ops.push_back({StreamOp::Record, Off, 0, C->getArg(1), eventKey(C->getArg(0)), C->getBeginLoc()});
+      Ops.push_back(
+          {StreamOp::Record, Off, 0, C->getArg(1), eventKey(C->getArg(0)), C->getBeginLoc()});
       return;
     }
     if (OnEvent && (Name == "record" || Name == "recordOnce")) {
@@ -165,7 +153,8 @@ private:
       return;
     }
     if ((Name == "cudaStreamWaitEvent" || Name == "cuStreamWaitEvent") && C->getNumArgs() >= 2) {
-      Ops.push_back({StreamOp::Wait, Off, 0, C->getArg(0), eventKey(C->getArg(1)), C->getBeginLoc()});
+      Ops.push_back(
+          {StreamOp::Wait, Off, 0, C->getArg(0), eventKey(C->getArg(1)), C->getBeginLoc()});
       return;
     }
     if (OnEvent && Name == "block" && C->getNumArgs() > 0) {
@@ -231,8 +220,9 @@ private:
       if (Op.Offset >= R.End)
         break;
       bool Inside = Op.Offset >= R.Begin;
-      std::string Stream = Op.K == StreamOp::Record && !Op.StreamExpr ? M.currentAt(Op.Offset)
-                                                                      : M.keyAt(Op.StreamExpr, Op.Offset);
+      std::string Stream = Op.K == StreamOp::Record && !Op.StreamExpr
+                               ? M.currentAt(Op.Offset)
+                               : M.keyAt(Op.StreamExpr, Op.Offset);
       if (Op.K == StreamOp::Record) {
         LastRecord[Op.Event] = {Stream, Op.Offset};
         continue;
@@ -266,9 +256,9 @@ private:
       SourceLocation EndLoc = E.Call->getBeginLoc();
       for (const auto &S : Side)
         if (!Joined.count(S))
-          Ctx.reportCheck("fork-not-joined", EndLoc, S,
-                          {{"stream '" + S + "' was forked into the capture here",
-                            toLoc(SM, ForkLoc[S])}});
+          Ctx.reportCheck(
+              "fork-not-joined", EndLoc, S,
+              {{"stream '" + S + "' was forked into the capture here", toLoc(SM, ForkLoc[S])}});
       std::string EndStream = E.Stream ? M.keyAt(E.Stream, E.Offset) : M.currentAt(E.Offset);
       if (EndStream != Capture)
         Ctx.reportCheck("capture-end-other-stream", EndLoc, EndStream,

@@ -59,8 +59,10 @@ bool Baseline::save(const std::string &Path, const Report &R, std::string &Error
     ++Out[keyOf(F)];
   nlohmann::json Items = nlohmann::json::array();
   for (const auto &[K, N] : Out)
-    Items.push_back(
-        {{"rule", std::get<0>(K)}, {"file", std::get<1>(K)}, {"code", std::get<2>(K)}, {"count", N}});
+    Items.push_back({{"rule", std::get<0>(K)},
+                     {"file", std::get<1>(K)},
+                     {"code", std::get<2>(K)},
+                     {"count", N}});
   std::ofstream OS(Path);
   if (!OS) {
     Error = Path + ": cannot write baseline file";

@@ -39,7 +39,8 @@ void Report::sort() {
                              // Runtime findings share an empty source location,
                              // so the message tells them apart.
                              [](const Finding &A, const Finding &B) {
-                               return A.Loc == B.Loc && A.RuleId == B.RuleId && A.Message == B.Message;
+                               return A.Loc == B.Loc && A.RuleId == B.RuleId &&
+                                      A.Message == B.Message;
                              }),
                  Findings.end());
 }

@@ -18,19 +18,19 @@ namespace graphsafe {
 namespace {
 
 const std::set<std::string> Categories = {
-    "sync",         "rng",     "stream",   "alloc",    "host-side-effect", "control-flow",
-    "shape",        "lifetime", "aliasing", "lifecycle", "suppression"};
+    "sync",  "rng",      "stream",   "alloc",     "host-side-effect", "control-flow",
+    "shape", "lifetime", "aliasing", "lifecycle", "suppression"};
 
-const std::set<std::string> RuleKeys = {"id",  "kind", "severity", "category", "summary",
-                                        "message", "why", "fix", "see",      "match",
-                                        "tool", "capture"};
+const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category",
+                                        "summary", "message", "why",      "fix",
+                                        "see",     "match",   "tool",     "capture"};
 
 const std::set<std::string> ClauseKinds = {"call", "method", "construct", "operator", "check"};
-const std::set<std::string> ClauseKeys = {"call",     "method", "construct", "operator",
-                                          "check",    "on",     "when",      "fix"};
-const std::set<std::string> WhenKeys = {"arg-device",  "receiver-device",    "receiver-from",
-                                        "arg-count",   "missing-arg",        "arg-mentions",
-                                        "arg-type",    "default-stream-arg", "bool-mask-index"};
+const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "operator",
+                                          "check", "on",     "when",      "fix"};
+const std::set<std::string> WhenKeys = {"arg-device", "receiver-device",    "receiver-from",
+                                        "arg-count",  "missing-arg",        "arg-mentions",
+                                        "arg-type",   "default-stream-arg", "bool-mask-index"};
 
 // Thrown inside one file's parse; caught per file so other files still load.
 struct Bad {
@@ -124,7 +124,8 @@ MatchConditions parseWhen(const YAML::Node &N) {
 
 MatchClause parseClause(const YAML::Node &N) {
   if (!N.IsMap())
-    throw Bad{lineOf(N), "a match clause must be a mapping such as '{call: cudaDeviceSynchronize}'"};
+    throw Bad{lineOf(N),
+              "a match clause must be a mapping such as '{call: cudaDeviceSynchronize}'"};
   checkKeys(N, ClauseKeys, "a match clause");
   MatchClause C;
   C.Line = lineOf(N);
@@ -146,7 +147,8 @@ MatchClause parseClause(const YAML::Node &N) {
       C.K = MatchClause::Kind::Check;
   }
   if (Kinds != 1)
-    throw Bad{C.Line, "a match clause needs exactly one of: call, method, construct, operator, check"};
+    throw Bad{C.Line,
+              "a match clause needs exactly one of: call, method, construct, operator, check"};
   if (N["on"]) {
     if (C.K != MatchClause::Kind::Method)
       throw Bad{lineOf(N["on"]), "'on' (the receiver class) only applies to 'method' clauses"};
@@ -184,8 +186,8 @@ CaptureSpec parseCapture(const YAML::Node &N) {
   if (!N.IsMap())
     throw Bad{lineOf(N), "'capture' must be a mapping"};
   checkKeys(N,
-            {"begin", "end", "scoped", "status-queries", "not-capturing", "helpers",
-             "entry-points", "stream-guards", "stream-setters"},
+            {"begin", "end", "scoped", "status-queries", "not-capturing", "helpers", "entry-points",
+             "stream-guards", "stream-setters"},
             "'capture'");
   CaptureSpec S;
   if (N["begin"])
@@ -247,7 +249,8 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
     return;
   }
   if (Kind != "diagnostic")
-    throw Bad{lineOf(Doc["kind"]), fmt::format("'kind' must be 'diagnostic' or 'capture', not '{}'", Kind)};
+    throw Bad{lineOf(Doc["kind"]),
+              fmt::format("'kind' must be 'diagnostic' or 'capture', not '{}'", Kind)};
   if (Doc["capture"])
     throw Bad{lineOf(Doc["capture"]), "'capture' is only allowed in 'kind: capture' files"};
 
@@ -262,11 +265,13 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
   R.Id = required("id");
   static const std::regex Kebab("^[a-z0-9]+(-[a-z0-9]+)*$");
   if (!std::regex_match(R.Id, Kebab))
-    throw Bad{lineOf(Doc["id"]), fmt::format("id '{}' must be kebab-case (e.g. 'sync-in-capture')", R.Id)};
+    throw Bad{lineOf(Doc["id"]),
+              fmt::format("id '{}' must be kebab-case (e.g. 'sync-in-capture')", R.Id)};
   std::string Sev = required("severity");
   auto Parsed = parseSeverity(Sev);
   if (!Parsed)
-    throw Bad{lineOf(Doc["severity"]), fmt::format("severity must be error, warning or note, not '{}'", Sev)};
+    throw Bad{lineOf(Doc["severity"]),
+              fmt::format("severity must be error, warning or note, not '{}'", Sev)};
   R.Level = *Parsed;
   R.Category = required("category");
   if (!Categories.count(R.Category)) {
@@ -295,7 +300,8 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
                            [&](const Rule &O) { return O.Id == R.Id; });
   if (Same != Into.Rules.end()) {
     if (fs::path(Same->File).parent_path() == fs::path(File).parent_path())
-      throw Bad{lineOf(Doc["id"]), fmt::format("rule id '{}' is already defined in {}", R.Id, Same->File)};
+      throw Bad{lineOf(Doc["id"]),
+                fmt::format("rule id '{}' is already defined in {}", R.Id, Same->File)};
     *Same = R; // A later directory overrides.
   } else {
     Into.Rules.push_back(R);
@@ -310,7 +316,9 @@ bool MatchConditions::empty() const {
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {
-  auto add = [](auto &Into, const auto &From) { Into.insert(Into.end(), From.begin(), From.end()); };
+  auto add = [](auto &Into, const auto &From) {
+    Into.insert(Into.end(), From.begin(), From.end());
+  };
   add(Begin, O.Begin);
   add(End, O.End);
   add(Scoped, O.Scoped);
@@ -361,7 +369,8 @@ RuleSet loadRules(const std::vector<std::string> &Dirs, std::vector<RuleError> &
   for (const auto &Dir : Dirs) {
     std::error_code EC;
     if (!fs::is_directory(Dir, EC)) {
-      Errors.push_back({Dir, 0, "rules directory does not exist; pass an existing folder to --rules"});
+      Errors.push_back(
+          {Dir, 0, "rules directory does not exist; pass an existing folder to --rules"});
       continue;
     }
     std::vector<fs::path> Files;

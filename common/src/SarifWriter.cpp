@@ -89,18 +89,17 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
 
   nlohmann::json Results = nlohmann::json::array();
   for (const auto &F : Rep.Findings) {
-    nlohmann::json Res = {{"ruleId", F.RuleId},
-                          {"level", sarifLevel(F.Level)},
-                          {"message", {{"text", F.Message}}}};
+    nlohmann::json Res = {
+        {"ruleId", F.RuleId}, {"level", sarifLevel(F.Level)}, {"message", {{"text", F.Message}}}};
     if (auto Idx = indexOf(F.RuleId))
       Res["ruleIndex"] = *Idx;
     nlohmann::json Loc = nlohmann::json::object();
     if (F.Loc.valid())
       Loc["physicalLocation"] = physical(F.Loc, Opts.BaseDir);
     if (F.Runtime) {
-      Loc["logicalLocations"] = {
-          {{"name", F.Runtime->Kernel}, {"fullyQualifiedName", F.Runtime->Graph + "/" + F.Runtime->Node},
-           {"kind", "function"}}};
+      Loc["logicalLocations"] = {{{"name", F.Runtime->Kernel},
+                                  {"fullyQualifiedName", F.Runtime->Graph + "/" + F.Runtime->Node},
+                                  {"kind", "function"}}};
       Res["properties"] = {{"graph", F.Runtime->Graph},
                            {"node", F.Runtime->Node},
                            {"kernel", F.Runtime->Kernel},
@@ -121,29 +120,30 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
     if (!F.FixIts.empty()) {
       nlohmann::json Replacements = nlohmann::json::array();
       for (const auto &X : F.FixIts) {
-        nlohmann::json Region = {{"startLine", X.Begin.Line}, {"startColumn", X.Begin.Column},
-                                 {"endLine", X.End.Line},     {"endColumn", X.End.Column}};
+        nlohmann::json Region = {{"startLine", X.Begin.Line},
+                                 {"startColumn", X.Begin.Column},
+                                 {"endLine", X.End.Line},
+                                 {"endColumn", X.End.Column}};
         Replacements.push_back(
             {{"deletedRegion", Region}, {"insertedContent", {{"text", X.Replacement}}}});
       }
-      Res["fixes"] = {{{"description", {{"text", F.Fix.empty() ? "apply fix-it" : F.Fix}}},
-                       {"artifactChanges",
-                        {{{"artifactLocation", {{"uri", uri(F.FixIts.front().Begin.File, Opts.BaseDir)}}},
-                          {"replacements", Replacements}}}}}};
+      Res["fixes"] = {
+          {{"description", {{"text", F.Fix.empty() ? "apply fix-it" : F.Fix}}},
+           {"artifactChanges",
+            {{{"artifactLocation", {{"uri", uri(F.FixIts.front().Begin.File, Opts.BaseDir)}}},
+              {"replacements", Replacements}}}}}};
     }
     Results.push_back(std::move(Res));
   }
 
   nlohmann::json Notifications = nlohmann::json::array();
   for (const auto &E : Rep.Errors)
-    Notifications.push_back({{"level", "error"}, {"message", {{"text", E.Where + ": " + E.Message}}}});
+    Notifications.push_back(
+        {{"level", "error"}, {"message", {{"text", E.Where + ": " + E.Message}}}});
 
   nlohmann::json Run = {
       {"tool",
-       {{"driver",
-         {{"name", Opts.ToolName},
-          {"version", Opts.ToolVersion},
-          {"rules", Rules}}}}},
+       {{"driver", {{"name", Opts.ToolName}, {"version", Opts.ToolVersion}, {"rules", Rules}}}}},
       {"invocations",
        {{{"executionSuccessful", Rep.Complete}, {"toolExecutionNotifications", Notifications}}}},
       {"results", Results}};

@@ -53,7 +53,8 @@ void snippet(std::ostream &OS, SourceLines &Src, const SourceLoc &L) {
 void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
   SourceLines Src;
   for (const auto &F : R.Findings) {
-    OS << fmt::format("{}: {}: {} [{}]\n", where(F.Loc), severityName(F.Level), F.Message, F.RuleId);
+    OS << fmt::format("{}: {}: {} [{}]\n", where(F.Loc), severityName(F.Level), F.Message,
+                      F.RuleId);
     if (F.Runtime) {
       const RuntimeLoc &RT = *F.Runtime;
       OS << fmt::format("  graph {} node {} kernel {}\n  buffer {}\n", RT.Graph, RT.Node, RT.Kernel,

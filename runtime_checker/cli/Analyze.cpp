@@ -42,14 +42,16 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
   }
   Rep.Findings = Engine.findings();
   if (!Ended)
-    Rep.Errors.push_back({Path, "the trace stops early (the program crashed or was killed); findings "
-                                "cover what ran until then"});
+    Rep.Errors.push_back({Path,
+                          "the trace stops early (the program crashed or was killed); findings "
+                          "cover what ran until then"});
   Rep.Complete = Rep.Errors.empty();
   Rep.sort();
   return Rep;
 }
 
-int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts, const std::string &Output) {
+int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts,
+                  const std::string &Output) {
   WriteOptions WO;
   WO.Rules = &Rules;
   WO.ToolName = "graphcheck";

@@ -24,7 +24,8 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
 RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep);
 
 // Writes the report (to Output, or stdout) and returns 0/1/2 by --fail-on.
-int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts, const std::string &Output);
+int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &Opts,
+                  const std::string &Output);
 
 // Runs Command under the injection library; returns the exit code graphcheck exits with.
 int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Opts);

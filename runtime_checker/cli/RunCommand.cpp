@@ -25,7 +25,8 @@ std::string findInjectionLibrary() {
 }
 
 std::string findShim() {
-  for (const fs::path &P : {installRoot() / "share" / "graphsafe" / "python", fs::path(GRAPHSAFE_SHIM_DIR)})
+  for (const fs::path &P :
+       {installRoot() / "share" / "graphsafe" / "python", fs::path(GRAPHSAFE_SHIM_DIR)})
     if (fs::exists(P / "sitecustomize.py"))
       return P.string();
   return "";
@@ -35,15 +36,18 @@ std::string findShim() {
 
 int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Opts) {
   if (Command.empty()) {
-    std::cerr << "graphcheck: error: no command; use: graphcheck run [options] -- COMMAND [ARGS...]\n";
+    std::cerr
+        << "graphcheck: error: no command; use: graphcheck run [options] -- COMMAND [ARGS...]\n";
     return 2;
   }
   std::string Lib = findInjectionLibrary();
-  std::string Dir = (fs::temp_directory_path() / ("graphcheck-" + std::to_string(::getpid()))).string();
+  std::string Dir =
+      (fs::temp_directory_path() / ("graphcheck-" + std::to_string(::getpid()))).string();
   fs::create_directories(Dir);
   if (Lib.empty())
-    std::cerr << "graphcheck: the injection library was not built (no CUPTI at build time); running the "
-                 "program unobserved\n";
+    std::cerr
+        << "graphcheck: the injection library was not built (no CUPTI at build time); running the "
+           "program unobserved\n";
 
   pid_t Child = fork();
   if (Child == 0) {
@@ -60,7 +64,8 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       Argv.push_back(const_cast<char *>(A.c_str()));
     Argv.push_back(nullptr);
     execvp(Argv[0], Argv.data());
-    std::cerr << "graphcheck: error: cannot run '" << Command[0] << "': " << strerror(errno) << "\n";
+    std::cerr << "graphcheck: error: cannot run '" << Command[0] << "': " << strerror(errno)
+              << "\n";
     _exit(127);
   }
   int Status = 0;
@@ -76,8 +81,9 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       Traces.push_back(E.path());
   std::sort(Traces.begin(), Traces.end());
   if (Lib.empty() || Traces.empty()) {
-    std::cerr << "graphcheck: no trace was recorded (the program used no CUDA, or the injection library "
-                 "could not start); nothing was checked\n";
+    std::cerr
+        << "graphcheck: no trace was recorded (the program used no CUDA, or the injection library "
+           "could not start); nothing was checked\n";
     return Lib.empty() ? 2 : ProgramCode;
   }
   for (const auto &T : Traces) {

@@ -21,8 +21,8 @@ struct Range {
 struct Node {
   std::string Id;
   std::string Kernel;
-  std::vector<uint64_t> Pointers;   // Device pointers found in the node's parameters.
-  std::vector<Range> Writes;        // Exact write ranges, when verify mode learned them.
+  std::vector<uint64_t> Pointers; // Device pointers found in the node's parameters.
+  std::vector<Range> Writes;      // Exact write ranges, when verify mode learned them.
 };
 
 struct Event {

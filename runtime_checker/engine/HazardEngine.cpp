@@ -6,14 +6,6 @@
 
 namespace graphsafe::rt {
 
-const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
-  auto It = Allocs.upper_bound(P);
-  if (It == Allocs.begin())
-    return nullptr;
-  --It;
-  return It->second.Live && It->second.R.contains(P) ? &It->second : nullptr;
-}
-
 // "path:line function" -> the source location of the innermost frame.
 static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
   SourceLoc L;
@@ -28,13 +20,21 @@ static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
   return L;
 }
 
+const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
+  auto It = Allocs.upper_bound(P);
+  if (It == Allocs.begin())
+    return nullptr;
+  --It;
+  return It->second.Live && It->second.R.contains(P) ? &It->second : nullptr;
+}
+
 std::string HazardEngine::describe(const Range &R) const {
   return fmt::format("[0x{:x}, 0x{:x}) ({} bytes)", R.Begin, R.End, R.End - R.Begin);
 }
 
-void HazardEngine::report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
-                          const std::vector<std::string> &Stack, std::vector<Note> Notes,
-                          const std::string &DedupKey) {
+void HazardEngine::report(const std::string &RuleId, const std::string &Message,
+                          const RuntimeLoc &Where, const std::vector<std::string> &Stack,
+                          std::vector<Note> Notes, const std::string &DedupKey) {
   std::string Key = RuleId + "|" + Where.Graph + "|" +
                     (DedupKey.empty() ? Where.Node + "|" + Where.Buffer : DedupKey);
   if (!Reported.insert(Key).second)
@@ -49,15 +49,10 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
   for (const auto &Frame : Stack) {
     if (Frame == "?")
       continue;
-    // Frames look like "path:line function"; the first one with a line is the location.
-    Note N{"called from " + Frame, {}};
-    size_t Colon = Frame.rfind(':', Frame.find(' '));
-    if (Colon != std::string::npos) {
-      N.Loc.File = Frame.substr(0, Colon);
-      N.Loc.Line = static_cast<unsigned>(std::atoi(Frame.c_str() + Colon + 1));
-      if (!F.Loc.valid() && N.Loc.Line)
-        F.Loc = N.Loc;
-    }
+    // The innermost frame with a line is the finding's location.
+    Note N{"called from " + Frame, frameLoc({Frame})};
+    if (!F.Loc.valid() && N.Loc.valid())
+      F.Loc = N.Loc;
     F.Notes.push_back(N);
   }
   for (auto &N : Notes)
@@ -70,7 +65,8 @@ void HazardEngine::feed(const Event &E) {
   using K = Event::Kind;
   switch (E.K) {
   case K::Alloc: {
-    Allocation A{E.Alloc.empty() ? fmt::format("alloc@{}", E.Seq) : E.Alloc, {E.Addr, E.Addr + E.Size},
+    Allocation A{E.Alloc.empty() ? fmt::format("alloc@{}", E.Seq) : E.Alloc,
+                 {E.Addr, E.Addr + E.Size},
                  E.Graph.empty() && !Capturing.empty() ? Capturing.back() : E.Graph};
     Allocs[E.Addr] = A;
     return;
@@ -127,10 +123,11 @@ void HazardEngine::feed(const Event &E) {
   case K::Meta:
     return;
   case K::ApiInCapture: {
-    static const std::map<std::string, std::string> RuleFor = {{"sync", "sync-during-capture"},
-                                                               {"legacy-stream", "legacy-stream-during-capture"},
-                                                               {"alloc", "alloc-during-capture"},
-                                                               {"unjoined", "unjoined-capture"}};
+    static const std::map<std::string, std::string> RuleFor = {
+        {"sync", "sync-during-capture"},
+        {"legacy-stream", "legacy-stream-during-capture"},
+        {"alloc", "alloc-during-capture"},
+        {"unjoined", "unjoined-capture"}};
     auto It = RuleFor.find(E.ApiKind);
     if (It == RuleFor.end())
       return;
@@ -193,26 +190,30 @@ void HazardEngine::onLaunch(const Event &E) {
     const Allocation *Now = allocationAt(T.R.Begin);
     if (!T.Alloc.empty() && (!Now || Now->Id != T.Alloc)) {
       report("graph-uses-freed-memory",
-             Now ? fmt::format("replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
-                               "belongs to another allocation ({})",
-                               X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
-                 : fmt::format("replay {} of graph {}: kernel '{}' points into {}, freed since capture",
-                               X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
+             Now ? fmt::format(
+                       "replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
+                       "belongs to another allocation ({})",
+                       X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
+                 : fmt::format(
+                       "replay {} of graph {}: kernel '{}' points into {}, freed since capture",
+                       X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
              Where, E.Stack);
       continue;
     }
     for (auto &[Param, G] : Grads)
       if (T.reaches(G.R) && !G.Owner.empty())
-        report("grad-aliases-graph-buffer",
-               fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
-                           "overwrites it while it is still the live gradient",
-                           Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
-               {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
-               E.Stack.empty() ? G.Stack : E.Stack,
-               {{fmt::format("{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
-                             Param),
-                 frameLoc(G.Stack)}},
-               "param:" + Param);
+        report(
+            "grad-aliases-graph-buffer",
+            fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
+                        "overwrites it while it is still the live gradient",
+                        Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
+            {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
+            E.Stack.empty() ? G.Stack : E.Stack,
+            {{fmt::format(
+                  "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
+                  Param),
+              frameLoc(G.Stack)}},
+            "param:" + Param);
     for (auto &[Id, H] : Tensors)
       if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
         H.Overwritten = true;
@@ -220,11 +221,13 @@ void HazardEngine::onLaunch(const Event &E) {
       }
     for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
       if (T.reaches(W->second)) {
-        report("eager-write-lost-at-replay",
-               fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of graph "
-                           "{} (kernel '{}') overwrites it",
-                           W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
-               Where, E.Stack);
+        report(
+            "eager-write-lost-at-replay",
+            fmt::format(
+                "eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of graph "
+                "{} (kernel '{}') overwrites it",
+                W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
+            Where, E.Stack);
         W = EagerWrites.erase(W);
       } else {
         ++W;
@@ -244,9 +247,10 @@ void HazardEngine::onEager(const Event &E) {
       for (const Range &R : Touched)
         if (R.overlaps(H.R)) {
           report("read-after-overwrite",
-                 fmt::format("tensor {} handed out by replay {} of graph exec {} is read by '{}' after {} "
-                             "overwrote its memory",
-                             Id, H.Replay, H.Exec, E.Kernel, H.OverwrittenBy),
+                 fmt::format(
+                     "tensor {} handed out by replay {} of graph exec {} is read by '{}' after {} "
+                     "overwrote its memory",
+                     Id, H.Replay, H.Exec, E.Kernel, H.OverwrittenBy),
                  {"", "", E.Kernel, describe(H.R)}, E.Stack);
           break;
         }

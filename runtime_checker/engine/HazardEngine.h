@@ -39,8 +39,8 @@ private:
   };
   struct Touch {
     const Node *N;
-    Range R;            // The allocation (or exact write range) the node touches.
-    std::string Alloc;  // Allocation id at instantiate time.
+    Range R;           // The allocation (or exact write range) the node touches.
+    std::string Alloc; // Allocation id at instantiate time.
     bool ExactWrite;
     std::vector<uint64_t> Pointers; // The node's pointers into R.
 
@@ -86,9 +86,10 @@ private:
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;
-  std::vector<std::string> LaunchOrder;     // Execs, most recent launch last.
-  std::map<std::string, Range> EagerWrites; // Graph-owned ranges written eagerly since the last replay.
-  std::set<std::string> Reported;           // Deduplication keys.
+  std::vector<std::string> LaunchOrder; // Execs, most recent launch last.
+  std::map<std::string, Range>
+      EagerWrites;                // Graph-owned ranges written eagerly since the last replay.
+  std::set<std::string> Reported; // Deduplication keys.
   std::vector<Finding> Out;
 };
 

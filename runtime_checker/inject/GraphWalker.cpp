@@ -22,7 +22,8 @@ std::string hex(uint64_t V) {
 // if it falls inside a live device allocation.
 } // namespace
 
-void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out, const IsDevicePointer &IsDevice) {
+void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
+                      const IsDevicePointer &IsDevice) {
   if (!F || !Params)
     return;
   for (size_t I = 0;; ++I) {
@@ -46,8 +47,10 @@ std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
   std::vector<CUgraphNode> Nodes(N);
   if (N)
     cuGraphGetNodes(Graph, Nodes.data(), &N);
-  nlohmann::json J = {{"ev", "graph_exec"}, {"graph", "g" + std::to_string(GraphId)},
-                      {"exec", hex(reinterpret_cast<uint64_t>(Exec))}, {"nodes", nlohmann::json::array()}};
+  nlohmann::json J = {{"ev", "graph_exec"},
+                      {"graph", "g" + std::to_string(GraphId)},
+                      {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
+                      {"nodes", nlohmann::json::array()}};
   for (size_t I = 0; I < N; ++I) {
     CUgraphNodeType T;
     if (cuGraphNodeGetType(Nodes[I], &T) != CUDA_SUCCESS)

@@ -15,7 +15,8 @@ namespace graphsafe::inject {
 using IsDevicePointer = std::function<bool(uint64_t)>;
 
 // Adds to Out every 8-byte word of the kernel's parameters that IsDevice accepts.
-void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out, const IsDevicePointer &IsDevice);
+void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
+                      const IsDevicePointer &IsDevice);
 
 // Returns the graph_exec event line for this graph.
 std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,

@@ -16,10 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <pthread.h>
 #include <execinfo.h>
 #include <map>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 
 namespace graphsafe::inject {
@@ -33,8 +33,8 @@ std::map<uint64_t, uint64_t> CaptureGraph; // capturing stream -> graph id
 std::map<uint64_t, uint64_t> GraphIds;     // CUgraph -> graph id
 std::atomic<uint64_t> NextGraph{0};
 std::map<uint64_t, pthread_t> CaptureThread;
-std::map<uint64_t, uint64_t> GraphOwned;   // allocations made under capture: address -> size
-thread_local bool InCallback = false; // capturing stream -> thread that began it
+std::map<uint64_t, uint64_t> GraphOwned; // allocations made under capture: address -> size
+thread_local bool InCallback = false;    // capturing stream -> thread that began it
 
 std::string hex(uint64_t V) {
   char Buf[24];
@@ -42,23 +42,19 @@ std::string hex(uint64_t V) {
   return Buf;
 }
 
-bool isDevicePointer(uint64_t P) {
+// Whether P lies in one of the [address, address + size) ranges of Map.
+bool inRanges(const std::map<uint64_t, uint64_t> &Map, uint64_t P) {
   std::lock_guard<std::mutex> L(StateMutex);
-  auto It = Allocations.upper_bound(P);
-  if (It == Allocations.begin())
+  auto It = Map.upper_bound(P);
+  if (It == Map.begin())
     return false;
   --It;
   return P < It->first + It->second;
 }
 
-bool isGraphOwned(uint64_t P) {
-  std::lock_guard<std::mutex> L(StateMutex);
-  auto It = GraphOwned.upper_bound(P);
-  if (It == GraphOwned.begin())
-    return false;
-  --It;
-  return P < It->first + It->second;
-}
+bool isDevicePointer(uint64_t P) { return inRanges(Allocations, P); }
+
+bool isGraphOwned(uint64_t P) { return inRanges(GraphOwned, P); }
 
 nlohmann::json hostStack() {
   void *Frames[24];
@@ -83,12 +79,13 @@ nlohmann::json pythonStack() {
   static auto Line = reinterpret_cast<int (*)(void *)>(Sym("PyFrame_GetLineNumber"));
   static auto Code = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetCode"));
   static auto Back = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetBack"));
-  static auto Attr = reinterpret_cast<void *(*)(void *, const char *)>(Sym("PyObject_GetAttrString"));
+  static auto Attr =
+      reinterpret_cast<void *(*)(void *, const char *)>(Sym("PyObject_GetAttrString"));
   static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
   static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
   nlohmann::json Out = nlohmann::json::array();
-  if (!IsInit || !Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 || !DecRef ||
-      !IsInit())
+  if (!IsInit || !Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 ||
+      !DecRef || !IsInit())
     return Out;
   int State = Ensure();
   void *Frame = GetFrame(); // Borrowed.
@@ -259,7 +256,8 @@ void onEagerLaunch(CUfunction F, void **Params) {
   const char *Name = nullptr;
   if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
     Name = nullptr;
-  nlohmann::json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", nlohmann::json::array()}};
+  nlohmann::json J = {
+      {"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", nlohmann::json::array()}};
   for (uint64_t V : Ptrs)
     J["ptrs"].push_back(hex(V));
   emit(J);
@@ -268,7 +266,8 @@ void onEagerLaunch(CUfunction F, void **Params) {
 void onDriver(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   if (D->callbackSite != CUPTI_API_ENTER)
     return;
-  if (Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+  if (Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+      Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
     auto *P = static_cast<const cuLaunchKernel_params *>(D->functionParams);
     onEagerLaunch(P->f, P->kernelParams);
   } else if (Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
@@ -297,7 +296,8 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     break;
   case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
     if (Enter)
-      onFree(reinterpret_cast<uint64_t>(static_cast<const cudaFree_v3020_params *>(D->functionParams)->devPtr));
+      onFree(reinterpret_cast<uint64_t>(
+          static_cast<const cudaFree_v3020_params *>(D->functionParams)->devPtr));
     break;
   case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
   case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
@@ -311,7 +311,10 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
       auto *P = static_cast<const cudaStreamEndCapture_v10000_params *>(D->functionParams);
       int Err = *static_cast<cudaError_t *>(D->functionReturnValue);
       if (Err == cudaErrorStreamCaptureUnjoined)
-        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "unjoined"}, {"stack", failingCallStack()}});
+        emit({{"ev", "api_in_capture"},
+              {"api", D->functionName},
+              {"kind", "unjoined"},
+              {"stack", failingCallStack()}});
       onCaptureEnd(reinterpret_cast<uint64_t>(P->stream),
                    Err == cudaSuccess && P->pGraph ? reinterpret_cast<uint64_t>(*P->pGraph) : 0);
     }
@@ -321,13 +324,17 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     if (Enter)
       emit({{"ev", "launch"},
             {"exec", hex(reinterpret_cast<uint64_t>(
-                         static_cast<const cudaGraphLaunch_v10000_params *>(D->functionParams)->graphExec))}});
+                         static_cast<const cudaGraphLaunch_v10000_params *>(D->functionParams)
+                             ->graphExec))}});
     break;
   default:
     if (Enter && isSyncCall(Cbid)) {
       std::string Graph = graphCapturedByThisThread();
       if (!Graph.empty())
-        emit({{"ev", "api_in_capture"}, {"api", D->functionName}, {"kind", "sync"}, {"graph", Graph},
+        emit({{"ev", "api_in_capture"},
+              {"api", D->functionName},
+              {"kind", "sync"},
+              {"graph", Graph},
               {"stack", failingCallStack()}});
       break;
     }
@@ -358,7 +365,8 @@ void onGraphExecCreated(const CUpti_ResourceData *R) {
   trace().write(describeGraphExec(G->graph, Id, G->graphExec, isDevicePointer));
 }
 
-void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid, const void *Data) {
+void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
+                       const void *Data) {
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     onRuntime(Cbid, static_cast<const CUpti_CallbackData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -384,24 +392,33 @@ extern "C" int InitializeInjection(void) {
   using namespace graphsafe::inject;
   const char *Dir = std::getenv("GRAPHCHECK_TRACE_DIR");
   if (!Dir || !trace().open(Dir)) {
-    std::fprintf(stderr, "graphcheck: cannot write a trace (GRAPHCHECK_TRACE_DIR=%s); the program runs unobserved\n",
-                 Dir ? Dir : "unset");
+    std::fprintf(
+        stderr,
+        "graphcheck: cannot write a trace (GRAPHCHECK_TRACE_DIR=%s); the program runs unobserved\n",
+        Dir ? Dir : "unset");
     return 1;
   }
   std::atexit(atExit);
-  CUptiResult R = cuptiSubscribe(&Subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
+  CUptiResult R =
+      cuptiSubscribe(&Subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
   if (R != CUPTI_SUCCESS) {
     const char *Msg = nullptr;
     cuptiGetResultString(R, &Msg);
-    std::fprintf(stderr, "graphcheck: CUPTI unavailable (%s; another profiler may hold it); the program runs unobserved\n",
+    std::fprintf(stderr,
+                 "graphcheck: CUPTI unavailable (%s; another profiler may hold it); the program "
+                 "runs unobserved\n",
                  Msg ? Msg : "unknown error");
-    trace().write(nlohmann::json{{"ev", "checker_error"}, {"message", std::string("CUPTI unavailable: ") + (Msg ? Msg : "")}}.dump());
+    trace().write(nlohmann::json{{"ev", "checker_error"},
+                                 {"message", std::string("CUPTI unavailable: ") + (Msg ? Msg : "")}}
+                      .dump());
     return 1;
   }
   cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-  cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
-  for (CUpti_CallbackId Id : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+  cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                      CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  for (CUpti_CallbackId Id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
     cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id);
   trace().write("{\"ev\":\"checker_start\"}");
   return 1;

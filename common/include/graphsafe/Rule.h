@@ -50,13 +50,13 @@ struct HelperSpec {
 struct CaptureSpec {
   std::vector<MatchClause> Begin;
   std::vector<MatchClause> End;
-  std::vector<std::string> Scoped;          // RAII types whose lifetime is a region
-  std::vector<std::string> StatusQueries;   // calls that report capture status
-  std::vector<std::string> NotCapturing;    // enumerators meaning "not capturing"
-  std::vector<HelperSpec> Helpers;          // argument N is run under capture
-  std::vector<std::string> EntryPoints;     // functions always run under capture
-  std::vector<std::string> StreamGuards;    // RAII types that set the current stream
-  std::vector<std::string> StreamSetters;   // calls that set the current stream
+  std::vector<std::string> Scoped;        // RAII types whose lifetime is a region
+  std::vector<std::string> StatusQueries; // calls that report capture status
+  std::vector<std::string> NotCapturing;  // enumerators meaning "not capturing"
+  std::vector<HelperSpec> Helpers;        // argument N is run under capture
+  std::vector<std::string> EntryPoints;   // functions always run under capture
+  std::vector<std::string> StreamGuards;  // RAII types that set the current stream
+  std::vector<std::string> StreamSetters; // calls that set the current stream
 
   void merge(const CaptureSpec &Other);
 };
