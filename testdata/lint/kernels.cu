@@ -28,6 +28,13 @@ void unsafe(float *d, cudaStream_t s, cudaStream_t side, cudaEvent_t ev) {
   cudaStreamEndCapture(side, &g);                       // expected-error {{capture-end-other-stream}}
 }
 
+void capture_into_graph(float *d, cudaStream_t s, cudaGraph_t into) {
+  cudaStreamBeginCaptureToGraph(s, into, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal);
+  scale<<<1, 32, 0, s>>>(d, 2.0f);
+  cudaStreamSynchronize(s);                             // expected-error {{sync-device-synchronize}}
+  cudaStreamEndCapture(s, &into);
+}
+
 void capture_legacy(float *d) {
   cudaGraph_t g;
   cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal); // expected-error {{capture-on-default-stream}}
