@@ -79,6 +79,24 @@ TEST(HazardEngine, GradAliasFindingNamesParamGraphKernelAndBuffer) {
   EXPECT_EQ(W.Loc.Line, 14u);
 }
 
+TEST(HazardEngine, DotMarksTheFlaggedNodesAndBuffer) {
+  std::ifstream In(std::string(GRAPHSAFE_TESTDATA) + "/runtime/accumulation_bug.jsonl");
+  std::vector<rt::TraceError> Errors;
+  auto Events = rt::readTrace(In, Errors);
+  RuleSet Rules = bundledRules();
+  rt::HazardEngine Engine(Rules);
+  for (const auto &E : Events)
+    Engine.feed(E);
+  std::string Dot = Engine.dot("bwd");
+  EXPECT_NE(Dot.find("\"n0\" [shape=box, label=\"0: gemm_wgrad\", color=red"), std::string::npos)
+      << Dot;
+  EXPECT_NE(Dot.find("\"n1\" [shape=box, label=\"1: reduce_bgrad\", color=red"), std::string::npos)
+      << Dot;
+  EXPECT_NE(Dot.find("[0x7f0000400000, 0x7f0000600000)\", color=red"), std::string::npos) << Dot;
+  EXPECT_EQ(Engine.dot("fwd").find("color=red"), std::string::npos) << "fwd has no finding";
+  EXPECT_EQ(Engine.dot("nope"), "");
+}
+
 TEST(HazardEngine, SyncInCaptureNamesTheLine) {
   auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/item_in_capture.jsonl");
   ASSERT_EQ(F.size(), 1u);

@@ -2,8 +2,11 @@
 #include "HazardEngine.h"
 #include "graphsafe/ReportWriter.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 namespace graphsafe::rt {
 
@@ -17,6 +20,33 @@ RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep) {
     Rep.Errors.push_back({E.File + (E.Line ? ":" + std::to_string(E.Line) : ""), E.Message});
   return Rules;
 }
+
+namespace {
+
+void writeDots(const HazardEngine &Engine, Report &Rep, const std::string &Trace,
+               const std::string &Dir) {
+  std::error_code EC;
+  std::filesystem::create_directories(Dir, EC);
+  std::set<std::string> Graphs;
+  for (const auto &F : Rep.Findings)
+    if (F.Runtime && !F.Runtime->Graph.empty())
+      Graphs.insert(F.Runtime->Graph);
+  bool HaveDot = std::system("command -v dot >/dev/null 2>&1") == 0;
+  for (const auto &G : Graphs) {
+    std::string Text = Engine.dot(G);
+    if (Text.empty())
+      continue;
+    auto Path = std::filesystem::path(Dir) /
+                (std::filesystem::path(Trace).stem().string() + "-" + G + ".dot");
+    std::ofstream(Path) << Text;
+    if (HaveDot)
+      std::system(
+          ("dot -Tsvg '" + Path.string() + "' -o '" + Path.replace_extension(".svg").string() + "'")
+              .c_str());
+  }
+}
+
+} // namespace
 
 Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOptions &Opts) {
   Report Rep;
@@ -41,6 +71,8 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
     Engine.feed(E);
   }
   Rep.Findings = Engine.findings();
+  if (!Opts.DotDir.empty())
+    writeDots(Engine, Rep, Path, Opts.DotDir);
   if (!Ended)
     Rep.Errors.push_back({Path,
                           "the trace stops early (the program crashed or was killed); findings "

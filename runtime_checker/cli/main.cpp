@@ -19,6 +19,8 @@ int main(int argc, char **argv) {
     Sub->add_option("-o,--output", Opts.Output, "Write the report to FILE (default: stderr)");
     Sub->add_option("--rules", Opts.RuleDirs, "Extra rules directory")->allow_extra_args(false);
     Sub->add_option("--fail-on", Opts.FailOn)->check(CLI::IsMember({"error", "warning", "note"}));
+    Sub->add_option("--dot", Opts.DotDir,
+                    "Write each flagged graph as DOT (SVG too with graphviz) into DIR");
     Sub->add_flag("--assume-eager-writes", Opts.AssumeEagerWrites,
                   "Count every pointer of an eager kernel as written");
   };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace graphsafe::rt {
 
@@ -260,6 +261,55 @@ void HazardEngine::onEager(const Event &E) {
   for (const Range &W : Writes)
     if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty())
       EagerWrites[E.Kernel.empty() ? "eager" : E.Kernel] = W;
+}
+
+} // namespace graphsafe::rt
+
+namespace graphsafe::rt {
+
+std::string HazardEngine::dot(const std::string &Graph) const {
+  std::set<std::string> FlaggedNodes, FlaggedBuffers;
+  for (const auto &F : Out)
+    if (F.Runtime && F.Runtime->Graph == Graph) {
+      FlaggedNodes.insert(F.Runtime->Node);
+      FlaggedBuffers.insert(F.Runtime->Buffer.substr(0, F.Runtime->Buffer.find(')') + 1));
+    }
+  auto quote = [](std::string S) {
+    if (S.size() > 60)
+      S = S.substr(0, 57) + "...";
+    std::string Q;
+    for (char C : S)
+      Q += (C == '"' || C == '\\') ? std::string("\\") + C : std::string(1, C);
+    return "\"" + Q + "\"";
+  };
+  std::string Text = "digraph " + quote(Graph) + " {\n  rankdir=LR;\n  node [fontsize=10];\n";
+  bool Found = false;
+  for (const auto &[Id, X] : Execs) {
+    if (X.Graph != Graph)
+      continue;
+    Found = true;
+    for (const Node &N : X.Nodes) {
+      bool Red = FlaggedNodes.count(N.Id) > 0;
+      Text += fmt::format("  {} [shape=box, label={}{}];\n", quote("n" + N.Id),
+                          quote(N.Id + ": " + N.Kernel), Red ? ", color=red, penwidth=2" : "");
+    }
+    // A buffer is red when any node's pointer into it is inside a flagged range.
+    std::map<std::string, bool> Buffers;
+    for (const Touch &T : X.Touches) {
+      bool &Red = Buffers[describe(T.R)];
+      for (const auto &FB : FlaggedBuffers)
+        for (uint64_t P : T.Pointers)
+          Red = Red || FB.find(fmt::format("0x{:x}", P)) != std::string::npos;
+    }
+    for (const auto &[B, Red] : Buffers)
+      Text +=
+          fmt::format("  {} [shape=ellipse, label={}{}];\n", quote(B),
+                      quote(B.substr(0, B.find(')') + 1)), Red ? ", color=red, penwidth=2" : "");
+    for (const Touch &T : X.Touches)
+      Text += fmt::format("  {} -> {};\n", quote("n" + T.N->Id), quote(describe(T.R)));
+  }
+  Text += "}\n";
+  return Found ? Text : "";
 }
 
 } // namespace graphsafe::rt

@@ -30,6 +30,10 @@ public:
   void feed(const Event &E);
   const std::vector<Finding> &findings() const { return Out; }
 
+  // The graph as DOT: kernel nodes, the allocations they point into, and in
+  // red the nodes and buffers that findings name. Empty for an unknown graph.
+  std::string dot(const std::string &Graph) const;
+
 private:
   struct Allocation {
     std::string Id;
