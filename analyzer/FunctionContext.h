@@ -35,9 +35,9 @@ struct Region {
 
 class FunctionContext {
 public:
-  FunctionContext(const clang::FunctionDecl *Fn, clang::ASTContext &Ctx, const RuleSet &Rules,
+  FunctionContext(const clang::FunctionDecl *Fn, clang::ASTContext &Ctx,
                   const std::map<std::string, const Rule *> &CheckRules, FunctionSummary &Out)
-      : Fn(Fn), Ctx(Ctx), Rules(Rules), CheckRules(CheckRules), Out(Out) {}
+      : Fn(Fn), Ctx(Ctx), CheckRules(CheckRules), Out(Out) {}
 
   const clang::FunctionDecl *function() const { return Fn; }
   const clang::Stmt *body() const { return Fn->getBody(); }
@@ -68,7 +68,6 @@ public:
 private:
   const clang::FunctionDecl *Fn;
   clang::ASTContext &Ctx;
-  const RuleSet &Rules;
   const std::map<std::string, const Rule *> &CheckRules;
   FunctionSummary &Out;
 };

@@ -81,7 +81,7 @@ public:
 
     TUFacts Facts;
     for (const FunctionDecl *F : Collector.Functions) {
-      collectMutations(F->getBody(), Facts);
+      collectMutations(F->getBody(), Facts.Mutations);
       collectRegisteredGenerators(F->getBody(), Facts);
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
         for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -99,7 +99,7 @@ public:
       if (const auto *M = dyn_cast<CXXMethodDecl>(F))
         for (const CXXMethodDecl *O : M->overridden_methods())
           S.Overrides.push_back(usrOf(O));
-      FunctionContext FC(F, Ctx, Rules, CheckRules, S);
+      FunctionContext FC(F, Ctx, CheckRules, S);
       FC.Spec = &Rules.Capture;
       Finder.populate(FC);
       S.IsEntryPoint = FC.IsEntryPoint;

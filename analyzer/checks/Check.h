@@ -12,18 +12,20 @@
 
 namespace graphsafe::lint {
 
+using MutationSites = std::map<const clang::ValueDecl *, std::vector<clang::SourceLocation>>;
+
 // Facts about the whole translation unit that single functions cannot show.
 struct TUFacts {
   // Every assignment, increment or mutating call of a variable or field.
-  std::map<const clang::ValueDecl *, std::vector<clang::SourceLocation>> Mutations;
+  MutationSites Mutations;
   // Fields initialised in constructors' member-initializer lists.
   std::map<const clang::FieldDecl *, const clang::Expr *> FieldInits;
   // Generators whose state is registered with a graph.
   std::set<const clang::ValueDecl *> RegisteredGenerators;
 };
 
-// Fills Facts.Mutations from one function body.
-void collectMutations(const clang::Stmt *Body, TUFacts &Facts);
+// Adds the mutations in one function body (not in lambdas inside it) to Into.
+void collectMutations(const clang::Stmt *Body, MutationSites &Into);
 
 class Check {
 public:

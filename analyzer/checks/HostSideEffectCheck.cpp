@@ -55,7 +55,7 @@ const ValueDecl *mutatedDecl(const Expr *E) {
 } // namespace
 
 // Collected once per TU: where each declaration is written.
-void collectMutations(const Stmt *Body, TUFacts &Facts) {
+void collectMutations(const Stmt *Body, MutationSites &Into) {
   walkBody(Body, [&](const Stmt *S) {
     const Expr *Target = nullptr;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
@@ -74,7 +74,7 @@ void collectMutations(const Stmt *Body, TUFacts &Facts) {
     if (!Target)
       return;
     if (const ValueDecl *D = mutatedDecl(Target))
-      Facts.Mutations[D].push_back(S->getBeginLoc());
+      Into[D].push_back(S->getBeginLoc());
   });
 }
 
@@ -85,10 +85,12 @@ public:
   void run(FunctionContext &Ctx, const TUFacts &Facts) override {
     const SourceManager &SM = Ctx.sm();
     std::set<const ValueDecl *> LoopVars = loopVariables(Ctx.body());
-    for (const auto &[D, Locs] : Facts.Mutations) {
+    MutationSites Own; // Sites in this body; lambdas report their own.
+    collectMutations(Ctx.body(), Own);
+    for (const auto &[D, Locs] : Own) {
       for (SourceLocation L : Locs) {
-        if (!isInBody(Ctx, L) || !Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) ||
-            holdsTensors(D->getType()) || LoopVars.count(D))
+        if (!Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) || holdsTensors(D->getType()) ||
+            LoopVars.count(D))
           continue;
         Ctx.reportCheck(
             "host-state-mutation", L, D->getNameAsString(),
@@ -99,28 +101,6 @@ public:
   }
 
 private:
-  static bool isInBody(FunctionContext &Ctx, SourceLocation L) {
-    const SourceManager &SM = Ctx.sm();
-    unsigned Off = offsetOf(SM, L);
-    const Stmt *B = Ctx.body();
-    return SM.getFileID(SM.getExpansionLoc(L)) ==
-               SM.getFileID(SM.getExpansionLoc(B->getBeginLoc())) &&
-           Off >= offsetOf(SM, B->getBeginLoc()) && Off <= offsetOf(SM, B->getEndLoc()) &&
-           !insideLambda(Ctx, L);
-  }
-
-  static bool insideLambda(FunctionContext &Ctx, SourceLocation L) {
-    bool Inside = false;
-    const SourceManager &SM = Ctx.sm();
-    unsigned Off = offsetOf(SM, L);
-    walkBody(Ctx.body(), [&](const Stmt *S) {
-      if (const auto *Lam = dyn_cast<LambdaExpr>(S))
-        Inside |= Off >= offsetOf(SM, Lam->getBody()->getBeginLoc()) &&
-                  Off <= offsetOf(SM, Lam->getBody()->getEndLoc());
-    });
-    return Inside;
-  }
-
   // Members, globals, statics and locals declared before the region outlive
   // it; locals declared inside it only shape the captured work.
   static bool outlivesCapture(FunctionContext &Ctx, const ValueDecl *D, SourceLocation Use) {

@@ -85,30 +85,19 @@ private:
   }
 
   void collect() {
-    const Spec &S = Spec_();
+    static const CaptureSpec NoSpec;
+    const CaptureSpec &S = Ctx.Spec ? *Ctx.Spec : NoSpec;
     walkBodyWithScopes(Ctx.body(), SM,
                        [&](const Stmt *St, unsigned BlockEnd) { visit(St, BlockEnd, S); });
     std::stable_sort(Ops.begin(), Ops.end(),
                      [](const StreamOp &A, const StreamOp &B) { return A.Offset < B.Offset; });
   }
 
-  struct Spec {
-    std::vector<std::string> Guards, Setters;
-  };
-  Spec Spec_() const {
-    Spec S;
-    if (Ctx.Spec) {
-      S.Guards = Ctx.Spec->StreamGuards;
-      S.Setters = Ctx.Spec->StreamSetters;
-    }
-    return S;
-  }
-
-  void visit(const Stmt *St, unsigned BlockEnd, const Spec &S) {
+  void visit(const Stmt *St, unsigned BlockEnd, const CaptureSpec &S) {
     if (const auto *DS = dyn_cast<DeclStmt>(St)) {
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D))
-          for (const auto &G : S.Guards)
+          for (const auto &G : S.StreamGuards)
             if (typeIsOrDerivesFrom(V->getType(), G))
               if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(strip(V->getInit()));
                   C && C->getNumArgs() > 0)
@@ -131,7 +120,7 @@ private:
     std::string Q = qualifiedName(F);
     unsigned Off = offsetOf(SM, C->getBeginLoc());
     const Expr *Recv = receiverOf(C);
-    for (const auto &Setter : S.Setters)
+    for (const auto &Setter : S.StreamSetters)
       if (nameMatches(Q, Setter) && C->getNumArgs() > 0) {
         Ops.push_back({StreamOp::Set, Off, 0, C->getArg(0), "", C->getBeginLoc()});
         return;
@@ -148,8 +137,6 @@ private:
       bool HasStream = C->getNumArgs() > 0 && !isa<CXXDefaultArgExpr>(C->getArg(0));
       Ops.push_back({StreamOp::Record, Off, 0, HasStream ? C->getArg(0) : nullptr, eventKey(Recv),
                      C->getBeginLoc()});
-      if (!HasStream)
-        Ops.back().Event = eventKey(Recv), Ops.back().StreamExpr = nullptr;
       return;
     }
     if ((Name == "cudaStreamWaitEvent" || Name == "cuStreamWaitEvent") && C->getNumArgs() >= 2) {

@@ -1,5 +1,7 @@
 #include "Events.h"
 
+#include "Hex.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -38,12 +40,6 @@ std::vector<Range> ranges(const nlohmann::json &J) {
   for (const auto &R : J)
     Out.push_back({address(R.at(0)), address(R.at(0)) + R.at(1).get<uint64_t>()});
   return Out;
-}
-
-std::string hex(uint64_t V) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
-  return Buf;
 }
 
 } // namespace
@@ -134,13 +130,13 @@ void writeEvent(std::ostream &OS, const Event &E) {
   put("kind", E.ApiKind);
   put("name", E.Name);
   if (E.Addr)
-    J["addr"] = hex(E.Addr);
+    J["addr"] = hexAddress(E.Addr);
   if (E.Size)
     J["size"] = E.Size;
   if (!E.Pointers.empty()) {
     J["ptrs"] = nlohmann::json::array();
     for (auto P : E.Pointers)
-      J["ptrs"].push_back(hex(P));
+      J["ptrs"].push_back(hexAddress(P));
   }
   if (!E.Stack.empty())
     J["stack"] = E.Stack;
@@ -149,7 +145,7 @@ void writeEvent(std::ostream &OS, const Event &E) {
     for (const auto &N : E.Nodes) {
       nlohmann::json JN = {{"id", N.Id}, {"kernel", N.Kernel}, {"ptrs", nlohmann::json::array()}};
       for (auto P : N.Pointers)
-        JN["ptrs"].push_back(hex(P));
+        JN["ptrs"].push_back(hexAddress(P));
       J["nodes"].push_back(JN);
     }
   }

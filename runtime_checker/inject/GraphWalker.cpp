@@ -1,4 +1,5 @@
 #include "GraphWalker.h"
+#include "Hex.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,12 +11,6 @@
 namespace graphsafe::inject {
 
 namespace {
-
-std::string hex(uint64_t V) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
-  return Buf;
-}
 
 // ATen and cuBLAS pass structs by value (hundreds of bytes), so every
 // 8-byte-aligned word of every parameter is a candidate pointer, kept only
@@ -49,7 +44,7 @@ std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
     cuGraphGetNodes(Graph, Nodes.data(), &N);
   nlohmann::json J = {{"ev", "graph_exec"},
                       {"graph", "g" + std::to_string(GraphId)},
-                      {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
+                      {"exec", rt::hexAddress(reinterpret_cast<uint64_t>(Exec))},
                       {"nodes", nlohmann::json::array()}};
   for (size_t I = 0; I < N; ++I) {
     CUgraphNodeType T;
@@ -88,7 +83,7 @@ std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
       continue;
     }
     for (uint64_t V : Ptrs)
-      Node["ptrs"].push_back(hex(V));
+      Node["ptrs"].push_back(rt::hexAddress(V));
     J["nodes"].push_back(Node);
   }
   return J.dump();

@@ -4,6 +4,7 @@
 // computes: every callback only observes, and if CUPTI cannot be used the
 // program runs unobserved after one message on stderr.
 #include "GraphWalker.h"
+#include "Hex.h"
 #include "TraceWriter.h"
 
 #include <cuda.h>
@@ -35,12 +36,6 @@ std::atomic<uint64_t> NextGraph{0};
 std::map<uint64_t, pthread_t> CaptureThread;
 std::map<uint64_t, uint64_t> GraphOwned; // allocations made under capture: address -> size
 thread_local bool InCallback = false;    // capturing stream -> thread that began it
-
-std::string hex(uint64_t V) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
-  return Buf;
-}
 
 // Whether P lies in one of the [address, address + size) ranges of Map.
 bool inRanges(const std::map<uint64_t, uint64_t> &Map, uint64_t P) {
@@ -134,7 +129,7 @@ void onAlloc(uint64_t Addr, uint64_t Size) {
       GraphOwned[Addr] = Size;
     }
   }
-  nlohmann::json J = {{"ev", "alloc"}, {"addr", hex(Addr)}, {"size", Size}};
+  nlohmann::json J = {{"ev", "alloc"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}};
   if (!Graph.empty())
     J["graph"] = Graph;
   emit(J);
@@ -146,7 +141,7 @@ void onFree(uint64_t Addr) {
     Allocations.erase(Addr);
     GraphOwned.erase(Addr);
   }
-  emit({{"ev", "free"}, {"addr", hex(Addr)}});
+  emit({{"ev", "free"}, {"addr", rt::hexAddress(Addr)}});
 }
 
 void onCaptureBegin(uint64_t Stream) {
@@ -156,7 +151,9 @@ void onCaptureBegin(uint64_t Stream) {
     CaptureGraph[Stream] = Id;
     CaptureThread[Stream] = pthread_self();
   }
-  emit({{"ev", "capture_begin"}, {"graph", "g" + std::to_string(Id)}, {"stream", hex(Stream)}});
+  emit({{"ev", "capture_begin"},
+        {"graph", "g" + std::to_string(Id)},
+        {"stream", rt::hexAddress(Stream)}});
 }
 
 void onCaptureEnd(uint64_t Stream, uint64_t Graph) {
@@ -259,7 +256,7 @@ void onEagerLaunch(CUfunction F, void **Params) {
   nlohmann::json J = {
       {"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", nlohmann::json::array()}};
   for (uint64_t V : Ptrs)
-    J["ptrs"].push_back(hex(V));
+    J["ptrs"].push_back(rt::hexAddress(V));
   emit(J);
 }
 
@@ -323,7 +320,7 @@ void onRuntime(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
     if (Enter)
       emit({{"ev", "launch"},
-            {"exec", hex(reinterpret_cast<uint64_t>(
+            {"exec", rt::hexAddress(reinterpret_cast<uint64_t>(
                          static_cast<const cudaGraphLaunch_v10000_params *>(D->functionParams)
                              ->graphExec))}});
     break;
