@@ -2,6 +2,9 @@
 // trace names the findings it must produce in `# expect: rule-id` lines; a
 // trace with none is a clean negative.
 #include "HazardEngine.h"
+#include "Symbolizer.h"
+
+#include <dlfcn.h>
 
 #include <gtest/gtest.h>
 
@@ -131,6 +134,43 @@ TEST(TraceFormat, WrittenEventsReadBack) {
   EXPECT_EQ(Back[0].Exec, "g#0");
   ASSERT_EQ(Back[0].Nodes.size(), 1u);
   EXPECT_EQ(Back[0].Nodes[0].Pointers[1], 0x7f0000000100ull);
+}
+
+TEST(TraceFormat, WritesRoundTrip) {
+  rt::Event E;
+  E.K = rt::Event::Kind::ExecWrites;
+  E.Exec = "x";
+  E.Nodes.push_back({"1", "", {}, {{0x1000, 0x1200}}});
+  std::stringstream SS;
+  rt::writeEvent(SS, E);
+  std::vector<rt::TraceError> Errors;
+  auto Back = rt::readTrace(SS, Errors);
+  ASSERT_EQ(Back.size(), 1u);
+  ASSERT_EQ(Back[0].Nodes.at(0).Writes.size(), 1u);
+  EXPECT_EQ(Back[0].Nodes[0].Writes[0].End, 0x1200u);
+}
+
+// A function whose address the symbolizer test resolves; kept out of line.
+__attribute__((noinline)) int symbolizerTarget(int X) { return X * 3 + 1; }
+
+TEST(Symbolizer, NativeFramesBecomeFileLineFunction) {
+  Dl_info Info;
+  ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&symbolizerTarget), &Info));
+  auto Offset = reinterpret_cast<uintptr_t>(&symbolizerTarget) -
+                reinterpret_cast<uintptr_t>(Info.dli_fbase);
+  char Frame[4096];
+  std::snprintf(Frame, sizeof Frame, "native:%s+0x%lx symbolizerTarget(int)", Info.dli_fname,
+                static_cast<unsigned long>(Offset));
+  std::vector<rt::Event> Events(1);
+  Events[0].Stack = {Frame, "native:/no/such/lib.so+0x10 f()", "train.py:3 <module>"};
+  rt::symbolizeNativeFrames(Events);
+  // Built with -g (tests/CMakeLists.txt): the frame resolves to this file.
+  EXPECT_NE(Events[0].Stack[0].find("HazardEngineTest.cpp:"), std::string::npos)
+      << Events[0].Stack[0];
+  EXPECT_NE(Events[0].Stack[0].find("symbolizerTarget"), std::string::npos);
+  // A module that cannot be read keeps its name, offset and symbol.
+  EXPECT_EQ(Events[0].Stack[1], "lib.so+0x10 f()");
+  EXPECT_EQ(Events[0].Stack[2], "train.py:3 <module>");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "Commands.h"
 #include "HazardEngine.h"
+#include "Symbolizer.h"
 #include "graphsafe/ReportWriter.h"
 
 #include <cstdlib>
@@ -61,6 +62,7 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
   auto Events = readTrace(In, Errors);
   for (const auto &E : Errors)
     Rep.Errors.push_back({Path + ":" + std::to_string(E.Line), E.Message});
+  symbolizeNativeFrames(Events);
   HazardEngine Engine(Rules, {Opts.AssumeEagerWrites});
   bool Ended = false;
   for (const auto &E : Events) {

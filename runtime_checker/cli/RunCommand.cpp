@@ -54,6 +54,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
     if (!Lib.empty()) {
       setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
       setenv("GRAPHCHECK_TRACE_DIR", Dir.c_str(), 1);
+      setenv("GRAPHCHECK_MODE", Opts.Mode.c_str(), 1);
       if (std::string Shim = findShim(); !Shim.empty()) {
         const char *Old = getenv("PYTHONPATH");
         setenv("PYTHONPATH", (Shim + (Old && *Old ? ":" + std::string(Old) : "")).c_str(), 1);
@@ -89,10 +90,13 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   for (const auto &T : Traces) {
     Report Rep = analyzeTrace(T.string(), Rules, Opts);
     Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
-    // One report per process (torchrun ranks each write their own): name by pid.
+    // One report per process (torchrun ranks each write their own), named
+    // by rank and pid: REPORT.rank1-4242.
     std::string Out = Opts.Output;
-    if (!Out.empty() && Traces.size() > 1)
+    if (!Out.empty() && Out != "-" && Traces.size() > 1)
       Out += "." + T.stem().string().substr(6);
+    else if (Traces.size() > 1)
+      std::cerr << "graphcheck: process " << T.stem().string().substr(6) << ":\n";
     Worst = std::max(Worst, writeAndScore(Rep, Rules, Opts, Out));
   }
   // GRAPHCHECK_KEEP_TRACES=DIR keeps the raw traces (they become engine fixtures).

@@ -26,6 +26,11 @@ int main(int argc, char **argv) {
   };
   auto *Run = App.add_subcommand("run", "Run a program under the checker and report hazards");
   common(Run);
+  Run->add_option("--mode", Opts.Mode,
+                  "light: pointers only, cheap enough for whole runs; verify: snapshot memory "
+                  "around the first replays and around eager kernels on graph memory to learn "
+                  "exact write sets (slow)")
+      ->check(CLI::IsMember({"light", "verify"}));
   Run->add_option("command", Command, "The program and its arguments, after --")->required();
   auto *Analyze = App.add_subcommand("analyze", "Report hazards in a recorded event trace");
   common(Analyze);

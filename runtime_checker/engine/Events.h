@@ -32,6 +32,8 @@ struct Event {
     CaptureBegin,  // Graph, Stream
     CaptureEnd,    // Graph
     GraphExec,     // Graph, Exec, Nodes
+    NodeUpdate,    // Exec, Nodes: new parameters for these nodes of the exec
+    ExecWrites,    // Exec, Nodes (with Writes): what a replay was seen to write (verify mode)
     Launch,        // Exec
     EagerKernel,   // Kernel, Pointers (Writes when known)
     TensorOut,     // Tensor, Addr, Size, Exec: handed out by the last replay of Exec

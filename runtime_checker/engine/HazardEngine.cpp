@@ -85,6 +85,10 @@ void HazardEngine::feed(const Event &E) {
     return;
   case K::GraphExec:
     return onGraphExec(E);
+  case K::NodeUpdate:
+    return onNodeUpdate(E);
+  case K::ExecWrites:
+    return onExecWrites(E);
   case K::Launch:
     return onLaunch(E);
   case K::EagerKernel:
@@ -151,15 +155,22 @@ bool HazardEngine::Touch::reaches(const Range &Other) const {
 
 void HazardEngine::onGraphExec(const Event &E) {
   Exec &X = Execs[E.Exec];
+  X = Exec{};
   X.Graph = E.Graph;
   X.Nodes = E.Nodes;
+  resolveTouches(X);
+}
+
+void HazardEngine::resolveTouches(Exec &X) {
   X.Touches.clear();
+  X.Writes.clear();
   for (const Node &N : X.Nodes) {
-    if (!N.Writes.empty()) {
-      for (const Range &W : N.Writes) {
-        const Allocation *A = allocationAt(W.Begin);
-        X.Touches.push_back({&N, W, A ? A->Id : "", true, {}});
-      }
+    for (const Range &W : N.Writes) {
+      const Allocation *A = allocationAt(W.Begin);
+      X.Writes.push_back({&N, W, A ? A->Id : "", true, {}});
+    }
+    if (!N.Writes.empty() && N.Pointers.empty()) {
+      X.Touches.insert(X.Touches.end(), X.Writes.end() - N.Writes.size(), X.Writes.end());
       continue;
     }
     std::map<uint64_t, size_t> ByAllocation; // allocation start -> index in Touches
@@ -175,6 +186,37 @@ void HazardEngine::onGraphExec(const Event &E) {
       X.Touches[It->second].Pointers.push_back(P);
     }
   }
+  X.Verified = X.Verified || !X.Writes.empty();
+}
+
+void HazardEngine::onNodeUpdate(const Event &E) {
+  auto It = Execs.find(E.Exec);
+  if (It == Execs.end())
+    return;
+  for (const Node &New : E.Nodes)
+    for (Node &Old : It->second.Nodes)
+      if (Old.Id == New.Id) {
+        Old.Pointers = New.Pointers;
+        Old.Kernel = New.Kernel.empty() ? Old.Kernel : New.Kernel;
+        Old.Writes.clear(); // What the old parameters wrote says nothing now.
+      }
+  It->second.Verified = false;
+  for (Node &N : It->second.Nodes)
+    It->second.Verified = It->second.Verified || !N.Writes.empty();
+  resolveTouches(It->second);
+}
+
+void HazardEngine::onExecWrites(const Event &E) {
+  auto It = Execs.find(E.Exec);
+  if (It == Execs.end())
+    return;
+  // Replays are snapshotted a few times; their write sets add up.
+  for (const Node &Seen : E.Nodes)
+    for (Node &N : It->second.Nodes)
+      if (N.Id == Seen.Id)
+        N.Writes.insert(N.Writes.end(), Seen.Writes.begin(), Seen.Writes.end());
+  It->second.Verified = true;
+  resolveTouches(It->second);
 }
 
 void HazardEngine::onLaunch(const Event &E) {
@@ -186,54 +228,53 @@ void HazardEngine::onLaunch(const Event &E) {
   LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec), LaunchOrder.end());
   LaunchOrder.push_back(E.Exec);
   for (const Touch &T : X.Touches) {
-    RuntimeLoc Where{X.Graph, T.N->Id, T.N->Kernel, describe(T.R)};
     // graph-uses-freed-memory: the allocation the node was built against is gone.
     const Allocation *Now = allocationAt(T.R.Begin);
-    if (!T.Alloc.empty() && (!Now || Now->Id != T.Alloc)) {
-      report("graph-uses-freed-memory",
-             Now ? fmt::format(
-                       "replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
-                       "belongs to another allocation ({})",
-                       X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
-                 : fmt::format(
-                       "replay {} of graph {}: kernel '{}' points into {}, freed since capture",
-                       X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
-             Where, E.Stack);
+    if (T.Alloc.empty() || (Now && Now->Id == T.Alloc))
+      continue;
+    report("graph-uses-freed-memory",
+           Now ? fmt::format(
+                     "replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
+                     "belongs to another allocation ({})",
+                     X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
+               : fmt::format("replay {} of graph {}: kernel '{}' points into {}, freed since capture",
+                             X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
+           {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
+  }
+  for (const Touch &T : X.writers())
+    checkOverwrites(X, T, E);
+}
+
+void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E) {
+  for (auto &[Param, G] : Grads)
+    if (T.reaches(G.R) && !G.Owner.empty())
+      report("grad-aliases-graph-buffer",
+             fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
+                         "overwrites it while it is still the live gradient",
+                         Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
+             {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
+             E.Stack.empty() ? G.Stack : E.Stack,
+             {{fmt::format(
+                   "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
+                   Param),
+               frameLoc(G.Stack)}},
+             "param:" + Param);
+  for (auto &[Id, H] : Tensors)
+    if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
+      H.Overwritten = true;
+      H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
+    }
+  for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
+    if (!T.reaches(W->second)) {
+      ++W;
       continue;
     }
-    for (auto &[Param, G] : Grads)
-      if (T.reaches(G.R) && !G.Owner.empty())
-        report(
-            "grad-aliases-graph-buffer",
-            fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
-                        "overwrites it while it is still the live gradient",
-                        Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
-            {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
-            E.Stack.empty() ? G.Stack : E.Stack,
-            {{fmt::format(
-                  "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
-                  Param),
-              frameLoc(G.Stack)}},
-            "param:" + Param);
-    for (auto &[Id, H] : Tensors)
-      if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
-        H.Overwritten = true;
-        H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
-      }
-    for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
-      if (T.reaches(W->second)) {
-        report(
-            "eager-write-lost-at-replay",
-            fmt::format(
-                "eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of graph "
-                "{} (kernel '{}') overwrites it",
-                W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
-            Where, E.Stack);
-        W = EagerWrites.erase(W);
-      } else {
-        ++W;
-      }
-    }
+    report("eager-write-lost-at-replay",
+           fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of "
+                       "graph {} (kernel '{}') overwrites it",
+                       W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
+           {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
+    W = EagerWrites.erase(W);
   }
 }
 
@@ -260,7 +301,7 @@ void HazardEngine::onEager(const Event &E) {
     Writes = Touched;
   for (const Range &W : Writes)
     if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty())
-      EagerWrites[E.Kernel.empty() ? "eager" : E.Kernel] = W;
+      EagerWrites.emplace(E.Kernel.empty() ? "eager" : E.Kernel, W);
 }
 
 } // namespace graphsafe::rt

@@ -57,8 +57,12 @@ private:
   struct Exec {
     std::string Graph;
     std::vector<Node> Nodes;
-    std::vector<Touch> Touches;
+    std::vector<Touch> Touches; // Every pointer, resolved at instantiate.
+    // Once verify mode saw replays, only what they wrote counts as written.
+    bool Verified = false;
+    std::vector<Touch> Writes;
     uint64_t Replays = 0;
+    const std::vector<Touch> &writers() const { return Verified ? Writes : Touches; }
   };
   struct HandedOut {
     std::string Exec;
@@ -76,7 +80,11 @@ private:
 
   const Allocation *allocationAt(uint64_t P) const;
   void onGraphExec(const Event &E);
+  void resolveTouches(Exec &X);
+  void onNodeUpdate(const Event &E);
+  void onExecWrites(const Event &E);
   void onLaunch(const Event &E);
+  void checkOverwrites(const Exec &X, const Touch &T, const Event &E);
   void onEager(const Event &E);
   void report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
               const std::vector<std::string> &Stack = {}, std::vector<Note> Notes = {},
@@ -91,8 +99,8 @@ private:
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;
   std::vector<std::string> LaunchOrder; // Execs, most recent launch last.
-  std::map<std::string, Range>
-      EagerWrites;                // Graph-owned ranges written eagerly since the last replay.
+  // Graph-owned ranges written eagerly since the last replay, by kernel.
+  std::multimap<std::string, Range> EagerWrites;
   std::set<std::string> Reported; // Deduplication keys.
   std::vector<Finding> Out;
 };

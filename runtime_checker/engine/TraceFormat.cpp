@@ -16,6 +16,8 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"capture_begin", Event::Kind::CaptureBegin},
     {"capture_end", Event::Kind::CaptureEnd},
     {"graph_exec", Event::Kind::GraphExec},
+    {"node_update", Event::Kind::NodeUpdate},
+    {"exec_writes", Event::Kind::ExecWrites},
     {"launch", Event::Kind::Launch},
     {"eager_kernel", Event::Kind::EagerKernel},
     {"tensor_out", Event::Kind::TensorOut},
@@ -33,6 +35,13 @@ uint64_t address(const nlohmann::json &J) {
   if (J.is_number_unsigned() || J.is_number_integer())
     return J.get<uint64_t>();
   return std::stoull(J.get<std::string>(), nullptr, 0);
+}
+
+nlohmann::json rangesJson(const std::vector<Range> &Rs) {
+  nlohmann::json Out = nlohmann::json::array();
+  for (const Range &R : Rs)
+    Out.push_back({hexAddress(R.Begin), R.End - R.Begin});
+  return Out;
 }
 
 std::vector<Range> ranges(const nlohmann::json &J) {
@@ -138,6 +147,8 @@ void writeEvent(std::ostream &OS, const Event &E) {
     for (auto P : E.Pointers)
       J["ptrs"].push_back(hexAddress(P));
   }
+  if (!E.Writes.empty())
+    J["writes"] = rangesJson(E.Writes);
   if (!E.Stack.empty())
     J["stack"] = E.Stack;
   if (!E.Nodes.empty()) {
@@ -146,6 +157,8 @@ void writeEvent(std::ostream &OS, const Event &E) {
       nlohmann::json JN = {{"id", N.Id}, {"kernel", N.Kernel}, {"ptrs", nlohmann::json::array()}};
       for (auto P : N.Pointers)
         JN["ptrs"].push_back(hexAddress(P));
+      if (!N.Writes.empty())
+        JN["writes"] = rangesJson(N.Writes);
       J["nodes"].push_back(JN);
     }
   }

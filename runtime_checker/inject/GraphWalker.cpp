@@ -1,92 +1,92 @@
 #include "GraphWalker.h"
-#include "Hex.h"
 
-#include <nlohmann/json.hpp>
+#include "CaptureTracker.h"
 
-#include <cstdio>
 #include <cstring>
 #include <set>
-#include <vector>
 
 namespace graphsafe::inject {
 
-namespace {
-
-// ATen and cuBLAS pass structs by value (hundreds of bytes), so every
-// 8-byte-aligned word of every parameter is a candidate pointer, kept only
-// if it falls inside a live device allocation.
-} // namespace
-
-void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
-                      const IsDevicePointer &IsDevice) {
-  if (!F || !Params)
-    return;
-  for (size_t I = 0;; ++I) {
-    size_t Offset = 0, Size = 0;
-    if (cuFuncGetParamInfo(F, I, &Offset, &Size) != CUDA_SUCCESS)
-      break;
-    const auto *Bytes = static_cast<const unsigned char *>(Params[I]);
-    for (size_t B = 0; B + 8 <= Size; B += 8) {
+NodeInfo describeKernel(unsigned Index, const CUDA_KERNEL_NODE_PARAMS &P,
+                        const PointerFilter &IsDevice) {
+  NodeInfo N{Index, "?", {}};
+  CUfunction F = P.func;
+  if (!F && P.kern)
+    cuKernelGetFunction(&F, P.kern); // Only a CUkernel was set (library-loaded kernels).
+  const char *Name = nullptr;
+  if (F && cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name)
+    N.Kernel = Name;
+  std::set<uint64_t> Ptrs;
+  scanKernelParams(F, P.kernelParams, Ptrs, IsDevice);
+  // `extra`-style launches pack every parameter into one buffer.
+  if (!P.kernelParams && P.extra) {
+    void *Buffer = nullptr;
+    size_t Size = 0;
+    for (void **E = P.extra; *E != CU_LAUNCH_PARAM_END; E += 2) {
+      if (*E == CU_LAUNCH_PARAM_BUFFER_POINTER)
+        Buffer = E[1];
+      else if (*E == CU_LAUNCH_PARAM_BUFFER_SIZE)
+        Size = *static_cast<size_t *>(E[1]);
+    }
+    for (size_t B = 0; Buffer && B + 8 <= Size; B += 8) {
       uint64_t V;
-      std::memcpy(&V, Bytes + B, 8);
+      std::memcpy(&V, static_cast<const char *>(Buffer) + B, 8);
       if (V && IsDevice(V))
-        Out.insert(V);
+        Ptrs.insert(V);
     }
   }
+  N.Pointers.assign(Ptrs.begin(), Ptrs.end());
+  return N;
 }
 
-std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
-                              const IsDevicePointer &IsDevice) {
+GraphLayout walkGraph(CUgraph Graph, const PointerFilter &IsDevice) {
+  GraphLayout Out;
   size_t N = 0;
   cuGraphGetNodes(Graph, nullptr, &N);
   std::vector<CUgraphNode> Nodes(N);
   if (N)
     cuGraphGetNodes(Graph, Nodes.data(), &N);
-  nlohmann::json J = {{"ev", "graph_exec"},
-                      {"graph", "g" + std::to_string(GraphId)},
-                      {"exec", rt::hexAddress(reinterpret_cast<uint64_t>(Exec))},
-                      {"nodes", nlohmann::json::array()}};
+  // Allocation nodes first: kernel pointers into their memory must resolve.
+  for (size_t I = 0; I < N; ++I) {
+    CUgraphNodeType T;
+    CUDA_MEM_ALLOC_NODE_PARAMS A{};
+    if (cuGraphNodeGetType(Nodes[I], &T) == CUDA_SUCCESS && T == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+        cuGraphMemAllocNodeGetParams(Nodes[I], &A) == CUDA_SUCCESS)
+      Out.MemAllocs.push_back({A.dptr, A.bytesize});
+  }
+  auto Known = [&](uint64_t P) {
+    if (IsDevice(P))
+      return true;
+    for (const Extent &E : Out.MemAllocs)
+      if (P >= E.Begin && P < E.Begin + E.Size)
+        return true;
+    return false;
+  };
   for (size_t I = 0; I < N; ++I) {
     CUgraphNodeType T;
     if (cuGraphNodeGetType(Nodes[I], &T) != CUDA_SUCCESS)
       continue;
-    nlohmann::json Node = {{"id", std::to_string(I)}, {"ptrs", nlohmann::json::array()}};
-    std::set<uint64_t> Ptrs;
+    captures().setNodeIndex(Nodes[I], I);
     if (T == CU_GRAPH_NODE_TYPE_KERNEL) {
       CUDA_KERNEL_NODE_PARAMS P{};
-      if (cuGraphKernelNodeGetParams(Nodes[I], &P) != CUDA_SUCCESS)
-        continue;
-      CUfunction F = P.func;
-      if (!F && P.kern)
-        cuKernelGetFunction(&F, P.kern);
-      const char *Name = nullptr;
-      if (F)
-        cuFuncGetName(&Name, F);
-      Node["kernel"] = Name ? Name : "?";
-      scanKernelParams(F, P.kernelParams, Ptrs, IsDevice);
+      if (cuGraphKernelNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS)
+        Out.Nodes.push_back(describeKernel(I, P, Known));
     } else if (T == CU_GRAPH_NODE_TYPE_MEMSET) {
       CUDA_MEMSET_NODE_PARAMS P{};
-      if (cuGraphMemsetNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
-        Node["kernel"] = "memset";
-        Ptrs.insert(P.dst);
-      }
+      if (cuGraphMemsetNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS)
+        Out.Nodes.push_back({static_cast<unsigned>(I), "memset", {P.dst}});
     } else if (T == CU_GRAPH_NODE_TYPE_MEMCPY) {
       CUDA_MEMCPY3D P{};
       if (cuGraphMemcpyNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
-        Node["kernel"] = "memcpy";
-        if (P.dstDevice)
-          Ptrs.insert(P.dstDevice);
-        if (P.srcDevice)
-          Ptrs.insert(P.srcDevice);
+        NodeInfo Copy{static_cast<unsigned>(I), "memcpy", {}};
+        for (uint64_t V : {P.dstDevice, P.srcDevice})
+          if (V)
+            Copy.Pointers.push_back(V);
+        Out.Nodes.push_back(Copy);
       }
-    } else {
-      continue;
     }
-    for (uint64_t V : Ptrs)
-      Node["ptrs"].push_back(rt::hexAddress(V));
-    J["nodes"].push_back(Node);
   }
-  return J.dump();
+  return Out;
 }
 
 } // namespace graphsafe::inject

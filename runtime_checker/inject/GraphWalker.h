@@ -1,25 +1,33 @@
 // Walks an instantiated graph's nodes once, at instantiate, and finds the
-// device pointers each kernel node was captured with.
+// device pointers each kernel, memset and memcpy node was captured with, and
+// the memory its allocation nodes own.
 #pragma once
+
+#include "KernelParams.h"
+#include "MemoryMap.h"
 
 #include <cuda.h>
 
-#include <cstdint>
-#include <functional>
-#include <set>
 #include <string>
+#include <vector>
 
 namespace graphsafe::inject {
 
-// True when P lies in a device allocation the process made.
-using IsDevicePointer = std::function<bool(uint64_t)>;
+struct NodeInfo {
+  unsigned Index;
+  std::string Kernel;
+  std::vector<uint64_t> Pointers;
+};
 
-// Adds to Out every 8-byte word of the kernel's parameters that IsDevice accepts.
-void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
-                      const IsDevicePointer &IsDevice);
+struct GraphLayout {
+  std::vector<NodeInfo> Nodes;
+  std::vector<Extent> MemAllocs; // Graph memory nodes (cudaMallocAsync under capture).
+};
 
-// Returns the graph_exec event line for this graph.
-std::string describeGraphExec(CUgraph Graph, uint64_t GraphId, CUgraphExec Exec,
-                              const IsDevicePointer &IsDevice);
+GraphLayout walkGraph(CUgraph Graph, const PointerFilter &IsDevice);
+
+// The pointers of one kernel node's parameters (for parameter updates).
+NodeInfo describeKernel(unsigned Index, const CUDA_KERNEL_NODE_PARAMS &P,
+                        const PointerFilter &IsDevice);
 
 } // namespace graphsafe::inject

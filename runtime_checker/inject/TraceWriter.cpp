@@ -1,5 +1,6 @@
 #include "TraceWriter.h"
 
+#include <cstdlib>
 #include <unistd.h>
 
 namespace graphsafe::inject {
@@ -11,7 +12,14 @@ TraceWriter &trace() {
 
 bool TraceWriter::open(const std::string &Dir) {
   std::lock_guard<std::mutex> L(M);
-  std::string Path = Dir + "/trace-" + std::to_string(::getpid()) + ".jsonl";
+  // torchrun and other launchers say which rank a process is.
+  std::string Name = std::to_string(::getpid());
+  for (const char *Var : {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"})
+    if (const char *R = std::getenv(Var); R && *R) {
+      Name = "rank" + std::string(R) + "-" + Name;
+      break;
+    }
+  std::string Path = Dir + "/trace-" + Name + ".jsonl";
   F = std::fopen(Path.c_str(), "w");
   return F != nullptr;
 }

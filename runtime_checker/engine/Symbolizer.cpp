@@ -1,0 +1,99 @@
+#include "Symbolizer.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace graphsafe::rt {
+
+namespace {
+
+constexpr const char *Prefix = "native:";
+
+struct Frame {
+  std::string Module, Offset, Symbol;
+};
+
+bool parse(const std::string &Text, Frame &F) {
+  if (Text.rfind(Prefix, 0) != 0)
+    return false;
+  size_t Plus = Text.rfind("+0x", Text.find(' '));
+  if (Plus == std::string::npos)
+    return false;
+  size_t Space = Text.find(' ', Plus);
+  F.Module = Text.substr(7, Plus - 7);
+  F.Offset = Text.substr(Plus + 1, Space == std::string::npos ? std::string::npos : Space - Plus - 1);
+  F.Symbol = Space == std::string::npos ? "?" : Text.substr(Space + 1);
+  return true;
+}
+
+std::string shellQuote(const std::string &S) {
+  std::string Q = "'";
+  for (char C : S)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+// addr2line -f prints two lines per address: the function, then file:line.
+std::map<std::string, std::string> resolveModule(const std::string &Module,
+                                                 const std::vector<std::string> &Offsets) {
+  std::map<std::string, std::string> Out;
+  std::error_code EC;
+  if (!std::filesystem::exists(Module, EC))
+    return Out;
+  std::string Cmd = "addr2line -C -f -e " + shellQuote(Module);
+  for (const auto &O : Offsets)
+    Cmd += " " + O;
+  Cmd += " 2>/dev/null";
+  FILE *P = popen(Cmd.c_str(), "r");
+  if (!P)
+    return Out;
+  char Buf[4096];
+  std::vector<std::string> Lines;
+  while (std::fgets(Buf, sizeof Buf, P)) {
+    std::string L = Buf;
+    while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
+      L.pop_back();
+    Lines.push_back(L);
+  }
+  pclose(P);
+  for (size_t I = 0; I + 1 < Lines.size() && I / 2 < Offsets.size(); I += 2) {
+    std::string Loc = Lines[I + 1];
+    if (size_t D = Loc.find(" (discriminator"); D != std::string::npos)
+      Loc.erase(D);
+    if (Loc.rfind("??", 0) == 0 || Loc.size() < 3 || Loc.substr(Loc.size() - 2) == ":0" ||
+        Loc.back() == '?')
+      continue;
+    Out[Offsets[I / 2]] = Loc + " " + Lines[I];
+  }
+  return Out;
+}
+
+} // namespace
+
+void symbolizeNativeFrames(std::vector<Event> &Events) {
+  std::map<std::string, std::vector<std::string>> Wanted; // module -> offsets
+  for (const Event &E : Events)
+    for (const auto &S : E.Stack)
+      if (Frame F; parse(S, F))
+        Wanted[F.Module].push_back(F.Offset);
+  if (Wanted.empty())
+    return;
+  std::map<std::string, std::map<std::string, std::string>> Resolved;
+  for (auto &[Module, Offsets] : Wanted)
+    Resolved[Module] = resolveModule(Module, Offsets);
+  for (Event &E : Events)
+    for (auto &S : E.Stack) {
+      Frame F;
+      if (!parse(S, F))
+        continue;
+      auto It = Resolved[F.Module].find(F.Offset);
+      S = It != Resolved[F.Module].end()
+              ? It->second
+              : std::filesystem::path(F.Module).filename().string() + "+" + F.Offset + " " +
+                    F.Symbol;
+    }
+}
+
+} // namespace graphsafe::rt

@@ -1,0 +1,109 @@
+#include "HostStack.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <string>
+
+namespace graphsafe::inject {
+
+nlohmann::json pythonStack() {
+  static auto Sym = [](const char *N) { return dlsym(RTLD_DEFAULT, N); };
+  static auto IsInit = reinterpret_cast<int (*)()>(Sym("Py_IsInitialized"));
+  static auto Ensure = reinterpret_cast<int (*)()>(Sym("PyGILState_Ensure"));
+  static auto Release = reinterpret_cast<void (*)(int)>(Sym("PyGILState_Release"));
+  static auto GetFrame = reinterpret_cast<void *(*)()>(Sym("PyEval_GetFrame"));
+  static auto Line = reinterpret_cast<int (*)(void *)>(Sym("PyFrame_GetLineNumber"));
+  static auto Code = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetCode"));
+  static auto Back = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetBack"));
+  static auto Attr =
+      reinterpret_cast<void *(*)(void *, const char *)>(Sym("PyObject_GetAttrString"));
+  static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
+  static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
+  nlohmann::json Out = nlohmann::json::array();
+  if (!IsInit || !Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 ||
+      !DecRef || !IsInit())
+    return Out;
+  int State = Ensure();
+  void *Frame = GetFrame(); // Borrowed.
+  bool Owned = false;
+  for (int Depth = 0; Frame && Depth < 16; ++Depth) {
+    void *C = Code(Frame);
+    void *File = C ? Attr(C, "co_filename") : nullptr;
+    void *Name = C ? Attr(C, "co_name") : nullptr;
+    const char *F = File ? Utf8(File) : nullptr;
+    const char *N = Name ? Utf8(Name) : nullptr;
+    // Frames inside torch itself say little about the user's mistake.
+    if (F && !std::strstr(F, "/torch/"))
+      Out.push_back(std::string(F) + ":" + std::to_string(Line(Frame)) + " " + (N ? N : "?"));
+    for (void *Ref : {File, Name, C})
+      if (Ref)
+        DecRef(Ref);
+    void *Next = Back(Frame);
+    if (Owned)
+      DecRef(Frame);
+    Frame = Next;
+    Owned = true;
+  }
+  if (Owned && Frame)
+    DecRef(Frame);
+  Release(State);
+  return Out;
+}
+
+namespace {
+
+// Frames in these libraries are the CUDA stack or graphcheck itself.
+bool isInfrastructure(const char *Module) {
+  static Dl_info Self;
+  static bool HaveSelf = dladdr(reinterpret_cast<void *>(&nativeStack), &Self) != 0;
+  if (HaveSelf && Self.dli_fname && std::strcmp(Module, Self.dli_fname) == 0)
+    return true;
+  for (const char *Lib : {"libcupti", "libcuda.so", "libcudart", "libc.so", "libstdc++"})
+    if (std::strstr(Module, Lib))
+      return true;
+  return false;
+}
+
+std::string demangle(const char *Name) {
+  if (!Name)
+    return "?";
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Name, nullptr, nullptr, &Status);
+  std::string Out = Status == 0 && D ? D : Name;
+  std::free(D);
+  return Out;
+}
+
+} // namespace
+
+nlohmann::json nativeStack() {
+  void *Frames[32];
+  int N = backtrace(Frames, 32);
+  nlohmann::json Out = nlohmann::json::array();
+  for (int I = 0; I < N && Out.size() < 16; ++I) {
+    Dl_info Info;
+    if (!dladdr(Frames[I], &Info) || !Info.dli_fname || isInfrastructure(Info.dli_fname))
+      continue;
+    // Return addresses point after the call; one byte back is inside it.
+    // addr2line wants module offsets for shared objects and PIE, but
+    // absolute addresses for fixed-address executables.
+    auto Addr = reinterpret_cast<uintptr_t>(Frames[I]) - 1;
+    bool Fixed = static_cast<const Elf64_Ehdr *>(Info.dli_fbase)->e_type == ET_EXEC;
+    auto Offset = Fixed ? Addr : Addr - reinterpret_cast<uintptr_t>(Info.dli_fbase);
+    char Hex[32];
+    std::snprintf(Hex, sizeof Hex, "+0x%lx ", static_cast<unsigned long>(Offset));
+    Out.push_back("native:" + std::string(Info.dli_fname) + Hex + demangle(Info.dli_sname));
+  }
+  return Out;
+}
+
+nlohmann::json callerStack() {
+  nlohmann::json Py = pythonStack();
+  return Py.empty() ? nativeStack() : Py;
+}
+
+} // namespace graphsafe::inject

@@ -1,0 +1,22 @@
+// The host stack that made a CUDA call, for findings that blame a line:
+// Python frames (file:line function) when the process embeds Python, native
+// frames otherwise. Native frames are written as
+// "native:MODULE+0xOFFSET SYMBOL" and `graphcheck` symbolizes them to
+// file:line after the run, so nothing slow happens inside the program.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace graphsafe::inject {
+
+// Python frames outside torch, innermost first; empty without Python. Takes
+// the GIL, so only for rare events (calls made while capturing).
+nlohmann::json pythonStack();
+
+// Native frames outside the CUDA libraries and graphcheck, innermost first.
+nlohmann::json nativeStack();
+
+// The Python stack when there is one, else the native stack.
+nlohmann::json callerStack();
+
+} // namespace graphsafe::inject

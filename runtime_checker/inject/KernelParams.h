@@ -1,0 +1,27 @@
+// Finds the device pointers a kernel launch passes. ATen and cuBLAS pass
+// structs by value (hundreds of bytes), so every 8-byte-aligned word of every
+// parameter is a candidate, kept only where it falls inside a live allocation.
+// Parameter layouts are looked up once per function and cached.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <functional>
+#include <set>
+
+namespace graphsafe::inject {
+
+using PointerFilter = std::function<bool(uint64_t)>;
+
+// Adds to Out every candidate word of the launch's parameters Keep accepts.
+void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
+                      const PointerFilter &Keep);
+
+// The driver function behind a runtime launch's host stub, or null. Asks the
+// runtime the program itself uses, and leaves the program's last-error state
+// exactly as it was: a lookup that fails (stubs of a statically linked
+// runtime such as cuBLAS's own) is forgotten, never seen by the program.
+CUfunction functionOfStub(const void *Stub);
+
+} // namespace graphsafe::inject

@@ -1,0 +1,46 @@
+// The device allocations the program holds, and which of them a graph owns
+// (made while a capture was under way). Every callback thread reads it, so it
+// locks; lookups are one ordered-map search.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace graphsafe::inject {
+
+struct Extent {
+  uint64_t Begin = 0, Size = 0;
+};
+
+class MemoryMap {
+public:
+  void add(uint64_t Addr, uint64_t Size, bool GraphOwned);
+  // Removes the allocation starting at Addr; false when there is none.
+  bool remove(uint64_t Addr);
+  // Removes every allocation inside [Addr, Addr + Size) (an unmapped range);
+  // returns their start addresses.
+  std::vector<uint64_t> removeRange(uint64_t Addr, uint64_t Size);
+
+  bool isDevice(uint64_t P) const { return find(P, false).has_value(); }
+  bool isGraphOwned(uint64_t P) const { return find(P, true).has_value(); }
+  std::optional<Extent> extentOf(uint64_t P) const { return find(P, false); }
+  bool anyGraphOwned() const;
+
+private:
+  std::optional<Extent> find(uint64_t P, bool GraphOwnedOnly) const;
+
+  struct Entry {
+    uint64_t Size;
+    bool GraphOwned;
+  };
+  mutable std::mutex M;
+  std::map<uint64_t, Entry> Live;
+  size_t GraphOwnedCount = 0;
+};
+
+MemoryMap &memory();
+
+} // namespace graphsafe::inject

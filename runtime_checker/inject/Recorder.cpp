@@ -1,0 +1,278 @@
+#include "Recorder.h"
+
+#include "CaptureTracker.h"
+#include "GraphWalker.h"
+#include "Hex.h"
+#include "HostStack.h"
+#include "MemoryMap.h"
+#include "TraceWriter.h"
+#include "WriteSnapshots.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+
+namespace graphsafe::inject {
+
+namespace {
+
+using nlohmann::json;
+
+void emit(const json &J) { trace().write(J.dump()); }
+
+std::string hex(uint64_t V) { return rt::hexAddress(V); }
+
+bool isDevice(uint64_t P) { return memory().isDevice(P); }
+
+// What verify mode needs of each exec: its nodes' pointers, and how many of
+// its replays were snapshotted already.
+struct ExecRecord {
+  GraphLayout Layout;
+  unsigned Verified = 0;
+};
+std::mutex ExecMutex;
+std::map<CUgraphExec, ExecRecord> Execs;
+// Replays snapshotted per exec: enough to see writes whose values repeat
+// in one replay, few enough to leave the run's pace alone afterwards.
+constexpr unsigned VerifiedReplays = 3;
+
+std::atomic<LaunchHook> Hook{nullptr};
+
+thread_local std::optional<WriteSnapshot> PendingLaunch, PendingEager;
+thread_local json PendingEagerEvent;
+
+json nodeJson(const NodeInfo &N) {
+  json J = {{"id", std::to_string(N.Index)}, {"kernel", N.Kernel}, {"ptrs", json::array()}};
+  for (uint64_t P : N.Pointers)
+    J["ptrs"].push_back(hex(P));
+  return J;
+}
+
+void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout) {
+  // Graph memory nodes own their memory for the graph's lifetime.
+  for (const Extent &A : Layout.MemAllocs) {
+    memory().add(A.Begin, A.Size, true);
+    emit({{"ev", "alloc"}, {"addr", hex(A.Begin)}, {"size", A.Size}, {"graph", Graph}});
+  }
+  json J = {{"ev", "graph_exec"}, {"graph", Graph}, {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
+            {"nodes", json::array()}};
+  for (const NodeInfo &N : Layout.Nodes)
+    J["nodes"].push_back(nodeJson(N));
+  emit(J);
+  captures().setExecGraph(Exec, Graph);
+  std::lock_guard<std::mutex> L(ExecMutex);
+  Execs[Exec] = {std::move(Layout), 0};
+}
+
+} // namespace
+
+void setLaunchHook(LaunchHook H) { Hook = H; }
+
+void recordAlloc(uint64_t Addr, uint64_t Size) {
+  std::string Graph = captures().anyCapture() ? captures().graphOfThisThread() : "";
+  // An allocation on another thread while some stream captures still belongs
+  // to a capture's private pool in PyTorch; the engine attributes it.
+  bool Owned = captures().anyCapture();
+  memory().add(Addr, Size, Owned);
+  json J = {{"ev", "alloc"}, {"addr", hex(Addr)}, {"size", Size}};
+  if (!Graph.empty())
+    J["graph"] = Graph;
+  emit(J);
+}
+
+void recordFree(uint64_t Addr) {
+  if (memory().remove(Addr))
+    emit({{"ev", "free"}, {"addr", hex(Addr)}});
+}
+
+void recordUnmap(uint64_t Addr, uint64_t Size) {
+  for (uint64_t A : memory().removeRange(Addr, Size))
+    emit({{"ev", "free"}, {"addr", hex(A)}});
+}
+
+void recordCaptureBegin(uint64_t Stream) {
+  std::string Id = captures().begin(Stream);
+  emit({{"ev", "capture_begin"}, {"graph", Id}, {"stream", hex(Stream)}});
+}
+
+void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unjoined) {
+  if (Unjoined)
+    emit({{"ev", "api_in_capture"}, {"api", Api}, {"kind", "unjoined"}, {"stack", callerStack()}});
+  // Grads autograd installed during the capture (whole-network capture) must
+  // reach the trace while it still counts as capturing.
+  if (LaunchHook H = Hook.load())
+    H();
+  std::string Id = captures().end(Stream, Result);
+  if (!Id.empty())
+    emit({{"ev", "capture_end"}, {"graph", Id}});
+}
+
+void recordExecCreated(CUgraph Graph, CUgraphExec Exec) {
+  describeExec(Exec, captures().idOf(Graph), walkGraph(Graph, isDevice));
+}
+
+void recordExecUpdate(CUgraphExec Exec, CUgraph Graph) {
+  describeExec(Exec, captures().graphOfExec(Exec), walkGraph(Graph, isDevice));
+}
+
+void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node,
+                            const CUDA_KERNEL_NODE_PARAMS &P) {
+  int Index = captures().nodeIndex(Node);
+  if (Index < 0)
+    return;
+  NodeInfo N = describeKernel(static_cast<unsigned>(Index), P, isDevice);
+  json J = {{"ev", "node_update"},
+            {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
+            {"nodes", json::array({nodeJson(N)})}};
+  emit(J);
+  std::lock_guard<std::mutex> L(ExecMutex);
+  auto It = Execs.find(Exec);
+  if (It == Execs.end())
+    return;
+  for (NodeInfo &Old : It->second.Layout.Nodes)
+    if (Old.Index == N.Index)
+      Old = N;
+  It->second.Verified = 0; // New parameters, new write set.
+}
+
+void recordGraphLaunchEnter(CUgraphExec Exec) {
+  if (LaunchHook H = Hook.load())
+    H();
+  const json Launch = {{"ev", "launch"}, {"exec", hex(reinterpret_cast<uint64_t>(Exec))}};
+  PendingLaunch.reset();
+  // A launch being captured into another graph does not run now.
+  if (!verifyMode() || captures().anyCapture())
+    return emit(Launch);
+  std::vector<uint64_t> Ptrs;
+  {
+    std::lock_guard<std::mutex> L(ExecMutex);
+    auto It = Execs.find(Exec);
+    if (It == Execs.end() || It->second.Verified >= VerifiedReplays)
+      return emit(Launch);
+    ++It->second.Verified;
+    for (const NodeInfo &N : It->second.Layout.Nodes)
+      Ptrs.insert(Ptrs.end(), N.Pointers.begin(), N.Pointers.end());
+  }
+  // A snapshotted launch is reported after its writes (at exit), so the
+  // engine judges even the first replay by what it really wrote.
+  PendingLaunch.emplace();
+  if (!PendingLaunch->take(Ptrs)) {
+    PendingLaunch.reset();
+    emit(Launch);
+  }
+}
+
+void recordGraphLaunchExit(CUgraphExec Exec) {
+  if (!PendingLaunch)
+    return;
+  std::vector<Extent> Changed = PendingLaunch->changed();
+  PendingLaunch.reset();
+  struct LaunchAfterWrites {
+    CUgraphExec Exec;
+    ~LaunchAfterWrites() {
+      emit({{"ev", "launch"}, {"exec", hex(reinterpret_cast<uint64_t>(Exec))}});
+    }
+  } Launch{Exec};
+  // Each changed range is the work of the node(s) whose pointer starts
+  // closest below it in the same allocation.
+  std::map<unsigned, std::vector<Extent>> ByNode;
+  {
+    std::lock_guard<std::mutex> L(ExecMutex);
+    auto It = Execs.find(Exec);
+    if (It == Execs.end())
+      return;
+    for (const Extent &W : Changed) {
+      auto Alloc = memory().extentOf(W.Begin);
+      uint64_t Best = 0;
+      for (const NodeInfo &N : It->second.Layout.Nodes)
+        for (uint64_t P : N.Pointers)
+          if (P <= W.Begin && P > Best && (!Alloc || P >= Alloc->Begin))
+            Best = P;
+      for (const NodeInfo &N : It->second.Layout.Nodes)
+        if (Best && std::find(N.Pointers.begin(), N.Pointers.end(), Best) != N.Pointers.end())
+          ByNode[N.Index].push_back(W);
+    }
+  }
+  json J = {{"ev", "exec_writes"},
+            {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
+            {"nodes", json::array()}};
+  for (const auto &[Index, Writes] : ByNode) {
+    json N = {{"id", std::to_string(Index)}, {"writes", json::array()}};
+    for (const Extent &W : Writes)
+      N["writes"].push_back({hex(W.Begin), W.Size});
+    J["nodes"].push_back(N);
+  }
+  emit(J);
+}
+
+// Eager kernels matter only where they touch graph-owned memory (reading an
+// output a later replay overwrote, or writing memory the next replay wipes),
+// so only those are recorded: the trace stays small on long runs.
+void recordEagerLaunchEnter(CUfunction F, void **Params) {
+  PendingEager.reset();
+  if (!F || !Params || !memory().anyGraphOwned() || captures().anyCapture())
+    return; // Nothing to touch, or being captured rather than run.
+  std::set<uint64_t> Ptrs;
+  scanKernelParams(F, Params, Ptrs, [](uint64_t P) { return memory().isGraphOwned(P); });
+  if (Ptrs.empty())
+    return;
+  const char *Name = nullptr;
+  if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
+    Name = nullptr;
+  json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", json::array()}};
+  for (uint64_t V : Ptrs)
+    J["ptrs"].push_back(hex(V));
+  if (!verifyMode())
+    return emit(J);
+  PendingEagerEvent = std::move(J);
+  PendingEager.emplace();
+  if (!PendingEager->take({Ptrs.begin(), Ptrs.end()})) {
+    PendingEager.reset();
+    emit(PendingEagerEvent);
+  }
+}
+
+void recordEagerLaunchExit() {
+  if (!PendingEager)
+    return;
+  json J = std::move(PendingEagerEvent);
+  J["writes"] = json::array();
+  for (const Extent &W : PendingEager->changed())
+    J["writes"].push_back({hex(W.Begin), W.Size});
+  PendingEager.reset();
+  emit(J);
+}
+
+bool recordSyncIfCapturing(const char *Api) {
+  std::string Graph = captures().graphOfThisThread();
+  if (Graph.empty())
+    return false;
+  emit({{"ev", "api_in_capture"},
+        {"api", Api},
+        {"kind", "sync"},
+        {"graph", Graph},
+        {"stack", callerStack()}});
+  return true;
+}
+
+void recordCaptureError(const char *Api, int Error) {
+  const char *Kind = "sync";
+  if (Error == CUDA_ERROR_STREAM_CAPTURE_UNJOINED)
+    Kind = "unjoined";
+  else if (Error == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
+    Kind = "legacy-stream";
+  else if (std::strstr(Api, "Malloc") || std::strstr(Api, "Free") || std::strstr(Api, "Alloc"))
+    Kind = "alloc";
+  emit({{"ev", "api_in_capture"},
+        {"api", Api},
+        {"kind", Kind},
+        {"error", Error},
+        {"stack", callerStack()}});
+}
+
+} // namespace graphsafe::inject

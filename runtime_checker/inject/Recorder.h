@@ -1,0 +1,43 @@
+// Turns the CUDA calls the runtime and driver callbacks decode into trace
+// events. Both API levels land here, so a program that captures through the
+// driver is observed exactly like one that uses the runtime.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace graphsafe::inject {
+
+void recordAlloc(uint64_t Addr, uint64_t Size);
+void recordFree(uint64_t Addr);
+void recordUnmap(uint64_t Addr, uint64_t Size);
+void recordCaptureBegin(uint64_t Stream);
+void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unjoined);
+void recordExecCreated(CUgraph Graph, CUgraphExec Exec);
+// cuGraphExecUpdate: the exec now runs Graph's nodes and parameters.
+void recordExecUpdate(CUgraphExec Exec, CUgraph Graph);
+void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNEL_NODE_PARAMS &P);
+
+// Around a graph launch: the enter side reports the launch (and in verify
+// mode snapshots what it may write), the exit side learns its writes.
+void recordGraphLaunchEnter(CUgraphExec Exec);
+void recordGraphLaunchExit(CUgraphExec Exec);
+
+// Around an eager kernel launch (not one being captured).
+void recordEagerLaunchEnter(CUfunction F, void **Params);
+void recordEagerLaunchExit();
+
+// A synchronizing call made on a capturing thread; returns whether it was.
+bool recordSyncIfCapturing(const char *Api);
+// A call that failed with a stream-capture error.
+void recordCaptureError(const char *Api, int Error);
+
+// The libtorch adapter's poll, run before each graph launch (so the grads and
+// tensors it watches are reported before the replay that could overwrite
+// them) and before each capture ends (so grads installed while capturing
+// count as the graph's own, as in whole-network capture).
+using LaunchHook = void (*)();
+void setLaunchHook(LaunchHook Hook);
+
+} // namespace graphsafe::inject

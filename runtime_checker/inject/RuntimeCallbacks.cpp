@@ -1,0 +1,182 @@
+// Runtime API (cudart) callbacks. A program's runtime calls reach the driver
+// through private entry points, so these are the only view of them.
+#include "Callbacks.h"
+#include "KernelParams.h"
+#include "Recorder.h"
+
+#include <cuda_runtime_api.h>
+
+namespace graphsafe::inject {
+
+namespace {
+
+template <typename T> const T *params(const CUpti_CallbackData *D) {
+  return static_cast<const T *>(D->functionParams);
+}
+
+cudaError_t result(const CUpti_CallbackData *D) {
+  return D->functionReturnValue ? *static_cast<cudaError_t *>(D->functionReturnValue)
+                                : cudaSuccess;
+}
+
+uint64_t u64(const void *P) { return reinterpret_cast<uint64_t>(P); }
+
+// Synchronizing calls are illegal on the thread that is capturing, whatever
+// they return (some only invalidate the capture, and the error surfaces later
+// at cudaStreamEndCapture, far from the line that caused it).
+bool isSyncCall(CUpti_CallbackId Cbid) {
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// These return the sticky error of an earlier call; the earlier call is the culprit.
+bool reportsEarlierErrors(CUpti_CallbackId Cbid) {
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v10010:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_v11030:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphDestroy_v10000:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isCaptureError(int Err) {
+  return Err >= cudaErrorStreamCaptureUnsupported && Err <= cudaErrorStreamCaptureWrongThread &&
+         Err != cudaErrorCapturedEvent;
+}
+
+void onLaunch(const void *Stub, void **Args, bool Enter) {
+  if (!Enter)
+    return recordEagerLaunchExit();
+  recordEagerLaunchEnter(functionOfStub(Stub), Args);
+}
+
+} // namespace
+
+void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
+  const bool Enter = D->callbackSite == CUPTI_API_ENTER;
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaMalloc_v3020_params>(D); // Both start {void **devPtr; size_t size;}.
+      recordAlloc(u64(*P->devPtr), P->size);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaMallocAsync_v11020_params>(D);
+      recordAlloc(u64(*P->devPtr), P->size);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaMallocFromPoolAsync_v11020_params>(D);
+      recordAlloc(u64(*P->ptr), P->size);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+    if (Enter)
+      recordFree(u64(params<cudaFree_v3020_params>(D)->devPtr));
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+    if (Enter)
+      recordFree(u64(params<cudaFreeAsync_v11020_params>(D)->devPtr));
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+    if (!Enter && result(D) == cudaSuccess)
+      recordCaptureBegin(u64(params<cudaStreamBeginCapture_v10000_params>(D)->stream));
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030:
+    if (!Enter && result(D) == cudaSuccess)
+      recordCaptureBegin(u64(params<cudaStreamBeginCaptureToGraph_v12030_params>(D)->stream));
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
+    if (!Enter) {
+      auto *P = params<cudaStreamEndCapture_v10000_params>(D);
+      cudaError_t Err = result(D);
+      recordCaptureEnd(u64(P->stream),
+                       Err == cudaSuccess && P->pGraph ? reinterpret_cast<CUgraph>(*P->pGraph)
+                                                       : nullptr,
+                       D->functionName, Err == cudaErrorStreamCaptureUnjoined);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000: {
+    auto Exec = reinterpret_cast<CUgraphExec>(params<cudaGraphLaunch_v10000_params>(D)->graphExec);
+    if (Enter)
+      recordGraphLaunchEnter(Exec);
+    else
+      recordGraphLaunchExit(Exec);
+    return;
+  }
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaGraphExecUpdate_v10020_params>(D);
+      recordExecUpdate(reinterpret_cast<CUgraphExec>(P->hGraphExec),
+                       reinterpret_cast<CUgraph>(P->hGraph));
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecKernelNodeSetParams_v10010:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaGraphExecKernelNodeSetParams_v10010_params>(D);
+      CUDA_KERNEL_NODE_PARAMS K{};
+      K.func = functionOfStub(P->pNodeParams->func);
+      K.kernelParams = P->pNodeParams->kernelParams;
+      K.extra = P->pNodeParams->extra;
+      recordKernelNodeUpdate(reinterpret_cast<CUgraphExec>(P->hGraphExec),
+                             reinterpret_cast<CUgraphNode>(P->node), K);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+    auto *P = params<cudaLaunchKernel_v7000_params>(D);
+    return onLaunch(P->func, P->args, Enter);
+  }
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
+    auto *P = params<cudaLaunchCooperativeKernel_v9000_params>(D);
+    return onLaunch(P->func, P->args, Enter);
+  }
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+    auto *P = params<cudaLaunchKernelExC_v11060_params>(D);
+    return onLaunch(P->func, P->args, Enter);
+  }
+  default:
+    break;
+  }
+  if (Enter && isSyncCall(Cbid)) {
+    recordSyncIfCapturing(D->functionName);
+    return;
+  }
+  if (!Enter && !reportsEarlierErrors(Cbid) && isCaptureError(result(D)))
+    recordCaptureError(D->functionName, result(D));
+}
+
+} // namespace graphsafe::inject
