@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Builds graphcheck and its CUPTI injection library on the GPU machine, which
-# has CUDA and PyTorch but no LLVM, no network and no Debian -dev packages.
-# Headers and libyaml-cpp come in .deps/ (made by scripts/device-deps.sh here).
+# Builds graphcheck, its CUPTI injection library, the libtorch adapter, the
+# C++/CUDA scenarios and the GPU-free tests on the GPU machine, which has CUDA,
+# PyTorch (with a CUDA libtorch), cmake and ninja but no LLVM, no network and
+# no Debian -dev packages: those come in .deps/ (scripts/device-deps.sh).
+# The analyzer is off there, and the configure step says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-device}
-mkdir -p "$out/bin" "$out/lib"
 cuda=${CUDA_HOME:-/usr/local/cuda}
-cupti_inc=$(dirname "$(find "$cuda/" -name cupti.h | head -1)")
-cupti_lib=$(dirname "$(find "$cuda/" -name 'libcupti.so*' | head -1)")
-flags=(-std=c++17 -O2 -fPIC -DFMT_HEADER_ONLY=1 -I.deps/include -Icommon/include -Iruntime_checker/engine
-       -Iruntime_checker/cli -DGRAPHSAFE_VERSION=\"0.1.0\" -DGRAPHSAFE_SOURCE_RULES_DIR=\"$PWD/rules\"
-       -DGRAPHSAFE_SHIM_DIR=\"$PWD/runtime_checker/python\")
-g++ "${flags[@]}" -o "$out/bin/graphcheck" common/src/*.cpp runtime_checker/engine/*.cpp runtime_checker/cli/*.cpp \
-  -L.deps/lib -l:libyaml-cpp.so.0.7 -Wl,-rpath,"$PWD/.deps/lib"
-g++ "${flags[@]}" -shared -o "$out/lib/libgraphcheck_inject.so" runtime_checker/inject/*.cpp \
-  -I"$cupti_inc" -I"$cuda/include" -L"$cupti_lib" -lcupti -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda \
-  -Wl,-rpath,"$cupti_lib"
-echo "device-build: $out/bin/graphcheck and $out/lib/libgraphcheck_inject.so"
+torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null || true)
+args=(-S . -B "$out" -G Ninja -DGRAPHSAFE_BUILD_ANALYZER=OFF -DGRAPHSAFE_DEPS_DIR="$PWD/.deps"
+      -DGRAPHSAFE_BUILD_GPU_SCENARIOS=ON -DGRAPHSAFE_CUDA_ROOT="$cuda" -DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc")
+if ! cmake "${args[@]}" ${torch_prefix:+-DCMAKE_PREFIX_PATH="$torch_prefix"}; then
+  # A libtorch whose CMake package does not configure here must not cost the rest.
+  echo "device-build: configure with libtorch ($torch_prefix) failed; retrying without the libtorch adapter" >&2
+  rm -rf "$out"
+  cmake "${args[@]}" -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON
+fi
+ninja -C "$out"
+echo "device-build: $out/bin/graphcheck, $out/lib/libgraphcheck_inject.so, $out/scenarios/"

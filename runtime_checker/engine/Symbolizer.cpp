@@ -83,17 +83,23 @@ void symbolizeNativeFrames(std::vector<Event> &Events) {
   std::map<std::string, std::map<std::string, std::string>> Resolved;
   for (auto &[Module, Offsets] : Wanted)
     Resolved[Module] = resolveModule(Module, Offsets);
-  for (Event &E : Events)
+  for (Event &E : Events) {
+    std::vector<std::string> Out;
     for (auto &S : E.Stack) {
       Frame F;
-      if (!parse(S, F))
+      if (!parse(S, F)) {
+        Out.push_back(S);
         continue;
+      }
       auto It = Resolved[F.Module].find(F.Offset);
-      S = It != Resolved[F.Module].end()
-              ? It->second
-              : std::filesystem::path(F.Module).filename().string() + "+" + F.Offset + " " +
-                    F.Symbol;
+      if (It != Resolved[F.Module].end())
+        Out.push_back(It->second);
+      else if (F.Symbol != "?") // A frame with neither line nor name says nothing.
+        Out.push_back(std::filesystem::path(F.Module).filename().string() + "+" + F.Offset + " " +
+                      F.Symbol);
     }
+    E.Stack = std::move(Out);
+  }
 }
 
 } // namespace graphsafe::rt

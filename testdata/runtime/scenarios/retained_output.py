@@ -1,10 +1,4 @@
 # expect: read-after-overwrite
-# PENDING (not run by scripts/gpu-tests.sh): the shim reports both outputs
-# (tensor_out), but the read of `a` by torch.equal is not observed. Eager
-# launches made through the CUDA runtime do not raise CUPTI's driver-level
-# cuLaunchKernel callbacks on PyTorch 2.11 / CUDA 13, and resolving a runtime
-# kernel handle inside the callback disturbs the program's CUDA error state.
-# The engine side is tested from testdata/runtime/retained_output.jsonl.
 # Calling a graphed module twice before using the first output: the first
 # output silently holds the second call's values.
 import torch
