@@ -156,8 +156,8 @@ __attribute__((noinline)) int symbolizerTarget(int X) { return X * 3 + 1; }
 TEST(Symbolizer, NativeFramesBecomeFileLineFunction) {
   Dl_info Info;
   ASSERT_TRUE(dladdr(reinterpret_cast<void *>(&symbolizerTarget), &Info));
-  auto Offset = reinterpret_cast<uintptr_t>(&symbolizerTarget) -
-                reinterpret_cast<uintptr_t>(Info.dli_fbase);
+  auto Offset =
+      reinterpret_cast<uintptr_t>(&symbolizerTarget) - reinterpret_cast<uintptr_t>(Info.dli_fbase);
   char Frame[4096];
   std::snprintf(Frame, sizeof Frame, "native:%s+0x%lx symbolizerTarget(int)", Info.dli_fname,
                 static_cast<unsigned long>(Offset));

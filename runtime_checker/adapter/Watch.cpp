@@ -124,8 +124,8 @@ const torch::Tensor &handedOut(const torch::Tensor &T, const std::string &Name) 
   installHook();
   std::lock_guard<std::mutex> L(M);
   std::string Id = Name + "#" + std::to_string(NextOutput++);
-  Outputs.push_back(
-      {Id, c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>(T.getIntrusivePtr())});
+  Outputs.push_back({Id, c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>(
+                             T.getIntrusivePtr())});
   emit({{"ev", "tensor_out"},
         {"tensor", Id},
         {"addr", hex(T.data_ptr())},

@@ -232,14 +232,15 @@ void HazardEngine::onLaunch(const Event &E) {
     const Allocation *Now = allocationAt(T.R.Begin);
     if (T.Alloc.empty() || (Now && Now->Id == T.Alloc))
       continue;
-    report("graph-uses-freed-memory",
-           Now ? fmt::format(
-                     "replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
-                     "belongs to another allocation ({})",
-                     X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
-               : fmt::format("replay {} of graph {}: kernel '{}' points into {}, freed since capture",
-                             X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
-           {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
+    report(
+        "graph-uses-freed-memory",
+        Now ? fmt::format(
+                  "replay {} of graph {}: kernel '{}' points into {}, which was freed and now "
+                  "belongs to another allocation ({})",
+                  X.Replays, X.Graph, T.N->Kernel, describe(T.R), Now->Id)
+            : fmt::format("replay {} of graph {}: kernel '{}' points into {}, freed since capture",
+                          X.Replays, X.Graph, T.N->Kernel, describe(T.R)),
+        {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
   }
   for (const Touch &T : X.writers())
     checkOverwrites(X, T, E);
@@ -248,17 +249,18 @@ void HazardEngine::onLaunch(const Event &E) {
 void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E) {
   for (auto &[Param, G] : Grads)
     if (T.reaches(G.R) && !G.Owner.empty())
-      report("grad-aliases-graph-buffer",
-             fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
-                         "overwrites it while it is still the live gradient",
-                         Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
-             {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
-             E.Stack.empty() ? G.Stack : E.Stack,
-             {{fmt::format(
-                   "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
-                   Param),
-               frameLoc(G.Stack)}},
-             "param:" + Param);
+      report(
+          "grad-aliases-graph-buffer",
+          fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
+                      "overwrites it while it is still the live gradient",
+                      Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
+          {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
+          E.Stack.empty() ? G.Stack : E.Stack,
+          {{fmt::format(
+                "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
+                Param),
+            frameLoc(G.Stack)}},
+          "param:" + Param);
   for (auto &[Id, H] : Tensors)
     if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
       H.Overwritten = true;

@@ -23,7 +23,8 @@ bool parse(const std::string &Text, Frame &F) {
     return false;
   size_t Space = Text.find(' ', Plus);
   F.Module = Text.substr(7, Plus - 7);
-  F.Offset = Text.substr(Plus + 1, Space == std::string::npos ? std::string::npos : Space - Plus - 1);
+  F.Offset =
+      Text.substr(Plus + 1, Space == std::string::npos ? std::string::npos : Space - Plus - 1);
   F.Symbol = Space == std::string::npos ? "?" : Text.substr(Space + 1);
   return true;
 }

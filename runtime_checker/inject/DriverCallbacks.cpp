@@ -79,7 +79,8 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
   case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
     if (Ok) // Both start {CUdeviceptr *dptr; size_t bytesize;}.
-      recordAlloc(*params<cuMemAlloc_v2_params>(D)->dptr, params<cuMemAlloc_v2_params>(D)->bytesize);
+      recordAlloc(*params<cuMemAlloc_v2_params>(D)->dptr,
+                  params<cuMemAlloc_v2_params>(D)->bytesize);
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2:
     if (Ok) {
@@ -102,7 +103,7 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
   case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
     if (Enter)
-      recordFree(params<cuMemFreeAsync_params>(D)->dptr);
+      recordStreamOrderedFree(params<cuMemFreeAsync_params>(D)->dptr);
     return;
   // Virtual memory (PyTorch's expandable segments): a mapped range is an
   // allocation until it is unmapped.
@@ -157,8 +158,8 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    return onLaunch(params<cuLaunchKernel_params>(D)->f, params<cuLaunchKernel_params>(D)->kernelParams,
-                    Enter);
+    return onLaunch(params<cuLaunchKernel_params>(D)->f,
+                    params<cuLaunchKernel_params>(D)->kernelParams, Enter);
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
     return onLaunch(params<cuLaunchKernelEx_params>(D)->f,

@@ -38,8 +38,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
   } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (!CallDepth::inRuntimeCall())
       onDriverApi(Cbid, static_cast<const CUpti_CallbackData *>(Data));
-  } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE &&
-             Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
+  } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
     auto *G = static_cast<CUpti_GraphData *>(
         static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
     if (G && G->graph && G->graphExec)

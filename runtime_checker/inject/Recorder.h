@@ -11,6 +11,9 @@ namespace graphsafe::inject {
 
 void recordAlloc(uint64_t Addr, uint64_t Size);
 void recordFree(uint64_t Addr);
+// cudaFreeAsync/cuMemFreeAsync: while capturing, a free node of the graph,
+// which releases nothing now.
+void recordStreamOrderedFree(uint64_t Addr);
 void recordUnmap(uint64_t Addr, uint64_t Size);
 void recordCaptureBegin(uint64_t Stream);
 void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unjoined);

@@ -15,8 +15,7 @@ template <typename T> const T *params(const CUpti_CallbackData *D) {
 }
 
 cudaError_t result(const CUpti_CallbackData *D) {
-  return D->functionReturnValue ? *static_cast<cudaError_t *>(D->functionReturnValue)
-                                : cudaSuccess;
+  return D->functionReturnValue ? *static_cast<cudaError_t *>(D->functionReturnValue) : cudaSuccess;
 }
 
 uint64_t u64(const void *P) { return reinterpret_cast<uint64_t>(P); }
@@ -103,7 +102,7 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
   case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
     if (Enter)
-      recordFree(u64(params<cudaFreeAsync_v11020_params>(D)->devPtr));
+      recordStreamOrderedFree(u64(params<cudaFreeAsync_v11020_params>(D)->devPtr));
     return;
   case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
   case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
