@@ -137,7 +137,10 @@ void HazardEngine::feed(const Event &E) {
     if (It == RuleFor.end())
       return;
     std::string G = E.Graph.empty() && !Capturing.empty() ? Capturing.back() : E.Graph;
-    report(It->second, fmt::format("'{}' called while graph {} was being captured", E.Api, G),
+    // The Python shim words its own message (an operation PyTorch refused).
+    report(It->second,
+           E.Name.empty() ? fmt::format("'{}' called while graph {} was being captured", E.Api, G)
+                          : fmt::format("{} (while graph {} was being captured)", E.Name, G),
            {G, "", E.Api, ""}, E.Stack);
     return;
   }

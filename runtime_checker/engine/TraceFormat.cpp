@@ -27,6 +27,7 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"api_in_capture", Event::Kind::ApiInCapture},
     {"checker_start", Event::Kind::Meta},
     {"checker_error", Event::Kind::Meta},
+    {"checker_stats", Event::Kind::Meta},
     {"end", Event::Kind::Meta},
 };
 

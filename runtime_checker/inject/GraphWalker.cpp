@@ -14,8 +14,10 @@ NodeInfo describeKernel(unsigned Index, const CUDA_KERNEL_NODE_PARAMS &P,
   if (!F && P.kern)
     cuKernelGetFunction(&F, P.kern); // Only a CUkernel was set (library-loaded kernels).
   const char *Name = nullptr;
-  if (F && cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name)
+  if (F && cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name) {
     N.Kernel = Name;
+    rememberFunction(F, Name);
+  }
   std::set<uint64_t> Ptrs;
   scanKernelParams(F, P.kernelParams, Ptrs, IsDevice);
   // `extra`-style launches pack every parameter into one buffer.

@@ -3,6 +3,7 @@
 // program computes: callbacks only observe, and if CUPTI cannot be used the
 // program runs unobserved after one message on stderr.
 #include "Callbacks.h"
+#include "KernelParams.h"
 #include "Recorder.h"
 #include "ReentryGuard.h"
 #include "TraceWriter.h"
@@ -46,7 +47,19 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
   }
 }
 
-void atExit() { trace().close(); }
+void atExit() {
+  LaunchStats S = launchStats();
+  trace().write(nlohmann::json{
+      {"ev", "checker_stats"},
+      {"runtime_launches", S.Launches},
+      {"stubs_resolved", S.Resolved},
+      {"stubs_unresolved", S.Unresolved},
+      {"lookups_deferred", S.Deferred},
+      {"last_lookup_error", S.LastLookupError},
+      {"runtime",
+       S.Runtime}}.dump());
+  trace().close();
+}
 
 } // namespace
 

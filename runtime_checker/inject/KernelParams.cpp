@@ -32,6 +32,7 @@ const std::vector<size_t> &layoutOf(CUfunction F) {
 // loaded objects rather than by symbol lookup: the injection library must not
 // link a runtime of its own, whose registry would not know the program's stubs.
 struct Runtime {
+  std::string Path;
   int (*GetFuncBySymbol)(void **, const void *) = nullptr;
   int (*PeekAtLastError)() = nullptr;
   int (*GetLastError)() = nullptr;
@@ -59,14 +60,30 @@ const Runtime &programRuntime() {
     Out.GetLastError = reinterpret_cast<int (*)()>(dlsym(H, "cudaGetLastError"));
     if (!Out.GetFuncBySymbol || !Out.PeekAtLastError || !Out.GetLastError)
       Out = Runtime{};
+    else
+      Out.Path = Path;
     return Out;
   }();
   return R;
 }
 
 std::unordered_map<const void *, CUfunction> Stubs;
+std::unordered_map<std::string, CUfunction> ByName;
+LaunchStats Stats;
 
 } // namespace
+
+LaunchStats launchStats() {
+  std::lock_guard<std::mutex> L(M);
+  LaunchStats Out = Stats;
+  Out.Runtime = programRuntime().Path;
+  return Out;
+}
+
+void countLaunch() {
+  std::lock_guard<std::mutex> L(M);
+  ++Stats.Launches;
+}
 
 void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
                       const PointerFilter &Keep) {
@@ -86,7 +103,14 @@ void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
   }
 }
 
-CUfunction functionOfStub(const void *Stub) {
+void rememberFunction(CUfunction F, const char *Name) {
+  if (!F || !Name)
+    return;
+  std::lock_guard<std::mutex> L(M);
+  ByName.emplace(Name, F);
+}
+
+CUfunction functionOfStub(const void *Stub, const char *SymbolName) {
   {
     std::lock_guard<std::mutex> L(M);
     if (auto It = Stubs.find(Stub); It != Stubs.end())
@@ -94,15 +118,25 @@ CUfunction functionOfStub(const void *Stub) {
   }
   const Runtime &R = programRuntime();
   // With an error pending, a failing lookup would replace it; try again later.
-  if (!R.GetFuncBySymbol || R.PeekAtLastError() != 0)
+  if (!R.GetFuncBySymbol || R.PeekAtLastError() != 0) {
+    std::lock_guard<std::mutex> L(M);
+    ++Stats.Deferred;
     return nullptr;
+  }
   void *F = nullptr;
-  if (R.GetFuncBySymbol(&F, Stub) != 0) {
+  int Err = R.GetFuncBySymbol(&F, Stub);
+  if (Err != 0) {
     R.GetLastError(); // Back to the success state the program had.
     F = nullptr;
   }
   std::lock_guard<std::mutex> L(M);
+  if (!F && SymbolName)
+    if (auto It = ByName.find(SymbolName); It != ByName.end())
+      F = It->second;
   Stubs[Stub] = static_cast<CUfunction>(F);
+  ++(F ? Stats.Resolved : Stats.Unresolved);
+  if (Err)
+    Stats.LastLookupError = Err;
   return static_cast<CUfunction>(F);
 }
 

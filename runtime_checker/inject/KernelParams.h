@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <set>
+#include <string>
 
 namespace graphsafe::inject {
 
@@ -22,6 +23,19 @@ void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
 // runtime the program itself uses, and leaves the program's last-error state
 // exactly as it was: a lookup that fails (stubs of a statically linked
 // runtime such as cuBLAS's own) is forgotten, never seen by the program.
-CUfunction functionOfStub(const void *Stub);
+// Failing that, a function of the same name seen in a graph node.
+CUfunction functionOfStub(const void *Stub, const char *SymbolName);
+
+// Functions seen in graph nodes, by name: the last resort of functionOfStub.
+void rememberFunction(CUfunction F, const char *Name);
+
+// How eager launches were resolved, for the trace's closing statistics.
+struct LaunchStats {
+  uint64_t Launches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
+  int LastLookupError = 0;
+  std::string Runtime; // The runtime library asked, "" when none was found.
+};
+LaunchStats launchStats();
+void countLaunch();
 
 } // namespace graphsafe::inject

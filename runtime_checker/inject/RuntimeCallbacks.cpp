@@ -1,7 +1,9 @@
 // Runtime API (cudart) callbacks. A program's runtime calls reach the driver
 // through private entry points, so these are the only view of them.
 #include "Callbacks.h"
+#include "CaptureTracker.h"
 #include "KernelParams.h"
+#include "MemoryMap.h"
 #include "Recorder.h"
 
 #include <cuda_runtime_api.h>
@@ -63,10 +65,13 @@ bool isCaptureError(int Err) {
          Err != cudaErrorCapturedEvent;
 }
 
-void onLaunch(const void *Stub, void **Args, bool Enter) {
+void onLaunch(const void *Stub, const char *Symbol, void **Args, bool Enter) {
   if (!Enter)
     return recordEagerLaunchExit();
-  recordEagerLaunchEnter(functionOfStub(Stub), Args);
+  countLaunch();
+  // Resolving the stub is only worth it where a kernel could touch graph memory.
+  if (memory().anyGraphOwned() && !captures().anyCapture())
+    recordEagerLaunchEnter(functionOfStub(Stub, Symbol), Args);
 }
 
 } // namespace
@@ -145,7 +150,7 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     if (!Enter && result(D) == cudaSuccess) {
       auto *P = params<cudaGraphExecKernelNodeSetParams_v10010_params>(D);
       CUDA_KERNEL_NODE_PARAMS K{};
-      K.func = functionOfStub(P->pNodeParams->func);
+      K.func = functionOfStub(P->pNodeParams->func, D->symbolName);
       K.kernelParams = P->pNodeParams->kernelParams;
       K.extra = P->pNodeParams->extra;
       recordKernelNodeUpdate(reinterpret_cast<CUgraphExec>(P->hGraphExec),
@@ -155,17 +160,17 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
     auto *P = params<cudaLaunchKernel_v7000_params>(D);
-    return onLaunch(P->func, P->args, Enter);
+    return onLaunch(P->func, D->symbolName, P->args, Enter);
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
     auto *P = params<cudaLaunchCooperativeKernel_v9000_params>(D);
-    return onLaunch(P->func, P->args, Enter);
+    return onLaunch(P->func, D->symbolName, P->args, Enter);
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
     auto *P = params<cudaLaunchKernelExC_v11060_params>(D);
-    return onLaunch(P->func, P->args, Enter);
+    return onLaunch(P->func, D->symbolName, P->args, Enter);
   }
   default:
     break;

@@ -147,6 +147,32 @@ def _patch_torch(torch):
 
     importlib.import_module("torch.optim.optimizer").register_optimizer_step_pre_hook(step_pre_hook)
 
+    # PyTorch refuses some operations during capture itself, before any CUDA
+    # call CUPTI could see (a copy to pageable host memory raises "Cannot copy
+    # between CPU and CUDA tensors during CUDA graph capture"). The exception
+    # leaving `torch.cuda.graph` names the line.
+    graph_exit = torch.cuda.graph.__exit__
+
+    def exit_graph(self, exc_type, exc, tb):
+        try:
+            message = str(exc) if exc is not None else ""
+            if isinstance(exc, RuntimeError) and "capture" in message:
+                stack = []
+                for frame, line in __import__("traceback").walk_tb(tb):
+                    name = frame.f_code.co_filename
+                    if "/torch/" not in name and not name.startswith(os.path.dirname(__file__)):
+                        stack.insert(0, f"{name}:{line} {frame.f_code.co_name}")
+                if stack:
+                    first = message.splitlines()[0][:200]
+                    _event(ev="api_in_capture", api="torch", stack=stack,
+                           kind="sync" if "copy" in message or "synchron" in message else "capture",
+                           message=f"PyTorch refused an operation during capture: {first}")
+        except Exception:
+            pass
+        return graph_exit(self, exc_type, exc, tb)
+
+    torch.cuda.graph.__exit__ = exit_graph
+
 
 class _TorchHook(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
