@@ -39,7 +39,7 @@ const Injection &injection() {
 
 void emit(const nlohmann::json &J) {
   if (auto *E = injection().Event)
-    E(J.dump().c_str());
+    E(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 std::string hex(const void *P) {

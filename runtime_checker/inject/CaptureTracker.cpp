@@ -3,8 +3,8 @@
 namespace graphsafe::inject {
 
 CaptureTracker &captures() {
-  static CaptureTracker T;
-  return T;
+  static auto *T = new CaptureTracker; // Never destroyed, as memory().
+  return *T;
 }
 
 std::string CaptureTracker::begin(uint64_t Stream) {

@@ -29,35 +29,37 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
   if (CallDepth::inHandler())
     return; // graphcheck's own call.
   CallDepth::InHandler Guard;
-  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    auto *D = static_cast<const CUpti_CallbackData *>(Data);
-    if (D->callbackSite == CUPTI_API_ENTER)
-      CallDepth::runtimeEnter();
-    onRuntimeApi(Cbid, D);
-    if (D->callbackSite == CUPTI_API_EXIT)
-      CallDepth::runtimeExit();
-  } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-    if (!CallDepth::inRuntimeCall())
-      onDriverApi(Cbid, static_cast<const CUpti_CallbackData *>(Data));
-  } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
-    auto *G = static_cast<CUpti_GraphData *>(
-        static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
-    if (G && G->graph && G->graphExec)
-      recordExecCreated(G->graph, G->graphExec);
+  // Nothing may escape into the program: a checker failure costs observation,
+  // never the run.
+  try {
+    if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      auto *D = static_cast<const CUpti_CallbackData *>(Data);
+      if (D->callbackSite == CUPTI_API_ENTER)
+        CallDepth::runtimeEnter();
+      else
+        CallDepth::runtimeExit();
+      onRuntimeApi(Cbid, D);
+    } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+      if (!CallDepth::inRuntimeCall())
+        onDriverApi(Cbid, static_cast<const CUpti_CallbackData *>(Data));
+    } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE &&
+               Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
+      auto *G = static_cast<CUpti_GraphData *>(
+          static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
+      if (G && G->graph && G->graphExec)
+        recordExecCreated(G->graph, G->graphExec);
+    }
+  } catch (...) {
   }
 }
 
 void atExit() {
   LaunchStats S = launchStats();
-  trace().write(nlohmann::json{
-      {"ev", "checker_stats"},
-      {"runtime_launches", S.Launches},
-      {"stubs_resolved", S.Resolved},
-      {"stubs_unresolved", S.Unresolved},
-      {"lookups_deferred", S.Deferred},
-      {"last_lookup_error", S.LastLookupError},
-      {"runtime",
-       S.Runtime}}.dump());
+  nlohmann::json J = {{"ev", "checker_stats"},          {"runtime_launches", S.Launches},
+                      {"stubs_resolved", S.Resolved},   {"stubs_unresolved", S.Unresolved},
+                      {"lookups_deferred", S.Deferred}, {"last_lookup_error", S.LastLookupError},
+                      {"runtime", S.Runtime},           {"unresolved_in", S.UnresolvedModules}};
+  trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   trace().close();
 }
 

@@ -28,19 +28,34 @@ const std::vector<size_t> &layoutOf(CUfunction F) {
   return It->second;
 }
 
-// The CUDA runtime the program loaded (libcudart.so.*), found among the
-// loaded objects rather than by symbol lookup: the injection library must not
-// link a runtime of its own, whose registry would not know the program's stubs.
+// A CUDA runtime, asked through its own entry points. The injection library
+// links none of its own: a runtime's registry knows only the stubs of the code
+// linked against it, and libraries may carry a static runtime (libtorch_cuda,
+// cuBLAS) beside the shared libcudart.so.
 struct Runtime {
   std::string Path;
   int (*GetFuncBySymbol)(void **, const void *) = nullptr;
   int (*PeekAtLastError)() = nullptr;
   int (*GetLastError)() = nullptr;
+  bool usable() const { return GetFuncBySymbol && PeekAtLastError && GetLastError; }
 };
 
-const Runtime &programRuntime() {
-  static Runtime R = [] {
-    Runtime Out;
+Runtime runtimeIn(const std::string &Path) {
+  Runtime Out;
+  void *H = Path.empty() ? nullptr : dlopen(Path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!H)
+    return Out;
+  Out.GetFuncBySymbol =
+      reinterpret_cast<int (*)(void **, const void *)>(dlsym(H, "cudaGetFuncBySymbol"));
+  Out.PeekAtLastError = reinterpret_cast<int (*)()>(dlsym(H, "cudaPeekAtLastError"));
+  Out.GetLastError = reinterpret_cast<int (*)()>(dlsym(H, "cudaGetLastError"));
+  Out.Path = Path;
+  return Out;
+}
+
+// The shared libcudart.so the process loaded, if any.
+const Runtime &sharedRuntime() {
+  static const Runtime &R = *new Runtime([] {
     std::string Path;
     dl_iterate_phdr(
         [](dl_phdr_info *Info, size_t, void *Data) {
@@ -51,20 +66,24 @@ const Runtime &programRuntime() {
           return 0;
         },
         &Path);
-    void *H = Path.empty() ? nullptr : dlopen(Path.c_str(), RTLD_NOW | RTLD_NOLOAD);
-    if (!H)
-      return Out;
-    Out.GetFuncBySymbol =
-        reinterpret_cast<int (*)(void **, const void *)>(dlsym(H, "cudaGetFuncBySymbol"));
-    Out.PeekAtLastError = reinterpret_cast<int (*)()>(dlsym(H, "cudaPeekAtLastError"));
-    Out.GetLastError = reinterpret_cast<int (*)()>(dlsym(H, "cudaGetLastError"));
-    if (!Out.GetFuncBySymbol || !Out.PeekAtLastError || !Out.GetLastError)
-      Out = Runtime{};
-    else
-      Out.Path = Path;
-    return Out;
-  }();
+    return runtimeIn(Path);
+  }());
   return R;
+}
+
+// The runtime that registered Stub: the one exported by the module holding
+// the stub's code when it carries one, else the shared runtime.
+const Runtime &runtimeFor(const void *Stub) {
+  static auto &ByModule = *new std::unordered_map<std::string, Runtime>;
+  static auto &Lock = *new std::mutex;
+  Dl_info Info;
+  if (!dladdr(Stub, &Info) || !Info.dli_fname)
+    return sharedRuntime();
+  std::lock_guard<std::mutex> L(Lock);
+  auto [It, New] = ByModule.try_emplace(Info.dli_fname);
+  if (New)
+    It->second = runtimeIn(Info.dli_fname);
+  return It->second.usable() ? It->second : sharedRuntime();
 }
 
 std::unordered_map<const void *, CUfunction> Stubs;
@@ -76,7 +95,7 @@ LaunchStats Stats;
 LaunchStats launchStats() {
   std::lock_guard<std::mutex> L(M);
   LaunchStats Out = Stats;
-  Out.Runtime = programRuntime().Path;
+  Out.Runtime = sharedRuntime().Path;
   return Out;
 }
 
@@ -116,9 +135,9 @@ CUfunction functionOfStub(const void *Stub, const char *SymbolName) {
     if (auto It = Stubs.find(Stub); It != Stubs.end())
       return It->second;
   }
-  const Runtime &R = programRuntime();
+  const Runtime &R = runtimeFor(Stub);
   // With an error pending, a failing lookup would replace it; try again later.
-  if (!R.GetFuncBySymbol || R.PeekAtLastError() != 0) {
+  if (!R.usable() || R.PeekAtLastError() != 0) {
     std::lock_guard<std::mutex> L(M);
     ++Stats.Deferred;
     return nullptr;
@@ -128,6 +147,12 @@ CUfunction functionOfStub(const void *Stub, const char *SymbolName) {
   if (Err != 0) {
     R.GetLastError(); // Back to the success state the program had.
     F = nullptr;
+    std::lock_guard<std::mutex> L(M);
+    if (Stats.UnresolvedModules.size() < 4) {
+      Dl_info Info;
+      if (dladdr(Stub, &Info) && Info.dli_fname)
+        Stats.UnresolvedModules.insert(Info.dli_fname);
+    }
   }
   std::lock_guard<std::mutex> L(M);
   if (!F && SymbolName)

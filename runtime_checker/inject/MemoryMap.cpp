@@ -3,8 +3,9 @@
 namespace graphsafe::inject {
 
 MemoryMap &memory() {
-  static MemoryMap Map;
-  return Map;
+  // Never destroyed: CUDA calls made while the process exits still arrive.
+  static auto *Map = new MemoryMap;
+  return *Map;
 }
 
 void MemoryMap::add(uint64_t Addr, uint64_t Size, bool GraphOwned) {

@@ -24,7 +24,9 @@ namespace {
 
 using nlohmann::json;
 
-void emit(const json &J) { trace().write(J.dump()); }
+// Kernel names and paths are not always UTF-8; a bad byte must not throw
+// inside the program.
+void emit(const json &J) { trace().write(J.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
 std::string hex(uint64_t V) { return rt::hexAddress(V); }
 

@@ -6,8 +6,8 @@
 namespace graphsafe::inject {
 
 TraceWriter &trace() {
-  static TraceWriter W;
-  return W;
+  static auto *W = new TraceWriter; // Never destroyed: written to until exit.
+  return *W;
 }
 
 bool TraceWriter::open(const std::string &Dir) {
