@@ -2,6 +2,7 @@
 // segments, Triton, custom extensions) that call the driver directly. Calls the
 // runtime makes on the program's behalf are skipped by the dispatcher.
 #include "Callbacks.h"
+#include "KernelParams.h"
 #include "Recorder.h"
 
 #include <cuda.h>
@@ -59,8 +60,10 @@ const CUpti_CallbackId Watched[] = {
 };
 
 void onLaunch(CUfunction F, void **Params, bool Enter) {
-  if (Enter)
+  if (Enter) {
+    countLaunch(true);
     recordEagerLaunchEnter(F, Params);
+  }
   else
     recordEagerLaunchExit();
 }

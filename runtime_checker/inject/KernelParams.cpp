@@ -99,9 +99,9 @@ LaunchStats launchStats() {
   return Out;
 }
 
-void countLaunch() {
+void countLaunch(bool Driver) {
   std::lock_guard<std::mutex> L(M);
-  ++Stats.Launches;
+  ++(Driver ? Stats.DriverLaunches : Stats.Launches);
 }
 
 void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,

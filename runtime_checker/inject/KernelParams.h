@@ -31,12 +31,12 @@ void rememberFunction(CUfunction F, const char *Name);
 
 // How eager launches were resolved, for the trace's closing statistics.
 struct LaunchStats {
-  uint64_t Launches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
+  uint64_t Launches = 0, DriverLaunches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
   int LastLookupError = 0;
   std::string Runtime; // The shared runtime library, "" when none was loaded.
   std::set<std::string> UnresolvedModules; // Where stubs that could not be resolved live.
 };
 LaunchStats launchStats();
-void countLaunch();
+void countLaunch(bool Driver = false);
 
 } // namespace graphsafe::inject
