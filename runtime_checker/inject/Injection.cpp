@@ -55,10 +55,15 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
 
 void atExit() {
   LaunchStats S = launchStats();
-  nlohmann::json J = {{"ev", "checker_stats"},          {"runtime_launches", S.Launches},
-                      {"stubs_resolved", S.Resolved},   {"stubs_unresolved", S.Unresolved},
-                      {"lookups_deferred", S.Deferred}, {"last_lookup_error", S.LastLookupError},
-                      {"runtime", S.Runtime},           {"unresolved_in", S.UnresolvedModules}};
+  nlohmann::json J = {{"ev", "checker_stats"},
+                      {"runtime_launches", S.Launches},
+                      {"driver_launches", S.DriverLaunches},
+                      {"stubs_resolved", S.Resolved},
+                      {"stubs_unresolved", S.Unresolved},
+                      {"lookups_deferred", S.Deferred},
+                      {"last_lookup_error", S.LastLookupError},
+                      {"runtime", S.Runtime},
+                      {"unresolved_in", S.UnresolvedModules}};
   trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   trace().close();
 }

@@ -129,40 +129,54 @@ void rememberFunction(CUfunction F, const char *Name) {
   ByName.emplace(Name, F);
 }
 
+// A pointer that is no module's code is not a stub but a kernel handle
+// (cudaKernel_t, which is a CUkernel): what CUDA 13's launch stubs pass.
+CUfunction functionOfHandle(const void *Handle) {
+  CUfunction F = nullptr;
+  if (cuKernelGetFunction(&F, reinterpret_cast<CUkernel>(const_cast<void *>(Handle))) !=
+      CUDA_SUCCESS)
+    return nullptr;
+  return F;
+}
+
 CUfunction functionOfStub(const void *Stub, const char *SymbolName) {
   {
     std::lock_guard<std::mutex> L(M);
     if (auto It = Stubs.find(Stub); It != Stubs.end())
       return It->second;
   }
-  const Runtime &R = runtimeFor(Stub);
-  // With an error pending, a failing lookup would replace it; try again later.
-  if (!R.usable() || R.PeekAtLastError() != 0) {
-    std::lock_guard<std::mutex> L(M);
-    ++Stats.Deferred;
-    return nullptr;
-  }
-  void *F = nullptr;
-  int Err = R.GetFuncBySymbol(&F, Stub);
-  if (Err != 0) {
-    R.GetLastError(); // Back to the success state the program had.
-    F = nullptr;
-    std::lock_guard<std::mutex> L(M);
-    if (Stats.UnresolvedModules.size() < 4) {
-      Dl_info Info;
-      if (dladdr(Stub, &Info) && Info.dli_fname)
-        Stats.UnresolvedModules.insert(Info.dli_fname);
+  CUfunction F = nullptr;
+  int Err = 0;
+  Dl_info Info{};
+  if (!dladdr(Stub, &Info) || !Info.dli_fname) {
+    Info.dli_fname = nullptr;
+    F = functionOfHandle(Stub);
+  } else {
+    const Runtime &R = runtimeFor(Stub);
+    // With an error pending, a failing lookup would replace it; try again later.
+    if (!R.usable() || R.PeekAtLastError() != 0) {
+      std::lock_guard<std::mutex> L(M);
+      ++Stats.Deferred;
+      return nullptr;
     }
+    void *Found = nullptr;
+    Err = R.GetFuncBySymbol(&Found, Stub);
+    if (Err != 0)
+      R.GetLastError(); // Back to the success state the program had.
+    else
+      F = static_cast<CUfunction>(Found);
   }
   std::lock_guard<std::mutex> L(M);
   if (!F && SymbolName)
     if (auto It = ByName.find(SymbolName); It != ByName.end())
       F = It->second;
-  Stubs[Stub] = static_cast<CUfunction>(F);
+  if (!F && Stats.UnresolvedModules.size() < 4)
+    Stats.UnresolvedModules.insert(Info.dli_fname ? Info.dli_fname : "(kernel handle)");
+  Stubs[Stub] = F;
   ++(F ? Stats.Resolved : Stats.Unresolved);
   if (Err)
     Stats.LastLookupError = Err;
-  return static_cast<CUfunction>(F);
+  return F;
 }
 
 } // namespace graphsafe::inject
