@@ -80,6 +80,12 @@ TEST(HazardEngine, GradAliasFindingNamesParamGraphKernelAndBuffer) {
   EXPECT_NE(W.Runtime->Buffer.find("0x7f0000400000"), std::string::npos);
   EXPECT_EQ(W.Loc.File, "train.py");
   EXPECT_EQ(W.Loc.Line, 14u);
+  // The graph is named by where its capture began.
+  auto Site = std::find_if(W.Notes.begin(), W.Notes.end(), [](const Note &N) {
+    return N.Message == "graph bwd was captured here";
+  });
+  ASSERT_NE(Site, W.Notes.end());
+  EXPECT_EQ(Site->Loc.Line, 8u);
 }
 
 TEST(HazardEngine, DotMarksTheFlaggedNodesAndBuffer) {

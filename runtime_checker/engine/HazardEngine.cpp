@@ -59,6 +59,11 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
   for (auto &N : Notes)
     if (N.Loc.valid())
       F.Notes.push_back(std::move(N));
+  if (auto Site = CaptureSites.find(Where.Graph); Site != CaptureSites.end()) {
+    SourceLoc L = frameLoc(Site->second);
+    if (L.valid())
+      F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
+  }
   Out.push_back(std::move(F));
 }
 
@@ -78,6 +83,9 @@ void HazardEngine::feed(const Event &E) {
     return;
   case K::CaptureBegin:
     Capturing.push_back(E.Graph);
+    // A Python program's site comes from the shim, just before.
+    CaptureSites[E.Graph] = E.Stack.empty() ? PendingCaptureSite : E.Stack;
+    PendingCaptureSite.clear();
     return;
   case K::CaptureEnd:
     if (!Capturing.empty())
@@ -126,6 +134,8 @@ void HazardEngine::feed(const Event &E) {
     Grads.erase(E.Param);
     return;
   case K::Meta:
+    if (E.Api == "capture_site")
+      PendingCaptureSite = E.Stack;
     return;
   case K::ApiInCapture: {
     static const std::map<std::string, std::string> RuleFor = {

@@ -95,6 +95,8 @@ private:
   EngineOptions Opts;
   std::map<uint64_t, Allocation> Allocs; // By start address.
   std::vector<std::string> Capturing;    // Graphs under capture, innermost last.
+  std::map<std::string, std::vector<std::string>> CaptureSites; // Graph -> stack at capture begin.
+  std::vector<std::string> PendingCaptureSite;
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;

@@ -63,8 +63,7 @@ void onLaunch(CUfunction F, void **Params, bool Enter) {
   if (Enter) {
     countLaunch(true);
     recordEagerLaunchEnter(F, Params);
-  }
-  else
+  } else
     recordEagerLaunchExit();
 }
 

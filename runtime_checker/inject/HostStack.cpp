@@ -101,6 +101,13 @@ nlohmann::json nativeStack() {
   return Out;
 }
 
+nlohmann::json nativeStackUnlessPython() {
+  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
+  if (IsInit && IsInit())
+    return nlohmann::json::array();
+  return nativeStack();
+}
+
 nlohmann::json callerStack() {
   nlohmann::json Py = pythonStack();
   return Py.empty() ? nativeStack() : Py;

@@ -19,4 +19,9 @@ nlohmann::json nativeStack();
 // The Python stack when there is one, else the native stack.
 nlohmann::json callerStack();
 
+// For frequent events: the native stack in a process without Python, else
+// nothing (the Python shim reports those sites itself, without taking the GIL
+// from inside a CUDA call).
+nlohmann::json nativeStackUnlessPython();
+
 } // namespace graphsafe::inject

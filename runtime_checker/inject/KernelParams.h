@@ -33,7 +33,7 @@ void rememberFunction(CUfunction F, const char *Name);
 struct LaunchStats {
   uint64_t Launches = 0, DriverLaunches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
   int LastLookupError = 0;
-  std::string Runtime; // The shared runtime library, "" when none was loaded.
+  std::string Runtime;                     // The shared runtime library, "" when none was loaded.
   std::set<std::string> UnresolvedModules; // Where stubs that could not be resolved live.
 };
 LaunchStats launchStats();

@@ -117,7 +117,11 @@ void recordUnmap(uint64_t Addr, uint64_t Size) {
 
 void recordCaptureBegin(uint64_t Stream) {
   std::string Id = captures().begin(Stream);
-  emit({{"ev", "capture_begin"}, {"graph", Id}, {"stream", hex(Stream)}});
+  // Where the capture began names the graph in every finding about it.
+  emit({{"ev", "capture_begin"},
+        {"graph", Id},
+        {"stream", hex(Stream)},
+        {"stack", nativeStackUnlessPython()}});
 }
 
 void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unjoined) {

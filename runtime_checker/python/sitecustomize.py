@@ -173,6 +173,18 @@ def _patch_torch(torch):
 
     torch.cuda.graph.__exit__ = exit_graph
 
+    # Where each capture begins names its graph in findings. Reported here,
+    # where the GIL is held, rather than from inside the CUDA call.
+    capture_begin = torch.cuda.CUDAGraph.capture_begin
+
+    def begin(self, *args, **kwargs):
+        where = _caller()
+        if where != "?":
+            _event(ev="capture_site", stack=[where])
+        return capture_begin(self, *args, **kwargs)
+
+    torch.cuda.CUDAGraph.capture_begin = begin
+
 
 class _TorchHook(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
