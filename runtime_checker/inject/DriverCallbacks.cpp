@@ -11,15 +11,7 @@ namespace graphsafe::inject {
 
 namespace {
 
-template <typename T> const T *params(const CUpti_CallbackData *D) {
-  return static_cast<const T *>(D->functionParams);
-}
-
-CUresult result(const CUpti_CallbackData *D) {
-  return D->functionReturnValue ? *static_cast<CUresult *>(D->functionReturnValue) : CUDA_SUCCESS;
-}
-
-uint64_t u64(const void *P) { return reinterpret_cast<uint64_t>(P); }
+CUresult result(const CUpti_CallbackData *D) { return returnCode(D, CUDA_SUCCESS); }
 
 const CUpti_CallbackId Watched[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,

@@ -12,15 +12,7 @@ namespace graphsafe::inject {
 
 namespace {
 
-template <typename T> const T *params(const CUpti_CallbackData *D) {
-  return static_cast<const T *>(D->functionParams);
-}
-
-cudaError_t result(const CUpti_CallbackData *D) {
-  return D->functionReturnValue ? *static_cast<cudaError_t *>(D->functionReturnValue) : cudaSuccess;
-}
-
-uint64_t u64(const void *P) { return reinterpret_cast<uint64_t>(P); }
+cudaError_t result(const CUpti_CallbackData *D) { return returnCode(D, cudaSuccess); }
 
 // Synchronizing calls are illegal on the thread that is capturing, whatever
 // they return (some only invalidate the capture, and the error surfaces later
