@@ -38,7 +38,9 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
   fi
   python3 -c "import json
 for f in json.load(open('/tmp/$name.json'))['findings']:
-    loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:220])" 2>/dev/null
+    loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:220])
+    for n in f['notes']:
+        if 'captured here' in n['message']: print('      note:', n['location']['file']+':'+str(n['location']['line']), n['message'])" 2>/dev/null
   # Traces of failing scenarios come back for debugging (and as new fixtures).
   if [ "$got" != "$want" ]; then cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true; fi
 done
