@@ -59,11 +59,12 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
   for (auto &N : Notes)
     if (N.Loc.valid())
       F.Notes.push_back(std::move(N));
-  if (auto Site = CaptureSites.find(Where.Graph); Site != CaptureSites.end()) {
-    SourceLoc L = frameLoc(Site->second);
-    if (L.valid())
-      F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
-  }
+  if (auto Site = CaptureSites.find(Where.Graph); Site != CaptureSites.end())
+    for (const auto &Frame : Site->second) // Library frames have no line; the caller's has.
+      if (SourceLoc L = frameLoc({Frame}); L.valid()) {
+        F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
+        break;
+      }
   Out.push_back(std::move(F));
 }
 
@@ -298,19 +299,22 @@ void HazardEngine::onEager(const Event &E) {
   for (uint64_t P : E.Pointers)
     if (const Allocation *A = allocationAt(P))
       Touched.push_back(A->R);
-  // read-after-overwrite: a handed-out tensor a later replay overwrote is read now.
-  for (auto &[Id, H] : Tensors)
-    if (H.Overwritten)
-      for (const Range &R : Touched)
-        if (R.overlaps(H.R)) {
-          report("read-after-overwrite",
-                 fmt::format(
-                     "tensor {} handed out by replay {} of graph exec {} is read by '{}' after {} "
-                     "overwrote its memory",
-                     Id, H.Replay, H.Exec, E.Kernel, H.OverwrittenBy),
-                 {"", "", E.Kernel, describe(H.R)}, E.Stack);
-          break;
-        }
+  // read-after-overwrite: a handed-out tensor a later replay overwrote is read
+  // now. Judged by the kernel's own pointers, not whole allocations: a pool
+  // segment holds many tensors.
+  for (auto &[Id, H] : Tensors) {
+    if (!H.Overwritten || std::none_of(E.Pointers.begin(), E.Pointers.end(),
+                                       [&](uint64_t P) { return H.R.contains(P); }))
+      continue;
+    auto X = Execs.find(H.Exec);
+    std::string Graph = X == Execs.end() ? "" : X->second.Graph;
+    report("read-after-overwrite",
+           fmt::format("tensor {} handed out by replay {} of graph {} is read by '{}' after {} "
+                       "overwrote its memory",
+                       Id, H.Replay, Graph.empty() ? "exec " + H.Exec : Graph, E.Kernel,
+                       H.OverwrittenBy),
+           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack);
+  }
   std::vector<Range> Writes = E.Writes;
   if (Writes.empty() && Opts.AssumeEagerWrites)
     Writes = Touched;
