@@ -88,6 +88,20 @@ TEST(HazardEngine, GradAliasFindingNamesParamGraphKernelAndBuffer) {
   EXPECT_EQ(Site->Loc.Line, 8u);
 }
 
+TEST(HazardEngine, StaleReadNamesWhereTheTensorWasHandedOut) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/retained_output.jsonl");
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].RuleId, "read-after-overwrite");
+  EXPECT_EQ(F[0].Loc.Line, 9u); // The read.
+  ASSERT_TRUE(F[0].Runtime);
+  EXPECT_EQ(F[0].Runtime->Graph, "fwd");
+  auto Out = std::find_if(F[0].Notes.begin(), F[0].Notes.end(), [](const Note &N) {
+    return N.Message.find("out#1 was handed out here") == 0;
+  });
+  ASSERT_NE(Out, F[0].Notes.end());
+  EXPECT_EQ(Out->Loc.Line, 7u);
+}
+
 TEST(HazardEngine, DotMarksTheFlaggedNodesAndBuffer) {
   std::ifstream In(std::string(GRAPHSAFE_TESTDATA) + "/runtime/accumulation_bug.jsonl");
   std::vector<rt::TraceError> Errors;

@@ -114,7 +114,7 @@ void HazardEngine::feed(const Event &E) {
           break;
         }
     auto It = Execs.find(Exec);
-    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays};
+    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays, false, "", E.Stack};
     return;
   }
   case K::TensorDead:
@@ -313,7 +313,11 @@ void HazardEngine::onEager(const Event &E) {
                        "overwrote its memory",
                        Id, H.Replay, Graph.empty() ? "exec " + H.Exec : Graph, E.Kernel,
                        H.OverwrittenBy),
-           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack);
+           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack,
+           {{fmt::format("{} was handed out here; keep a copy (.clone()) to use it after the "
+                         "graph's next replay",
+                         Id),
+             frameLoc(H.Stack)}});
   }
   std::vector<Range> Writes = E.Writes;
   if (Writes.empty() && Opts.AssumeEagerWrites)

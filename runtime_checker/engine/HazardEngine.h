@@ -70,6 +70,7 @@ private:
     uint64_t Replay;
     bool Overwritten = false;
     std::string OverwrittenBy;
+    std::vector<std::string> Stack; // Where it was handed out.
   };
   struct Grad {
     Range R;
