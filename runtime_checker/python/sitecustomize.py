@@ -221,4 +221,25 @@ def _install():
     sys.meta_path.insert(0, _TorchHook())
 
 
+def _chain_shadowed_sitecustomize():
+    """Python imports only the first sitecustomize on sys.path, and this one
+    comes first: run the one it shadows (the user's or the distribution's)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for entry in sys.path:
+        if os.path.abspath(entry or os.curdir) == here:
+            continue
+        candidate = os.path.join(entry or os.curdir, "sitecustomize.py")
+        if os.path.isfile(candidate):
+            import importlib.util
+            spec = importlib.util.spec_from_file_location("_shadowed_sitecustomize", candidate)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return
+
+
 _install()
+try:
+    _chain_shadowed_sitecustomize()
+except Exception as exc:  # Its failure is its own; report it as Python would.
+    print(f"Error in sitecustomize; set PYTHONVERBOSE for traceback:\n{type(exc).__name__}: {exc}",
+          file=sys.stderr)

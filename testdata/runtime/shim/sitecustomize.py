@@ -1,0 +1,4 @@
+# A program's own sitecustomize, which graphcheck's shim must not hide.
+import builtins
+
+builtins.GRAPHSAFE_USER_SITECUSTOMIZE_RAN = True
