@@ -42,6 +42,11 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
     } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
       if (!CallDepth::inRuntimeCall())
         onDriverApi(Cbid, static_cast<const CUpti_CallbackData *>(Data));
+    } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+      auto *Module = static_cast<CUpti_ModuleResourceData *>(
+          static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
+      if (Module && Module->pCubin)
+        rememberModule(Module->pCubin, Module->cubinSize);
     } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE &&
                Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
       auto *G = static_cast<CUpti_GraphData *>(
@@ -60,6 +65,7 @@ void atExit() {
                       {"driver_launches", S.DriverLaunches},
                       {"stubs_resolved", S.Resolved},
                       {"stubs_unresolved", S.Unresolved},
+                      {"scanned_by_cubin_name", S.ByCubinName},
                       {"lookups_deferred", S.Deferred},
                       {"last_lookup_error", S.LastLookupError},
                       {"runtime", S.Runtime},
@@ -111,6 +117,7 @@ extern "C" int InitializeInjection(void) {
   cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                       CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
   size_t N = 0;
   const CUpti_CallbackId *Ids = watchedDriverCalls(N);
   for (size_t I = 0; I < N; ++I)

@@ -1,8 +1,11 @@
 #include "KernelParams.h"
 
+#include "CubinParams.h"
+
 #include <cstring>
 #include <dlfcn.h>
 #include <link.h>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -14,6 +17,11 @@ namespace {
 
 std::mutex M;
 std::unordered_map<CUfunction, std::vector<size_t>> Layouts; // parameter sizes
+
+std::map<std::string, std::vector<size_t>> &sizesByName() {
+  static auto &Map = *new std::map<std::string, std::vector<size_t>>;
+  return Map;
+}
 
 const std::vector<size_t> &layoutOf(CUfunction F) {
   std::lock_guard<std::mutex> L(M);
@@ -104,11 +112,10 @@ void countLaunch(bool Driver) {
   ++(Driver ? Stats.DriverLaunches : Stats.Launches);
 }
 
-void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
+void scanKernelParams(const std::vector<size_t> &Sizes, void **Params, std::set<uint64_t> &Out,
                       const PointerFilter &Keep) {
-  if (!F || !Params)
+  if (!Params)
     return;
-  const std::vector<size_t> &Sizes = layoutOf(F);
   for (size_t I = 0; I < Sizes.size(); ++I) {
     const auto *Bytes = static_cast<const unsigned char *>(Params[I]);
     if (!Bytes)
@@ -120,6 +127,32 @@ void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
         Out.insert(V);
     }
   }
+}
+
+void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
+                      const PointerFilter &Keep) {
+  if (F)
+    scanKernelParams(layoutOf(F), Params, Out, Keep);
+}
+
+const std::vector<size_t> &paramSizesOf(CUfunction F) { return layoutOf(F); }
+
+void rememberModule(const char *Cubin, size_t Size) {
+  auto Sizes = readCubinParamSizes(Cubin, Size);
+  std::lock_guard<std::mutex> L(M);
+  for (auto &[Name, S] : Sizes)
+    sizesByName().emplace(Name, std::move(S));
+}
+
+const std::vector<size_t> *paramSizesByName(const char *Kernel) {
+  if (!Kernel)
+    return nullptr;
+  std::lock_guard<std::mutex> L(M);
+  auto It = sizesByName().find(Kernel);
+  if (It == sizesByName().end())
+    return nullptr;
+  ++Stats.ByCubinName;
+  return &It->second; // Never erased: stays valid.
 }
 
 void rememberFunction(CUfunction F, const char *Name) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace graphsafe::inject {
 
@@ -18,6 +19,14 @@ using PointerFilter = std::function<bool(uint64_t)>;
 // Adds to Out every candidate word of the launch's parameters Keep accepts.
 void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
                       const PointerFilter &Keep);
+void scanKernelParams(const std::vector<size_t> &Sizes, void **Params, std::set<uint64_t> &Out,
+                      const PointerFilter &Keep);
+
+// Parameter sizes of F (cached), and of kernels known by name only, learned
+// from the cubins of loaded modules (see CubinParams.h).
+const std::vector<size_t> &paramSizesOf(CUfunction F);
+void rememberModule(const char *Cubin, size_t Size);
+const std::vector<size_t> *paramSizesByName(const char *Kernel);
 
 // The driver function behind a runtime launch's host stub, or null. Asks the
 // runtime the program itself uses, and leaves the program's last-error state
@@ -32,6 +41,7 @@ void rememberFunction(CUfunction F, const char *Name);
 // How eager launches were resolved, for the trace's closing statistics.
 struct LaunchStats {
   uint64_t Launches = 0, DriverLaunches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
+  uint64_t ByCubinName = 0; // Launches scanned with sizes read from their module's cubin.
   int LastLookupError = 0;
   std::string Runtime;                     // The shared runtime library, "" when none was loaded.
   std::set<std::string> UnresolvedModules; // Where stubs that could not be resolved live.

@@ -51,7 +51,7 @@ thread_local json PendingEagerEvent;
 
 // Verify mode's knowledge of eager kernels: what a kernel wrote when
 // launched on these graph-owned pointers.
-using EagerKey = std::pair<CUfunction, std::vector<uint64_t>>;
+using EagerKey = std::pair<const void *, std::vector<uint64_t>>;
 struct Learned {
   unsigned Seen = 0;
   json Writes = json::array();
@@ -238,15 +238,23 @@ void recordGraphLaunchExit(CUgraphExec Exec) {
 // so only those are recorded: the trace stays small on long runs.
 void recordEagerLaunchEnter(CUfunction F, void **Params) {
   PendingEager.reset();
-  if (!F || !Params || !memory().anyGraphOwned() || captures().anyCapture())
-    return; // Nothing to touch, or being captured rather than run.
-  std::set<uint64_t> Ptrs;
-  scanKernelParams(F, Params, Ptrs, [](uint64_t P) { return memory().isGraphOwned(P); });
-  if (Ptrs.empty())
+  if (!F)
     return;
   const char *Name = nullptr;
   if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
     Name = nullptr;
+  recordEagerLaunchEnter(Name, paramSizesOf(F), F, Params);
+}
+
+void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, const void *Key,
+                            void **Params) {
+  PendingEager.reset();
+  if (!Params || !memory().anyGraphOwned() || captures().anyCapture())
+    return; // Nothing to touch, or being captured rather than run.
+  std::set<uint64_t> Ptrs;
+  scanKernelParams(Sizes, Params, Ptrs, [](uint64_t P) { return memory().isGraphOwned(P); });
+  if (Ptrs.empty())
+    return;
   json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", json::array()}};
   for (uint64_t V : Ptrs)
     J["ptrs"].push_back(hex(V));
@@ -255,16 +263,16 @@ void recordEagerLaunchEnter(CUfunction F, void **Params) {
   // A kernel launched again on the same pointers writes the same places:
   // after a few snapshots its learned writes stand for it, so a training
   // loop is not synchronized at every step.
-  EagerKey Key{F, {Ptrs.begin(), Ptrs.end()}};
+  EagerKey Learn{Key, {Ptrs.begin(), Ptrs.end()}};
   {
     std::lock_guard<std::mutex> L(ExecMutex);
-    auto It = EagerLearned.find(Key);
+    auto It = EagerLearned.find(Learn);
     if (It != EagerLearned.end() && It->second.Seen >= VerifiedReplays) {
       J["writes"] = It->second.Writes;
       return emit(J);
     }
   }
-  PendingEagerKey = Key;
+  PendingEagerKey = Learn;
   PendingEagerEvent = std::move(J);
   PendingEager.emplace();
   if (!PendingEager->take({Ptrs.begin(), Ptrs.end()})) {

@@ -5,7 +5,9 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace graphsafe::inject {
 
@@ -27,8 +29,12 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
 void recordGraphLaunchEnter(CUgraphExec Exec);
 void recordGraphLaunchExit(CUgraphExec Exec);
 
-// Around an eager kernel launch (not one being captured).
+// Around an eager kernel launch (not one being captured). A kernel known
+// only by name and parameter sizes (no CUfunction) passes those, and a key
+// that stands for it (its stub).
 void recordEagerLaunchEnter(CUfunction F, void **Params);
+void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, const void *Key,
+                            void **Params);
 void recordEagerLaunchExit();
 
 // A synchronizing call made on a capturing thread; returns whether it was.

@@ -62,8 +62,12 @@ void onLaunch(const void *Stub, const char *Symbol, void **Args, bool Enter) {
     return recordEagerLaunchExit();
   countLaunch();
   // Resolving the stub is only worth it where a kernel could touch graph memory.
-  if (memory().anyGraphOwned() && !captures().anyCapture())
-    recordEagerLaunchEnter(functionOfStub(Stub, Symbol), Args);
+  if (!memory().anyGraphOwned() || captures().anyCapture())
+    return;
+  if (CUfunction F = functionOfStub(Stub, Symbol))
+    recordEagerLaunchEnter(F, Args);
+  else if (const std::vector<size_t> *Sizes = paramSizesByName(Symbol))
+    recordEagerLaunchEnter(Symbol, *Sizes, Stub, Args);
 }
 
 } // namespace
