@@ -1,5 +1,7 @@
 #include "graphsafe/watch.h"
 
+#include "Hex.h"
+
 #include <nlohmann/json.hpp>
 
 #include <c10/util/intrusive_ptr.h>
@@ -42,12 +44,7 @@ void emit(const nlohmann::json &J) {
     E(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
-std::string hex(const void *P) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%llx",
-                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(P)));
-  return Buf;
-}
+std::string hex(const void *P) { return rt::hexAddress(reinterpret_cast<uintptr_t>(P)); }
 
 struct Watched {
   std::string Name;

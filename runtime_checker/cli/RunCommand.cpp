@@ -93,10 +93,11 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
     // One report per process (torchrun ranks each write their own), named
     // by rank and pid: REPORT.rank1-4242.
     std::string Out = Opts.Output;
+    std::string Process = T.stem().string().substr(6); // After "trace-".
     if (!Out.empty() && Out != "-" && Traces.size() > 1)
-      Out += "." + T.stem().string().substr(6);
+      Out += "." + Process;
     else if (Traces.size() > 1)
-      std::cerr << "graphcheck: process " << T.stem().string().substr(6) << ":\n";
+      std::cerr << "graphcheck: process " << Process << ":\n";
     Worst = std::max(Worst, writeAndScore(Rep, Rules, Opts, Out));
   }
   // GRAPHCHECK_KEEP_TRACES=DIR keeps the raw traces (they become engine fixtures).

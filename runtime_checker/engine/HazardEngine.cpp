@@ -203,34 +203,34 @@ void HazardEngine::resolveTouches(Exec &X) {
   X.Verified = X.Verified || !X.Writes.empty();
 }
 
-void HazardEngine::onNodeUpdate(const Event &E) {
+// Applies each node of E to the exec's node with the same id, then
+// re-resolves the exec's touches; Verified says whether the exec's write set
+// is known regardless of what its nodes now hold.
+template <typename Apply> void HazardEngine::updateNodes(const Event &E, bool Verified, Apply Fn) {
   auto It = Execs.find(E.Exec);
   if (It == Execs.end())
     return;
-  for (const Node &New : E.Nodes)
-    for (Node &Old : It->second.Nodes)
-      if (Old.Id == New.Id) {
-        Old.Pointers = New.Pointers;
-        Old.Kernel = New.Kernel.empty() ? Old.Kernel : New.Kernel;
-        Old.Writes.clear(); // What the old parameters wrote says nothing now.
-      }
-  It->second.Verified = false;
-  for (Node &N : It->second.Nodes)
-    It->second.Verified = It->second.Verified || !N.Writes.empty();
+  for (const Node &From : E.Nodes)
+    for (Node &N : It->second.Nodes)
+      if (N.Id == From.Id)
+        Fn(N, From);
+  It->second.Verified = Verified; // resolveTouches adds: any node with writes.
   resolveTouches(It->second);
 }
 
+void HazardEngine::onNodeUpdate(const Event &E) {
+  updateNodes(E, false, [](Node &Old, const Node &New) {
+    Old.Pointers = New.Pointers;
+    Old.Kernel = New.Kernel.empty() ? Old.Kernel : New.Kernel;
+    Old.Writes.clear(); // What the old parameters wrote says nothing now.
+  });
+}
+
 void HazardEngine::onExecWrites(const Event &E) {
-  auto It = Execs.find(E.Exec);
-  if (It == Execs.end())
-    return;
   // Replays are snapshotted a few times; their write sets add up.
-  for (const Node &Seen : E.Nodes)
-    for (Node &N : It->second.Nodes)
-      if (N.Id == Seen.Id)
-        N.Writes.insert(N.Writes.end(), Seen.Writes.begin(), Seen.Writes.end());
-  It->second.Verified = true;
-  resolveTouches(It->second);
+  updateNodes(E, true, [](Node &N, const Node &Seen) {
+    N.Writes.insert(N.Writes.end(), Seen.Writes.begin(), Seen.Writes.end());
+  });
 }
 
 void HazardEngine::onLaunch(const Event &E) {

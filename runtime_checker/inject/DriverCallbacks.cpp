@@ -54,7 +54,8 @@ const CUpti_CallbackId Watched[] = {
 void onLaunch(CUfunction F, void **Params, bool Enter) {
   if (Enter) {
     countLaunch(true);
-    recordEagerLaunchEnter(F, Params);
+    if (eagerLaunchMatters())
+      recordEagerLaunchEnter(F, Params);
   } else
     recordEagerLaunchExit();
 }

@@ -2,7 +2,6 @@
 
 #include "CaptureTracker.h"
 
-#include <cstring>
 #include <set>
 
 namespace graphsafe::inject {
@@ -30,12 +29,8 @@ NodeInfo describeKernel(unsigned Index, const CUDA_KERNEL_NODE_PARAMS &P,
       else if (*E == CU_LAUNCH_PARAM_BUFFER_SIZE)
         Size = *static_cast<size_t *>(E[1]);
     }
-    for (size_t B = 0; Buffer && B + 8 <= Size; B += 8) {
-      uint64_t V;
-      std::memcpy(&V, static_cast<const char *>(Buffer) + B, 8);
-      if (V && IsDevice(V))
-        Ptrs.insert(V);
-    }
+    // One parameter as big as the buffer: the same word scan.
+    scanKernelParams(std::vector<size_t>{Size}, &Buffer, Ptrs, IsDevice);
   }
   N.Pointers.assign(Ptrs.begin(), Ptrs.end());
   return N;

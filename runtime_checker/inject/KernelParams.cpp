@@ -23,19 +23,6 @@ std::map<std::string, std::vector<size_t>> &sizesByName() {
   return Map;
 }
 
-const std::vector<size_t> &layoutOf(CUfunction F) {
-  std::lock_guard<std::mutex> L(M);
-  auto [It, New] = Layouts.try_emplace(F);
-  if (New)
-    for (size_t I = 0;; ++I) {
-      size_t Offset = 0, Size = 0;
-      if (cuFuncGetParamInfo(F, I, &Offset, &Size) != CUDA_SUCCESS)
-        break;
-      It->second.push_back(Size);
-    }
-  return It->second;
-}
-
 // A CUDA runtime, asked through its own entry points. The injection library
 // links none of its own: a runtime's registry knows only the stubs of the code
 // linked against it, and libraries may carry a static runtime (libtorch_cuda,
@@ -132,10 +119,21 @@ void scanKernelParams(const std::vector<size_t> &Sizes, void **Params, std::set<
 void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
                       const PointerFilter &Keep) {
   if (F)
-    scanKernelParams(layoutOf(F), Params, Out, Keep);
+    scanKernelParams(paramSizesOf(F), Params, Out, Keep);
 }
 
-const std::vector<size_t> &paramSizesOf(CUfunction F) { return layoutOf(F); }
+const std::vector<size_t> &paramSizesOf(CUfunction F) {
+  std::lock_guard<std::mutex> L(M);
+  auto [It, New] = Layouts.try_emplace(F);
+  if (New)
+    for (size_t I = 0;; ++I) {
+      size_t Offset = 0, Size = 0;
+      if (cuFuncGetParamInfo(F, I, &Offset, &Size) != CUDA_SUCCESS)
+        break;
+      It->second.push_back(Size);
+    }
+  return It->second;
+}
 
 void rememberModule(const char *Cubin, size_t Size) {
   auto Sizes = readCubinParamSizes(Cubin, Size);

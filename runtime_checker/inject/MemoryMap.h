@@ -27,6 +27,7 @@ public:
   bool isDevice(uint64_t P) const { return find(P, false).has_value(); }
   bool isGraphOwned(uint64_t P) const { return find(P, true).has_value(); }
   std::optional<Extent> extentOf(uint64_t P) const { return find(P, false); }
+  std::optional<Extent> graphOwnedExtentOf(uint64_t P) const { return find(P, true); }
   bool anyGraphOwned() const;
 
 private:

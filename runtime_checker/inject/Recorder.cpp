@@ -29,6 +29,14 @@ using nlohmann::json;
 void emit(const json &J) { trace().write(J.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
 std::string hex(uint64_t V) { return rt::hexAddress(V); }
+std::string hex(const void *P) { return rt::hexAddress(reinterpret_cast<uint64_t>(P)); }
+
+json extentsJson(const std::vector<Extent> &Ranges) {
+  json Out = json::array();
+  for (const Extent &R : Ranges)
+    Out.push_back({hex(R.Begin), R.Size});
+  return Out;
+}
 
 bool isDevice(uint64_t P) { return memory().isDevice(P); }
 
@@ -72,10 +80,7 @@ void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout
     memory().add(A.Begin, A.Size, true);
     emit({{"ev", "alloc"}, {"addr", hex(A.Begin)}, {"size", A.Size}, {"graph", Graph}});
   }
-  json J = {{"ev", "graph_exec"},
-            {"graph", Graph},
-            {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
-            {"nodes", json::array()}};
+  json J = {{"ev", "graph_exec"}, {"graph", Graph}, {"exec", hex(Exec)}, {"nodes", json::array()}};
   for (const NodeInfo &N : Layout.Nodes)
     J["nodes"].push_back(nodeJson(N));
   emit(J);
@@ -89,10 +94,10 @@ void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout
 void setLaunchHook(LaunchHook H) { Hook = H; }
 
 void recordAlloc(uint64_t Addr, uint64_t Size) {
-  std::string Graph = captures().anyCapture() ? captures().graphOfThisThread() : "";
   // An allocation on another thread while some stream captures still belongs
   // to a capture's private pool in PyTorch; the engine attributes it.
   bool Owned = captures().anyCapture();
+  std::string Graph = Owned ? captures().graphOfThisThread() : "";
   memory().add(Addr, Size, Owned);
   json J = {{"ev", "alloc"}, {"addr", hex(Addr)}, {"size", Size}};
   if (!Graph.empty())
@@ -149,9 +154,7 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
   if (Index < 0)
     return;
   NodeInfo N = describeKernel(static_cast<unsigned>(Index), P, isDevice);
-  json J = {{"ev", "node_update"},
-            {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
-            {"nodes", json::array({nodeJson(N)})}};
+  json J = {{"ev", "node_update"}, {"exec", hex(Exec)}, {"nodes", json::array({nodeJson(N)})}};
   emit(J);
   std::lock_guard<std::mutex> L(ExecMutex);
   auto It = Execs.find(Exec);
@@ -166,7 +169,7 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
 void recordGraphLaunchEnter(CUgraphExec Exec) {
   if (LaunchHook H = Hook.load())
     H();
-  const json Launch = {{"ev", "launch"}, {"exec", hex(reinterpret_cast<uint64_t>(Exec))}};
+  const json Launch = {{"ev", "launch"}, {"exec", hex(Exec)}};
   PendingLaunch.reset();
   // A launch being captured into another graph does not run now.
   if (!verifyMode() || captures().anyCapture())
@@ -197,9 +200,7 @@ void recordGraphLaunchExit(CUgraphExec Exec) {
   PendingLaunch.reset();
   struct LaunchAfterWrites {
     CUgraphExec Exec;
-    ~LaunchAfterWrites() {
-      emit({{"ev", "launch"}, {"exec", hex(reinterpret_cast<uint64_t>(Exec))}});
-    }
+    ~LaunchAfterWrites() { emit({{"ev", "launch"}, {"exec", hex(Exec)}}); }
   } Launch{Exec};
   // Each changed range is the work of the node(s) whose pointer starts
   // closest below it in the same allocation.
@@ -209,37 +210,36 @@ void recordGraphLaunchExit(CUgraphExec Exec) {
     auto It = Execs.find(Exec);
     if (It == Execs.end())
       return;
+    std::multimap<uint64_t, unsigned> NodesAt; // pointer -> nodes passing it
+    for (const NodeInfo &N : It->second.Layout.Nodes)
+      for (uint64_t P : N.Pointers)
+        NodesAt.emplace(P, N.Index);
     for (const Extent &W : Changed) {
-      auto Alloc = memory().extentOf(W.Begin);
-      uint64_t Best = 0;
-      for (const NodeInfo &N : It->second.Layout.Nodes)
-        for (uint64_t P : N.Pointers)
-          if (P <= W.Begin && P > Best && (!Alloc || P >= Alloc->Begin))
-            Best = P;
-      for (const NodeInfo &N : It->second.Layout.Nodes)
-        if (Best && std::find(N.Pointers.begin(), N.Pointers.end(), Best) != N.Pointers.end())
-          ByNode[N.Index].push_back(W);
+      auto Below = NodesAt.upper_bound(W.Begin);
+      if (Below == NodesAt.begin())
+        continue;
+      uint64_t Best = std::prev(Below)->first;
+      if (auto Alloc = memory().extentOf(W.Begin); Alloc && Best < Alloc->Begin)
+        continue;
+      auto [First, Last] = NodesAt.equal_range(Best);
+      for (auto N = First; N != Last; ++N)
+        ByNode[N->second].push_back(W);
     }
   }
-  json J = {{"ev", "exec_writes"},
-            {"exec", hex(reinterpret_cast<uint64_t>(Exec))},
-            {"nodes", json::array()}};
-  for (const auto &[Index, Writes] : ByNode) {
-    json N = {{"id", std::to_string(Index)}, {"writes", json::array()}};
-    for (const Extent &W : Writes)
-      N["writes"].push_back({hex(W.Begin), W.Size});
-    J["nodes"].push_back(N);
-  }
+  json J = {{"ev", "exec_writes"}, {"exec", hex(Exec)}, {"nodes", json::array()}};
+  for (const auto &[Index, Writes] : ByNode)
+    J["nodes"].push_back({{"id", std::to_string(Index)}, {"writes", extentsJson(Writes)}});
   emit(J);
 }
 
 // Eager kernels matter only where they touch graph-owned memory (reading an
 // output a later replay overwrote, or writing memory the next replay wipes),
 // so only those are recorded: the trace stays small on long runs.
+bool eagerLaunchMatters() { return memory().anyGraphOwned() && !captures().anyCapture(); }
+
 void recordEagerLaunchEnter(CUfunction F, void **Params) {
-  PendingEager.reset();
   if (!F)
-    return;
+    return PendingEager.reset();
   const char *Name = nullptr;
   if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
     Name = nullptr;
@@ -249,8 +249,8 @@ void recordEagerLaunchEnter(CUfunction F, void **Params) {
 void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, const void *Key,
                             void **Params) {
   PendingEager.reset();
-  if (!Params || !memory().anyGraphOwned() || captures().anyCapture())
-    return; // Nothing to touch, or being captured rather than run.
+  if (!Params)
+    return;
   std::set<uint64_t> Ptrs;
   scanKernelParams(Sizes, Params, Ptrs, [](uint64_t P) { return memory().isGraphOwned(P); });
   if (Ptrs.empty())
@@ -285,9 +285,7 @@ void recordEagerLaunchExit() {
   if (!PendingEager)
     return;
   json J = std::move(PendingEagerEvent);
-  J["writes"] = json::array();
-  for (const Extent &W : PendingEager->changed())
-    J["writes"].push_back({hex(W.Begin), W.Size});
+  J["writes"] = extentsJson(PendingEager->changed());
   PendingEager.reset();
   {
     std::lock_guard<std::mutex> L(ExecMutex);

@@ -29,6 +29,11 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
 void recordGraphLaunchEnter(CUgraphExec Exec);
 void recordGraphLaunchExit(CUgraphExec Exec);
 
+// Whether eager launches can matter now: some memory is graph-owned and no
+// capture is under way (a launch being captured does not run). Callers ask
+// before resolving a launch's kernel; the record functions assume it.
+bool eagerLaunchMatters();
+
 // Around an eager kernel launch (not one being captured). A kernel known
 // only by name and parameter sizes (no CUfunction) passes those, and a key
 // that stands for it (its stub).

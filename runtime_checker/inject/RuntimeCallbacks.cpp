@@ -1,9 +1,7 @@
 // Runtime API (cudart) callbacks. A program's runtime calls reach the driver
 // through private entry points, so these are the only view of them.
 #include "Callbacks.h"
-#include "CaptureTracker.h"
 #include "KernelParams.h"
-#include "MemoryMap.h"
 #include "Recorder.h"
 
 #include <cuda_runtime_api.h>
@@ -62,7 +60,7 @@ void onLaunch(const void *Stub, const char *Symbol, void **Args, bool Enter) {
     return recordEagerLaunchExit();
   countLaunch();
   // Resolving the stub is only worth it where a kernel could touch graph memory.
-  if (!memory().anyGraphOwned() || captures().anyCapture())
+  if (!eagerLaunchMatters())
     return;
   if (CUfunction F = functionOfStub(Stub, Symbol))
     recordEagerLaunchEnter(F, Args);

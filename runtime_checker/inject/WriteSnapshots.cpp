@@ -30,7 +30,7 @@ bool WriteSnapshot::take(const std::vector<uint64_t> &Pointers) {
   Copies.clear();
   std::vector<Extent> Ranges;
   for (uint64_t P : Pointers)
-    if (auto A = memory().extentOf(P); A && memory().isGraphOwned(P))
+    if (auto A = memory().graphOwnedExtentOf(P))
       Ranges.push_back({P, A->Begin + A->Size - P});
   std::sort(Ranges.begin(), Ranges.end(),
             [](const Extent &A, const Extent &B) { return A.Begin < B.Begin; });
