@@ -128,6 +128,35 @@ TEST(HazardEngine, SyncInCaptureNamesTheLine) {
   EXPECT_NE(F[0].Message.find("cudaStreamSynchronize"), std::string::npos);
 }
 
+TEST(HazardEngine, FreedBlockFindingNamesNodeBlockAndFreeSite) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/block_rebound_static_input.jsonl");
+  ASSERT_EQ(F.size(), 1u); // One per graph and block, not one per node or replay.
+  EXPECT_EQ(F[0].RuleId, "graph-uses-freed-memory");
+  ASSERT_TRUE(F[0].Runtime.has_value());
+  EXPECT_EQ(F[0].Runtime->Graph, "g0");
+  EXPECT_EQ(F[0].Runtime->Node, "0");
+  EXPECT_EQ(F[0].Runtime->Buffer, "[0x7f0000000000, 0x7f0000002000) (8192 bytes)");
+  EXPECT_EQ(F[0].Loc.File, "train.py"); // Where the block was freed.
+  EXPECT_EQ(F[0].Loc.Line, 21u);
+  EXPECT_NE(F[0].Message.find("2 node(s)"), std::string::npos) << F[0].Message;
+  EXPECT_NE(F[0].Message.find("3 replay(s)"), std::string::npos) << F[0].Message;
+  EXPECT_NE(F[0].Fix.find("copy_"), std::string::npos);
+}
+
+TEST(HazardEngine, FreedGradFindingNamesTheParameter) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/block_zero_grad_frees_grads.jsonl");
+  ASSERT_EQ(F.size(), 2u);
+  std::vector<std::string> Buffers;
+  for (const auto &X : F) {
+    EXPECT_EQ(X.Loc.Line, 25u);
+    EXPECT_NE(X.Fix.find("set_to_none=False"), std::string::npos);
+    Buffers.push_back(X.Runtime->Node + " " + X.Runtime->Buffer);
+  }
+  std::sort(Buffers.begin(), Buffers.end());
+  EXPECT_EQ(Buffers[0], "5 [0x7f0000001000, 0x7f0000002000) (4096 bytes) = 0.weight.grad");
+  EXPECT_EQ(Buffers[1], "6 [0x7f0000002000, 0x7f0000002200) (512 bytes) = 0.bias.grad");
+}
+
 TEST(TraceFormat, MalformedLinesAreReportedAndSkipped) {
   std::stringstream In(
       "{\"ev\":\"alloc\",\"addr\":\"0x10\",\"size\":16}\nnot json\n{\"ev\":\"teleport\"}\n");

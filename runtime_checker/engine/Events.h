@@ -39,7 +39,10 @@ struct Event {
     TensorOut,     // Tensor, Addr, Size, Exec: handed out by the last replay of Exec
     TensorDead,    // Tensor
     GradInstalled, // Param, Addr, Size: param.grad now is this storage
-    GradReleased,  // Param
+    GradReleased,  // Param (Addr, Size: the storage it let go of, when known)
+    Block,         // Addr, Size: a caching-allocator block, live now, that a graph points into
+    BlockFree,     // Addr, Size, Stack: that block was freed (the tensor died or was rebound)
+    ExecDestroy,   // Exec: the executable graph is gone; it can no longer replay
     ApiInCapture,  // Api, ApiKind (sync|legacy-stream|alloc|unjoined)
     Meta,          // Api: checker_start, checker_error (Name: message) or end
   };

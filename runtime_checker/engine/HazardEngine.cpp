@@ -21,6 +21,14 @@ static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
   return L;
 }
 
+// The innermost frame with a line: library frames have none, the caller's has.
+static SourceLoc firstLocated(const std::vector<std::string> &Stack) {
+  for (const auto &Frame : Stack)
+    if (SourceLoc L = frameLoc({Frame}); L.valid())
+      return L;
+  return {};
+}
+
 const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
   auto It = Allocs.upper_bound(P);
   if (It == Allocs.begin())
@@ -33,13 +41,13 @@ std::string HazardEngine::describe(const Range &R) const {
   return fmt::format("[0x{:x}, 0x{:x}) ({} bytes)", R.Begin, R.End, R.End - R.Begin);
 }
 
-void HazardEngine::report(const std::string &RuleId, const std::string &Message,
-                          const RuntimeLoc &Where, const std::vector<std::string> &Stack,
-                          std::vector<Note> Notes, const std::string &DedupKey) {
+Finding *HazardEngine::report(const std::string &RuleId, const std::string &Message,
+                              const RuntimeLoc &Where, const std::vector<std::string> &Stack,
+                              std::vector<Note> Notes, const std::string &DedupKey) {
   std::string Key = RuleId + "|" + Where.Graph + "|" +
                     (DedupKey.empty() ? Where.Node + "|" + Where.Buffer : DedupKey);
   if (!Reported.insert(Key).second)
-    return;
+    return nullptr;
   Finding F;
   F.RuleId = RuleId;
   F.Message = Message;
@@ -60,12 +68,10 @@ void HazardEngine::report(const std::string &RuleId, const std::string &Message,
     if (N.Loc.valid())
       F.Notes.push_back(std::move(N));
   if (auto Site = CaptureSites.find(Where.Graph); Site != CaptureSites.end())
-    for (const auto &Frame : Site->second) // Library frames have no line; the caller's has.
-      if (SourceLoc L = frameLoc({Frame}); L.valid()) {
-        F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
-        break;
-      }
+    if (SourceLoc L = firstLocated(Site->second); L.valid())
+      F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
   Out.push_back(std::move(F));
+  return &Out.back();
 }
 
 void HazardEngine::feed(const Event &E) {
@@ -125,14 +131,26 @@ void HazardEngine::feed(const Event &E) {
     // pattern: the graph refills it each replay by design.
     if (!Capturing.empty()) {
       Grads.erase(E.Param);
+      setRole(E.Addr, E.Size, E.Param + ".grad");
       return;
     }
     const Allocation *A = allocationAt(E.Addr);
     Grads[E.Param] = {{E.Addr, E.Addr + E.Size}, A ? A->OwnerGraph : "", E.Seq, E.Stack};
+    setRole(E.Addr, E.Size, E.Param + ".grad");
     return;
   }
   case K::GradReleased:
     Grads.erase(E.Param);
+    setRole(E.Addr, E.Size, E.Param + ".grad");
+    return;
+  case K::Block:
+    return onBlock(E);
+  case K::BlockFree:
+    return onBlockFree(E);
+  case K::ExecDestroy:
+    Execs.erase(E.Exec);
+    LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec),
+                      LaunchOrder.end());
     return;
   case K::Meta:
     if (E.Api == "capture_site")
@@ -181,7 +199,7 @@ void HazardEngine::resolveTouches(Exec &X) {
   for (const Node &N : X.Nodes) {
     for (const Range &W : N.Writes) {
       const Allocation *A = allocationAt(W.Begin);
-      X.Writes.push_back({&N, W, A ? A->Id : "", true, {}});
+      X.Writes.push_back({&N, W, A ? A->Id : "", true, {}, {}});
     }
     if (!N.Writes.empty() && N.Pointers.empty()) {
       X.Touches.insert(X.Touches.end(), X.Writes.end() - N.Writes.size(), X.Writes.end());
@@ -191,13 +209,20 @@ void HazardEngine::resolveTouches(Exec &X) {
     for (uint64_t P : N.Pointers) {
       const Allocation *A = allocationAt(P);
       if (!A) {
-        X.Touches.push_back({&N, {P, P + 1}, "", false, {P}});
+        X.Touches.push_back({&N, {P, P + 1}, "", false, {P}, {}});
         continue;
       }
       auto [It, New] = ByAllocation.emplace(A->R.Begin, X.Touches.size());
       if (New)
-        X.Touches.push_back({&N, A->R, A->Id, false, {}});
-      X.Touches[It->second].Pointers.push_back(P);
+        X.Touches.push_back({&N, A->R, A->Id, false, {}, {}});
+      Touch &T = X.Touches[It->second];
+      T.Pointers.push_back(P);
+      // The graph's own pool is its business: its outputs dying is normal.
+      if (auto B = LiveBlocks.upper_bound(P); A->OwnerGraph.empty() && B != LiveBlocks.begin())
+        if (size_t Id = std::prev(B)->second;
+            Blocks[Id].R.contains(P) &&
+            std::find(T.Blocks.begin(), T.Blocks.end(), Id) == T.Blocks.end())
+          T.Blocks.push_back(Id);
     }
   }
   X.Verified = X.Verified || !X.Writes.empty();
@@ -242,7 +267,18 @@ void HazardEngine::onLaunch(const Event &E) {
   LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec), LaunchOrder.end());
   LaunchOrder.push_back(E.Exec);
   for (const Touch &T : X.Touches) {
-    // graph-uses-freed-memory: the allocation the node was built against is gone.
+    // graph-uses-freed-memory, block-precise: a tensor the node was built
+    // against died, whether or not its cached segment went back to CUDA.
+    bool BlockFreed = false;
+    for (size_t Id : T.Blocks)
+      if (!Blocks[Id].Live) {
+        noteFreedUse(X, T, Id, E);
+        BlockFreed = true;
+      }
+    if (BlockFreed)
+      continue;
+    // The same at segment level, for memory outside PyTorch's caching
+    // allocator: the allocation the node was built against is gone.
     const Allocation *Now = allocationAt(T.R.Begin);
     if (T.Alloc.empty() || (Now && Now->Id == T.Alloc))
       continue;
@@ -281,17 +317,87 @@ void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E
       H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
     }
   for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
-    if (!T.reaches(W->second)) {
+    if (!T.reaches(W->R)) {
       ++W;
       continue;
     }
     report("eager-write-lost-at-replay",
-           fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture; replay {} of "
-                       "graph {} (kernel '{}') overwrites it",
-                       W->first, describe(W->second), X.Replays, X.Graph, T.N->Kernel),
+           fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture and nothing "
+                       "read it before replay {} of graph {} (kernel '{}') overwrote it",
+                       W->Kernel, describe(W->R), X.Replays, X.Graph, T.N->Kernel),
            {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
     W = EagerWrites.erase(W);
   }
+}
+
+void HazardEngine::onBlock(const Event &E) {
+  LiveBlocks[E.Addr] = Blocks.size();
+  Blocks.push_back({{E.Addr, E.Addr + E.Size}, true, {}});
+}
+
+void HazardEngine::onBlockFree(const Event &E) {
+  auto It = LiveBlocks.find(E.Addr);
+  if (It == LiveBlocks.end())
+    return;
+  Block &B = Blocks[It->second];
+  B.Live = false;
+  B.FreeStack = E.Stack;
+  LiveBlocks.erase(It);
+}
+
+void HazardEngine::setRole(uint64_t Addr, uint64_t Size, const std::string &Role) {
+  if (Addr && Size)
+    Roles[Addr] = {Addr + Size, Role};
+}
+
+std::string HazardEngine::roleOf(const Range &R) const {
+  auto It = Roles.upper_bound(R.End - 1);
+  if (It == Roles.begin())
+    return "";
+  --It;
+  return Range{It->first, It->second.first}.overlaps(R) ? It->second.second : "";
+}
+
+void HazardEngine::noteFreedUse(const Exec &X, const Touch &T, size_t Id, const Event &Launch) {
+  const Block &B = Blocks[Id];
+  const std::string Role = roleOf(B.R);
+  const std::string Key = X.Graph + "|" + std::to_string(Id);
+  auto It = FreedUses.find(Key);
+  if (It == FreedUses.end()) {
+    std::vector<Note> Notes;
+    if (SourceLoc L = firstLocated(Launch.Stack); L.valid())
+      Notes.push_back({"replayed here", L});
+    Finding *F =
+        report("graph-uses-freed-memory", "",
+               {X.Graph, T.N->Id, T.N->Kernel, describe(B.R) + (Role.empty() ? "" : " = " + Role)},
+               B.FreeStack, std::move(Notes), "block:" + std::to_string(Id));
+    if (!F)
+      return;
+    bool IsGrad = Role.size() > 5 && Role.compare(Role.size() - 5, 5, ".grad") == 0;
+    F->Fix = IsGrad ? "Keep the .grad storage the graph writes: zero grads in place between "
+                      "replays (optimizer.zero_grad(set_to_none=False)), or set them to None "
+                      "before capture so the capture allocates them in the graph's own pool."
+                    : "Copy new data into the static input (static_x.copy_(batch)) instead of "
+                      "rebinding or deleting it, and keep every tensor the graph uses alive for "
+                      "as long as the graph is replayed.";
+    It = FreedUses.emplace(Key, FreedUse{Out.size() - 1, X.Replays}).first;
+  }
+  FreedUse &U = It->second;
+  U.Nodes.insert(T.N->Id);
+  if (U.LastReplay != X.Replays) {
+    ++U.Replays;
+    U.LastReplay = X.Replays;
+  }
+  SourceLoc FreedAt = firstLocated(B.FreeStack);
+  Finding &F = Out[U.Finding];
+  F.Message = fmt::format(
+      "replay {} of graph {}: kernel '{}' (node {}) uses {} {}, freed after capture{}; {} "
+      "node(s) of the graph point into it, {} replay(s) used it after the free",
+      U.FirstReplay, X.Graph, F.Runtime->Kernel, F.Runtime->Node,
+      Role.empty() ? "a tensor allocated before the capture (a static input)"
+                   : "the storage of " + Role,
+      describe(B.R), FreedAt.valid() ? fmt::format(" at {}:{}", FreedAt.File, FreedAt.Line) : "",
+      U.Nodes.size(), U.Replays);
 }
 
 void HazardEngine::onEager(const Event &E) {
@@ -319,12 +425,32 @@ void HazardEngine::onEager(const Event &E) {
                          Id),
              frameLoc(H.Stack)}});
   }
+  consumeEagerWrites(E);
   std::vector<Range> Writes = E.Writes;
   if (Writes.empty() && Opts.AssumeEagerWrites)
     Writes = Touched;
   for (const Range &W : Writes)
-    if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty())
-      EagerWrites.emplace(E.Kernel.empty() ? "eager" : E.Kernel, W);
+    if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty()) {
+      uint64_t Anchor = W.Begin;
+      for (uint64_t P : E.Pointers)
+        if (P <= W.Begin && A->R.contains(P) && (Anchor == W.Begin || P > Anchor))
+          Anchor = P;
+      EagerWrites.push_back({E.Kernel.empty() ? "eager" : E.Kernel, W, Anchor});
+    }
+}
+
+// A write is lost only if nothing reads it before a replay overwrites it: a
+// later eager kernel pointing at the written tensor (GradScaler unscaling
+// graph-owned grads that the optimizer then reads) consumes it.
+void HazardEngine::consumeEagerWrites(const Event &E) {
+  EagerWrites.erase(std::remove_if(EagerWrites.begin(), EagerWrites.end(),
+                                   [&](const EagerWrite &W) {
+                                     return std::any_of(E.Pointers.begin(), E.Pointers.end(),
+                                                        [&](uint64_t P) {
+                                                          return P == W.Anchor || W.R.contains(P);
+                                                        });
+                                   }),
+                    EagerWrites.end());
 }
 
 } // namespace graphsafe::rt

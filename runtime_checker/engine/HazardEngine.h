@@ -47,6 +47,9 @@ private:
     std::string Alloc; // Allocation id at instantiate time.
     bool ExactWrite;
     std::vector<uint64_t> Pointers; // The node's pointers into R.
+    // Caching-allocator blocks (ids into Blocks) those pointers fell in at
+    // instantiate: what lets a freed tensor inside a cached segment be seen.
+    std::vector<size_t> Blocks;
 
     // Whether this touch reaches into Other. Pointers are where kernels start
     // reading or writing (tensor data pointers), so they place a touch far more
@@ -72,6 +75,24 @@ private:
     std::string OverwrittenBy;
     std::vector<std::string> Stack; // Where it was handed out.
   };
+  // A block of PyTorch's caching allocator that some graph points into.
+  struct Block {
+    Range R;
+    bool Live = true;
+    std::vector<std::string> FreeStack; // Where it was freed.
+  };
+  // One finding per graph and freed block, its counts kept current.
+  struct FreedUse {
+    size_t Finding;
+    uint64_t FirstReplay, Replays = 0, LastReplay = 0;
+    std::set<std::string> Nodes;
+  };
+  // An eager kernel's write into graph-owned memory, not yet read by anyone.
+  struct EagerWrite {
+    std::string Kernel;
+    Range R;
+    uint64_t Anchor; // The writer's pointer at or below R (the tensor it wrote).
+  };
   struct Grad {
     Range R;
     std::string Owner; // Graph owning the memory, empty when eager.
@@ -88,9 +109,16 @@ private:
   void onLaunch(const Event &E);
   void checkOverwrites(const Exec &X, const Touch &T, const Event &E);
   void onEager(const Event &E);
-  void report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
-              const std::vector<std::string> &Stack = {}, std::vector<Note> Notes = {},
-              const std::string &DedupKey = "");
+  void consumeEagerWrites(const Event &E);
+  void onBlock(const Event &E);
+  void onBlockFree(const Event &E);
+  // Reports a replay of X whose touch T points into the freed block Id.
+  void noteFreedUse(const Exec &X, const Touch &T, size_t Id, const Event &Launch);
+  std::string roleOf(const Range &R) const;
+  void setRole(uint64_t Addr, uint64_t Size, const std::string &Role);
+  Finding *report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
+                  const std::vector<std::string> &Stack = {}, std::vector<Note> Notes = {},
+                  const std::string &DedupKey = "");
   std::string describe(const Range &R) const;
 
   const RuleSet &Rules;
@@ -103,9 +131,13 @@ private:
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;
   std::vector<std::string> LaunchOrder; // Execs, most recent launch last.
-  // Graph-owned ranges written eagerly since the last replay, by kernel.
-  std::multimap<std::string, Range> EagerWrites;
-  std::set<std::string> Reported; // Deduplication keys.
+  // Graph-owned ranges written eagerly since the last replay and not read since.
+  std::vector<EagerWrite> EagerWrites;
+  std::vector<Block> Blocks;                                  // By id.
+  std::map<uint64_t, size_t> LiveBlocks;                      // Start address -> block id.
+  std::map<uint64_t, std::pair<uint64_t, std::string>> Roles; // Start -> (end, "weight.grad").
+  std::map<std::string, FreedUse> FreedUses;                  // "graph|block id" -> its finding.
+  std::set<std::string> Reported;                             // Deduplication keys.
   std::vector<Finding> Out;
 };
 
