@@ -24,25 +24,32 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
        fi ;;
   esac
   want=$(grep -E '^(#|//) expect: ' "$s" | sed -E 's@^(#|//) expect: @@' | sort | tr '\n' ' ')
-  read -r -a extra <<< "$(grep -E '^(#|//) graphcheck: ' "$s" | sed -E 's@^(#|//) graphcheck: @@' | head -1)"
+  # Each `graphcheck:` line is one checked run with those options; none means one default run.
+  mapfile -t configs < <(grep -E '^(#|//) graphcheck: ' "$s" | sed -E 's@^(#|//) graphcheck: @@')
+  [ ${#configs[@]} -eq 0 ] && configs=("")
   plain_out=$("${cmd[@]}" 2>/dev/null); plain_rc=$?
-  checked_out=$(GRAPHCHECK_KEEP_TRACES="/tmp/traces-$name" "$bin" run "${extra[@]}" --format json -o "/tmp/$name.json" --fail-on warning -- "${cmd[@]}" 2>"/tmp/$name.err"); checked_rc=$?
-  got=$(python3 -c "import json;print(' '.join(sorted(f['rule'] for f in json.load(open('/tmp/$name.json'))['findings'])))" 2>/dev/null)
-  got="${got:+$got }"
-  expected_rc=$plain_rc; [ -n "$want" ] && expected_rc=1
-  if [ "$plain_out" == "$checked_out" ] && [ "$got" == "$want" ] && [ "$checked_rc" == "$expected_rc" ]; then
-    pass=$((pass+1)); echo "PASS $file ${extra[*]}: [$got] rc=$checked_rc output identical"
-  else
-    fail=$((fail+1)); echo "FAIL $file ${extra[*]}: want [$want] got [$got]; rc plain=$plain_rc checked=$checked_rc"
-    echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$name.err"; head -c 3000 "/tmp/$name.json"
-  fi
-  python3 -c "import json
+  for config in "${configs[@]}"; do
+    read -r -a extra <<< "$config"
+    rm -rf "/tmp/$name.json" "/tmp/traces-$name"
+    checked_out=$(GRAPHCHECK_KEEP_TRACES="/tmp/traces-$name" "$bin" run "${extra[@]}" --format json -o "/tmp/$name.json" --fail-on warning -- "${cmd[@]}" 2>"/tmp/$name.err"); checked_rc=$?
+    got=$(python3 -c "import json;print(' '.join(sorted(f['rule'] for f in json.load(open('/tmp/$name.json'))['findings'])))" 2>/dev/null)
+    got="${got:+$got }"
+    expected_rc=$plain_rc; [ -n "$want" ] && expected_rc=1
+    if [ "$plain_out" == "$checked_out" ] && [ "$got" == "$want" ] && [ "$checked_rc" == "$expected_rc" ]; then
+      pass=$((pass+1)); echo "PASS $file ${extra[*]}: [$got] rc=$checked_rc output identical"
+    else
+      fail=$((fail+1)); echo "FAIL $file ${extra[*]}: want [$want] got [$got]; rc plain=$plain_rc checked=$checked_rc"
+      echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$name.err"; head -c 3000 "/tmp/$name.json"
+    fi
+    grep -h '^graphcheck: ' "/tmp/$name.err" | grep -v 'error(s)' | sed 's/^/    /'
+    python3 -c "import json
 for f in json.load(open('/tmp/$name.json'))['findings']:
-    loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:220])
+    loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:260])
     for n in f['notes']:
         if 'captured here' in n['message']: print('      note:', n['location']['file']+':'+str(n['location']['line']), n['message'])" 2>/dev/null
-  # Traces of failing scenarios come back for debugging (and as new fixtures).
-  if [ "$got" != "$want" ]; then cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$name.trace.jsonl" 2>/dev/null || true; fi
+    # Traces of failing scenarios come back for debugging (and as new fixtures).
+    if [ "$got" != "$want" ]; then cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$file${extra[1]:+-${extra[1]}}.trace.jsonl" 2>/dev/null || true; fi
+  done
 done
 # Several processes (torchrun): each rank writes its own report, REPORT.rankN-PID.
 if command -v torchrun >/dev/null; then

@@ -50,6 +50,7 @@ struct Watched {
   std::string Name;
   torch::Tensor Param;
   const void *LastGrad = nullptr;
+  size_t LastBytes = 0;
 };
 
 struct HandedOut {
@@ -71,14 +72,18 @@ void beforeLaunch() {
     const void *Now = G.defined() && G.is_cuda() ? G.data_ptr() : nullptr;
     if (Now == W.LastGrad)
       continue;
-    W.LastGrad = Now;
     if (Now)
       emit({{"ev", "grad_installed"},
             {"param", W.Name},
             {"addr", hex(Now)},
             {"size", G.numel() * G.element_size()}});
-    else
-      emit({{"ev", "grad_released"}, {"param", W.Name}});
+    else // The storage it let go of, so a graph still writing there names the grad.
+      emit({{"ev", "grad_released"},
+            {"param", W.Name},
+            {"addr", hex(W.LastGrad)},
+            {"size", W.LastBytes}});
+    W.LastGrad = Now;
+    W.LastBytes = Now ? G.numel() * G.element_size() : 0;
   }
   for (auto It = Outputs.begin(); It != Outputs.end();) {
     if (It->Tensor.expired()) {

@@ -11,9 +11,16 @@ namespace graphsafe::inject {
 void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D);
 void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D);
 
-// The driver calls graphcheck handles, to be enabled one by one (enabling the
-// whole driver domain would put a callback on every driver call).
+// The calls graphcheck needs outside a capture, to be enabled one by one:
+// enabling a whole domain puts a callback on every call (PyTorch makes
+// several runtime calls per eager op), which costs more than the checking.
 const CUpti_CallbackId *watchedDriverCalls(size_t &Count);
+const CUpti_CallbackId *watchedRuntimeCalls(size_t &Count);
+
+// While a capture is under way every runtime call is watched, since any of
+// them may be illegal there (sync-during-capture, with its host stack);
+// outside one, only the watched calls above.
+void widenCallbacks(bool Wide);
 
 // The call's parameter struct (CUPTI's generated *_params types).
 template <typename T> const T *params(const CUpti_CallbackData *D) {

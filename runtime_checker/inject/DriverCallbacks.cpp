@@ -38,6 +38,7 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
@@ -144,6 +145,10 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     if (Ok)
       recordExecUpdate(params<cuGraphExecUpdate_v2_params>(D)->hGraphExec,
                        params<cuGraphExecUpdate_v2_params>(D)->hGraph);
+    return;
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+    if (Enter)
+      recordExecDestroy(params<cuGraphExecDestroy_params>(D)->hGraphExec);
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2:
     if (Ok) {

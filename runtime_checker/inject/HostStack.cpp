@@ -54,6 +54,14 @@ nlohmann::json pythonStack() {
   return Out;
 }
 
+nlohmann::json pythonStackIfHeld() {
+  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
+  static auto Held = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Check"));
+  if (!IsInit || !Held || !IsInit() || !Held())
+    return nlohmann::json::array();
+  return pythonStack(); // Ensure/Release on a held GIL only nest.
+}
+
 namespace {
 
 // Frames in these libraries are the CUDA stack or graphcheck itself.
@@ -62,7 +70,8 @@ bool isInfrastructure(const char *Module) {
   static bool HaveSelf = dladdr(reinterpret_cast<void *>(&nativeStack), &Self) != 0;
   if (HaveSelf && Self.dli_fname && std::strcmp(Module, Self.dli_fname) == 0)
     return true;
-  for (const char *Lib : {"libcupti", "libcuda.so", "libcudart", "libc.so", "libstdc++"})
+  for (const char *Lib :
+       {"libcupti", "libcuda.so", "libcudart", "libc.so", "libstdc++", "libgraphcheck"})
     if (std::strstr(Module, Lib))
       return true;
   return false;
@@ -81,10 +90,12 @@ std::string demangle(const char *Name) {
 } // namespace
 
 nlohmann::json nativeStack() {
-  void *Frames[32];
-  int N = backtrace(Frames, 32);
+  // A free reached from user code through libtorch (a tensor destructor, the
+  // allocator, its trace tracker) is a few dozen frames deep.
+  void *Frames[64];
+  int N = backtrace(Frames, 64);
   nlohmann::json Out = nlohmann::json::array();
-  for (int I = 0; I < N && Out.size() < 16; ++I) {
+  for (int I = 0; I < N && Out.size() < 24; ++I) {
     Dl_info Info;
     if (!dladdr(Frames[I], &Info) || !Info.dli_fname || isInfrastructure(Info.dli_fname))
       continue;

@@ -13,6 +13,11 @@ namespace graphsafe::inject {
 // the GIL, so only for rare events (calls made while capturing).
 nlohmann::json pythonStack();
 
+// The same, but only when this thread already holds the GIL (else empty):
+// for callers that must never wait for it, such as PyTorch's allocator
+// callbacks, which run under the allocator's lock.
+nlohmann::json pythonStackIfHeld();
+
 // Native frames outside the CUDA libraries and graphcheck, innermost first.
 nlohmann::json nativeStack();
 

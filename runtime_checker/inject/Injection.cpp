@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 namespace graphsafe::inject {
 
@@ -76,6 +77,22 @@ void atExit() {
 
 } // namespace
 
+void widenCallbacks(bool Wide) {
+  static std::mutex M;
+  static bool IsWide = true; // Until the first call narrows it.
+  std::lock_guard<std::mutex> L(M);
+  if (Wide == IsWide)
+    return;
+  IsWide = Wide;
+  if (Wide)
+    return (void)cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  cuptiEnableDomain(0, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  size_t N = 0;
+  const CUpti_CallbackId *Ids = watchedRuntimeCalls(N);
+  for (size_t I = 0; I < N; ++I)
+    cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, Ids[I]);
+}
+
 } // namespace graphsafe::inject
 
 // The Python shim and the libtorch adapter report tensor-level facts here, so
@@ -114,7 +131,7 @@ extern "C" int InitializeInjection(void) {
                       .dump());
     return 1;
   }
-  cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  widenCallbacks(false);
   cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                       CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
   cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);

@@ -1,11 +1,14 @@
 #include "Recorder.h"
 
+#include "AllocatorBlocks.h"
+#include "Callbacks.h"
 #include "CaptureTracker.h"
 #include "GraphWalker.h"
 #include "Hex.h"
 #include "HostStack.h"
 #include "MemoryMap.h"
 #include "TraceWriter.h"
+#include "TrackerLoader.h"
 #include "WriteSnapshots.h"
 
 #include <nlohmann/json.hpp>
@@ -65,6 +68,7 @@ struct Learned {
   json Writes = json::array();
 };
 std::map<EagerKey, Learned> EagerLearned;
+unsigned LightModeLearnable = 64;
 thread_local EagerKey PendingEagerKey;
 
 json nodeJson(const NodeInfo &N) {
@@ -72,6 +76,13 @@ json nodeJson(const NodeInfo &N) {
   for (uint64_t P : N.Pointers)
     J["ptrs"].push_back(hex(P));
   return J;
+}
+
+std::vector<uint64_t> pointersOf(const GraphLayout &Layout) {
+  std::vector<uint64_t> Out;
+  for (const NodeInfo &N : Layout.Nodes)
+    Out.insert(Out.end(), N.Pointers.begin(), N.Pointers.end());
+  return Out;
 }
 
 void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout) {
@@ -83,6 +94,8 @@ void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout
   json J = {{"ev", "graph_exec"}, {"graph", Graph}, {"exec", hex(Exec)}, {"nodes", json::array()}};
   for (const NodeInfo &N : Layout.Nodes)
     J["nodes"].push_back(nodeJson(N));
+  // The blocks the nodes point into must reach the trace before the exec.
+  watchExecBlocks(Exec, pointersOf(Layout));
   emit(J);
   captures().setExecGraph(Exec, Graph);
   std::lock_guard<std::mutex> L(ExecMutex);
@@ -121,6 +134,8 @@ void recordUnmap(uint64_t Addr, uint64_t Size) {
 }
 
 void recordCaptureBegin(uint64_t Stream) {
+  attachAllocatorTrackerOnce();
+  widenCallbacks(true);
   std::string Id = captures().begin(Stream);
   // Where the capture began names the graph in every finding about it.
   emit({{"ev", "capture_begin"},
@@ -139,6 +154,8 @@ void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unj
   std::string Id = captures().end(Stream, Result);
   if (!Id.empty())
     emit({{"ev", "capture_end"}, {"graph", Id}});
+  if (!captures().anyCapture())
+    widenCallbacks(false);
 }
 
 void recordExecCreated(CUgraph Graph, CUgraphExec Exec) {
@@ -164,6 +181,17 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
     if (Old.Index == N.Index)
       Old = N;
   It->second.Verified = 0; // New parameters, new write set.
+  watchExecBlocks(Exec, pointersOf(It->second.Layout));
+}
+
+void recordExecDestroy(CUgraphExec Exec) {
+  {
+    std::lock_guard<std::mutex> L(ExecMutex);
+    if (!Execs.erase(Exec))
+      return;
+  }
+  unwatchExecBlocks(Exec);
+  emit({{"ev", "exec_destroy"}, {"exec", hex(Exec)}});
 }
 
 void recordGraphLaunchEnter(CUgraphExec Exec) {
@@ -258,8 +286,6 @@ void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, 
   json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", json::array()}};
   for (uint64_t V : Ptrs)
     J["ptrs"].push_back(hex(V));
-  if (!verifyMode())
-    return emit(J);
   // A kernel launched again on the same pointers writes the same places:
   // after a few snapshots its learned writes stand for it, so a training
   // loop is not synchronized at every step.
@@ -270,6 +296,14 @@ void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, 
     if (It != EagerLearned.end() && It->second.Seen >= VerifiedReplays) {
       J["writes"] = It->second.Writes;
       return emit(J);
+    }
+    // Light mode learns too (an eager write into graph memory is rare in a
+    // correct program, and users should not need a second run to hear of a
+    // lost one), but only for the first few kernel and pointer sets.
+    if (It == EagerLearned.end() && !verifyMode()) {
+      if (LightModeLearnable == 0)
+        return emit(J);
+      --LightModeLearnable;
     }
   }
   PendingEagerKey = Learn;

@@ -23,6 +23,7 @@ void recordExecCreated(CUgraph Graph, CUgraphExec Exec);
 // cuGraphExecUpdate: the exec now runs Graph's nodes and parameters.
 void recordExecUpdate(CUgraphExec Exec, CUgraph Graph);
 void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNEL_NODE_PARAMS &P);
+void recordExecDestroy(CUgraphExec Exec);
 
 // Around a graph launch: the enter side reports the launch (and in verify
 // mode snapshots what it may write), the exit side learns its writes.

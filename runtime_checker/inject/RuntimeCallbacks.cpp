@@ -10,6 +10,33 @@ namespace graphsafe::inject {
 
 namespace {
 
+const CUpti_CallbackId Watched[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecKernelNodeSetParams_v10010,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+};
+
 cudaError_t result(const CUpti_CallbackData *D) { return returnCode(D, cudaSuccess); }
 
 // Synchronizing calls are illegal on the thread that is capturing, whatever
@@ -69,6 +96,11 @@ void onLaunch(const void *Stub, const char *Symbol, void **Args, bool Enter) {
 }
 
 } // namespace
+
+const CUpti_CallbackId *watchedRuntimeCalls(size_t &Count) {
+  Count = sizeof Watched / sizeof Watched[0];
+  return Watched;
+}
 
 void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   const bool Enter = D->callbackSite == CUPTI_API_ENTER;
@@ -139,6 +171,11 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
       recordExecUpdate(reinterpret_cast<CUgraphExec>(P->hGraphExec),
                        reinterpret_cast<CUgraph>(P->hGraph));
     }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000:
+    if (Enter)
+      recordExecDestroy(
+          reinterpret_cast<CUgraphExec>(params<cudaGraphExecDestroy_v10000_params>(D)->graphExec));
     return;
   case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecKernelNodeSetParams_v10010:
     if (!Enter && result(D) == cudaSuccess) {

@@ -1,7 +1,8 @@
 // Verify mode: learns what a launch really wrote by copying the memory it may
 // write (the graph-owned ranges its pointers reach) before and after it, and
 // comparing. It synchronizes the device around the launch, so it is for
-// checking runs, not for whole training runs; light mode never calls it.
+// checking runs, not for whole training runs; light mode uses it only for the
+// first eager kernels it sees writing graph memory.
 // Writes that store the value already there are invisible to it.
 #pragma once
 

@@ -111,19 +111,33 @@ def _patch_torch(torch):
 
     torch.cuda.make_graphed_callables = make_graphed_callables
 
-    def released(params):
+    def grads_of(params):
+        """(param, name, grad storage) for CUDA grads, taken before zero_grad runs."""
+        out = []
         try:
             for name, p in params:
-                if p.grad is None and id(p) in names:
-                    _event(ev="grad_released", param=names[id(p)])
+                g = p.grad
+                if g is not None and g.is_cuda:
+                    out.append((p, names.get(id(p), name), g.data_ptr(), g.numel() * g.element_size()))
+        except Exception:
+            pass
+        return out
+
+    def released(before):
+        # The storage each grad let go of names it when a graph still writes there.
+        try:
+            for p, name, addr, size in before:
+                if p.grad is None:
+                    _event(ev="grad_released", param=name, addr=hex(addr), size=size)
         except Exception:
             pass
 
     module_zero_grad = torch.nn.Module.zero_grad
 
     def zero_grad(self, *args, **kwargs):
+        before = grads_of(self.named_parameters())
         out = module_zero_grad(self, *args, **kwargs)
-        released(self.named_parameters())
+        released(before)
         return out
 
     torch.nn.Module.zero_grad = zero_grad
@@ -131,8 +145,10 @@ def _patch_torch(torch):
     optimizer_zero_grad = torch.optim.Optimizer.zero_grad
 
     def opt_zero_grad(self, *args, **kwargs):
+        before = grads_of((f"param{i}", p) for group in self.param_groups
+                          for i, p in enumerate(group["params"]))
         out = optimizer_zero_grad(self, *args, **kwargs)
-        released((f"param{i}", p) for group in self.param_groups for i, p in enumerate(group["params"]))
+        released(before)
         return out
 
     torch.optim.Optimizer.zero_grad = opt_zero_grad

@@ -1,4 +1,8 @@
 # expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory
+# (one per freed .grad block: two weights, two biases)
 # Whole-network capture after a warm-up that left every .grad allocated: the
 # captured backward accumulates into those blocks. optimizer.zero_grad()
 # (set_to_none, the default) between replays frees them; the replays write

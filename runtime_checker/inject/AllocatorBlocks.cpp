@@ -1,0 +1,101 @@
+#include "AllocatorBlocks.h"
+
+#include "AllocatorSink.h"
+#include "Hex.h"
+#include "HostStack.h"
+#include "MemoryMap.h"
+#include "TraceWriter.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace graphsafe::inject {
+
+namespace {
+
+struct BlockState {
+  uint64_t Size;
+  bool Announced; // The trace knows this block (a `block` event was written).
+};
+
+std::mutex M;
+std::map<uint64_t, BlockState> Live; // Block start -> state.
+std::multiset<uint64_t> Watched;     // Pointers of live execs, one per use.
+std::map<CUgraphExec, std::vector<uint64_t>> ByExec;
+
+void emit(const nlohmann::json &J) {
+  trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+bool watchedLocked(uint64_t Addr, uint64_t Size) {
+  auto It = Watched.lower_bound(Addr);
+  return It != Watched.end() && *It < Addr + Size;
+}
+
+} // namespace
+
+void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
+  bool Report = false;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (Event == GraphcheckBlockAlloc) {
+      Live[Addr] = {Size, false};
+      return;
+    }
+    auto It = Live.find(Addr);
+    if (It == Live.end())
+      return;
+    Report = It->second.Announced && watchedLocked(Addr, It->second.Size);
+    Live.erase(It);
+  }
+  if (!Report)
+    return;
+  // The tracker runs under the allocator's lock, where waiting for the GIL
+  // could deadlock: Python frames only when this thread already holds it.
+  nlohmann::json Stack = pythonStackIfHeld();
+  if (Stack.empty())
+    Stack = nativeStack();
+  emit({{"ev", "block_free"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}, {"stack", Stack}});
+}
+
+void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
+  std::vector<std::pair<uint64_t, uint64_t>> New;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto &Mine = ByExec[Exec];
+    for (uint64_t P : Mine)
+      Watched.erase(Watched.find(P));
+    Mine.clear();
+    for (uint64_t P : Pointers) {
+      auto It = Live.upper_bound(P);
+      if (It == Live.begin() || memory().isGraphOwned(P))
+        continue;
+      --It;
+      if (P >= It->first + It->second.Size)
+        continue;
+      Mine.push_back(P);
+      Watched.insert(P);
+      if (!It->second.Announced) {
+        It->second.Announced = true;
+        New.emplace_back(It->first, It->second.Size);
+      }
+    }
+  }
+  for (auto [Addr, Size] : New)
+    emit({{"ev", "block"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}});
+}
+
+void unwatchExecBlocks(CUgraphExec Exec) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = ByExec.find(Exec);
+  if (It == ByExec.end())
+    return;
+  for (uint64_t P : It->second)
+    Watched.erase(Watched.find(P));
+  ByExec.erase(It);
+}
+
+} // namespace graphsafe::inject

@@ -1,0 +1,27 @@
+// The C interface between the injection library and graphcheck's allocator
+// tracker (libgraphcheck_alloc.so), which is built against one libtorch and
+// loaded into the program only once that libtorch is there. Plain C, so a
+// tracker built for another PyTorch fails to load instead of corrupting
+// anything.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+extern "C" {
+
+enum GraphcheckBlockEvent { GraphcheckBlockAlloc = 0, GraphcheckBlockFree = 1 };
+
+// Called under the caching allocator's lock (PyTorch's rule for trace
+// trackers): it must not allocate device memory or wait for the GIL.
+typedef void (*GraphcheckBlockSink)(int Event, uint64_t Addr, uint64_t Size);
+
+// The libc10_cuda.so the tracker was built against: "PATH\nBUILD-ID" (the
+// build id may be empty where the build could not read it).
+typedef const char *(*GraphcheckTrackerBuiltFor)(void);
+
+// Reports every block live now (from the allocator's snapshot) as an
+// allocation, then every later allocation and free. Returns 0 on success,
+// else writes why into Error.
+typedef int (*GraphcheckTrackerAttach)(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize);
+}
