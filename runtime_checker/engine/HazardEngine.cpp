@@ -21,10 +21,20 @@ static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
   return L;
 }
 
-// The innermost frame with a line: library frames have none, the caller's has.
+// Headers of the libraries a program calls into, inlined into its own
+// frames: a line there says nothing about the program's mistake.
+static bool isLibraryHeader(const std::string &File) {
+  for (const char *Dir : {"/site-packages/torch/", "/include/c10/", "/include/ATen/",
+                          "/include/torch/", "/usr/include/", "/include/c++/"})
+    if (File.find(Dir) != std::string::npos)
+      return true;
+  return false;
+}
+
+// The innermost frame with a line in the program's own code.
 static SourceLoc firstLocated(const std::vector<std::string> &Stack) {
   for (const auto &Frame : Stack)
-    if (SourceLoc L = frameLoc({Frame}); L.valid())
+    if (SourceLoc L = frameLoc({Frame}); L.valid() && !isLibraryHeader(L.File))
       return L;
   return {};
 }
@@ -58,9 +68,9 @@ Finding *HazardEngine::report(const std::string &RuleId, const std::string &Mess
   for (const auto &Frame : Stack) {
     if (Frame == "?")
       continue;
-    // The innermost frame with a line is the finding's location.
+    // The innermost frame with a line in the program's code is the finding's location.
     Note N{"called from " + Frame, frameLoc({Frame})};
-    if (!F.Loc.valid() && N.Loc.valid())
+    if (!F.Loc.valid() && N.Loc.valid() && !isLibraryHeader(N.Loc.File))
       F.Loc = N.Loc;
     F.Notes.push_back(N);
   }
@@ -297,20 +307,23 @@ void HazardEngine::onLaunch(const Event &E) {
 }
 
 void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E) {
-  for (auto &[Param, G] : Grads)
-    if (T.reaches(G.R) && !G.Owner.empty())
-      report(
-          "grad-aliases-graph-buffer",
-          fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
-                      "overwrites it while it is still the live gradient",
-                      Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
-          {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
-          E.Stack.empty() ? G.Stack : E.Stack,
-          {{fmt::format(
-                "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
-                Param),
-            frameLoc(G.Stack)}},
-          "param:" + Param);
+  std::vector<Range> AliasedGrads; // Their eager accumulation is that finding's symptom.
+  for (auto &[Param, G] : Grads) {
+    if (!T.reaches(G.R) || G.Owner.empty())
+      continue;
+    AliasedGrads.push_back(G.R);
+    report("grad-aliases-graph-buffer",
+           fmt::format("{}.grad is the graph's own buffer {}; replay {} of graph {} (kernel '{}') "
+                       "overwrites it while it is still the live gradient",
+                       Param, describe(G.R), X.Replays, X.Graph, T.N->Kernel),
+           {X.Graph, T.N->Id, T.N->Kernel, describe(G.R) + " = " + Param + ".grad"},
+           E.Stack.empty() ? G.Stack : E.Stack,
+           {{fmt::format(
+                 "{}.grad was set to the graph's buffer here (autograd adopted it without a copy)",
+                 Param),
+             frameLoc(G.Stack)}},
+           "param:" + Param);
+  }
   for (auto &[Id, H] : Tensors)
     if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
       H.Overwritten = true;
@@ -321,11 +334,13 @@ void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E
       ++W;
       continue;
     }
-    report("eager-write-lost-at-replay",
-           fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture and nothing "
-                       "read it before replay {} of graph {} (kernel '{}') overwrote it",
-                       W->Kernel, describe(W->R), X.Replays, X.Graph, T.N->Kernel),
-           {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
+    if (std::none_of(AliasedGrads.begin(), AliasedGrads.end(),
+                     [&](const Range &G) { return G.overlaps(W->R); }))
+      report("eager-write-lost-at-replay",
+             fmt::format("eager kernel '{}' wrote graph-owned memory {} after capture and nothing "
+                         "read it before replay {} of graph {} (kernel '{}') overwrote it",
+                         W->Kernel, describe(W->R), X.Replays, X.Graph, T.N->Kernel),
+             {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
     W = EagerWrites.erase(W);
   }
 }

@@ -21,10 +21,19 @@ struct BlockState {
   bool Announced; // The trace knows this block (a `block` event was written).
 };
 
-std::mutex M;
-std::map<uint64_t, BlockState> Live; // Block start -> state.
-std::multiset<uint64_t> Watched;     // Pointers of live execs, one per use.
-std::map<CUgraphExec, std::vector<uint64_t>> ByExec;
+// Never destroyed: libtorch frees tensors from its own static destructors,
+// after this library's would have run.
+struct State {
+  std::mutex M;
+  std::map<uint64_t, BlockState> Live; // Block start -> state.
+  std::multiset<uint64_t> Watched;     // Pointers of live execs, one per use.
+  std::map<CUgraphExec, std::vector<uint64_t>> ByExec;
+};
+State &S = *new State;
+std::mutex &M = S.M;
+std::map<uint64_t, BlockState> &Live = S.Live;
+std::multiset<uint64_t> &Watched = S.Watched;
+std::map<CUgraphExec, std::vector<uint64_t>> &ByExec = S.ByExec;
 
 void emit(const nlohmann::json &J) {
   trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -58,7 +67,11 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   nlohmann::json Stack = pythonStackIfHeld();
   if (Stack.empty())
     Stack = nativeStack();
-  emit({{"ev", "block_free"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}, {"stack", Stack}});
+  emit({{"ev", "block_free"},
+        {"addr", rt::hexAddress(Addr)},
+        {"size", Size},
+        {"stack", Stack},
+        {"gil", gilState()}});
 }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {

@@ -62,6 +62,18 @@ nlohmann::json pythonStackIfHeld() {
   return pythonStack(); // Ensure/Release on a held GIL only nest.
 }
 
+const char *gilState() {
+  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
+  static auto Held = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Check"));
+  static auto Mine =
+      reinterpret_cast<void *(*)()>(dlsym(RTLD_DEFAULT, "PyGILState_GetThisThreadState"));
+  if (!IsInit || !Held || !IsInit())
+    return "none";
+  if (Held())
+    return "held";
+  return Mine && Mine() ? "released" : "none";
+}
+
 namespace {
 
 // Frames in these libraries are the CUDA stack or graphcheck itself.

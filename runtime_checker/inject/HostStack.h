@@ -17,6 +17,8 @@ nlohmann::json pythonStack();
 // for callers that must never wait for it, such as PyTorch's allocator
 // callbacks, which run under the allocator's lock.
 nlohmann::json pythonStackIfHeld();
+// "held", "released" (this thread runs Python but let the GIL go) or "none".
+const char *gilState();
 
 // Native frames outside the CUDA libraries and graphcheck, innermost first.
 nlohmann::json nativeStack();

@@ -40,8 +40,9 @@ int main() {
     StaticX.copy_(torch::randn({32, 64}, torch::kCUDA));
     Graph->replay();
     Total += StaticY.sum().item<double>();
-    StaticY.reset(); // The graph's own output dying is normal.
   }
+  StaticY.reset(); // The graph's own output dying is normal...
+  Graph->replay(); // ...the graph keeps writing its own pool.
   Graph.reset();   // Destroyed...
   StaticX.reset(); // ...before its input is freed.
   auto X2 = torch::randn({32, 64}, torch::kCUDA);

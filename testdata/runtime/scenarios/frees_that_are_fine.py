@@ -26,8 +26,8 @@ for step in range(3):
     static_x.copy_(torch.randn(32, 64, device="cuda"))
     g.replay()
     total += static_y.sum().item()
-    del static_y  # The graph's own output dying is normal.
-    static_y = None
+del static_y  # The graph's own output dying is normal...
+g.replay()  # ...the graph keeps writing its own pool.
 g.reset()
 del static_x  # Freed after its graph was reset.
 static_x = torch.randn(32, 64, device="cuda")
