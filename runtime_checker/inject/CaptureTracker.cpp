@@ -10,7 +10,8 @@ CaptureTracker &captures() {
 std::string CaptureTracker::begin(uint64_t Stream) {
   std::lock_guard<std::mutex> L(M);
   std::string Id = "g" + std::to_string(Next++);
-  ByStream[Stream] = {Id, pthread_self()};
+  if (ByStream.insert_or_assign(Stream, Capture{Id, pthread_self()}).second)
+    ++Active;
   return Id;
 }
 
@@ -21,15 +22,13 @@ std::string CaptureTracker::end(uint64_t Stream, CUgraph Result) {
     return "";
   std::string Id = It->second.Graph;
   ByStream.erase(It);
+  --Active;
   if (Result)
     GraphIds[Result] = Id;
   return Id;
 }
 
-bool CaptureTracker::anyCapture() const {
-  std::lock_guard<std::mutex> L(M);
-  return !ByStream.empty();
-}
+bool CaptureTracker::anyCapture() const { return Active.load(std::memory_order_relaxed) > 0; }
 
 std::string CaptureTracker::graphOfThisThread() const {
   std::lock_guard<std::mutex> L(M);

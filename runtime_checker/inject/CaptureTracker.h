@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -41,6 +42,7 @@ private:
     pthread_t Thread;
   };
   std::map<uint64_t, Capture> ByStream;
+  std::atomic<int> Active{0}; // ByStream's size, read without the lock on every launch.
   std::map<CUgraph, std::string> GraphIds;
   std::map<CUgraphExec, std::string> ExecGraphs;
   std::map<CUgraphNode, unsigned> NodeIndex;

@@ -1,5 +1,7 @@
 #include "MemoryMap.h"
 
+#include <algorithm>
+
 namespace graphsafe::inject {
 
 MemoryMap &memory() {
@@ -11,10 +13,20 @@ MemoryMap &memory() {
 void MemoryMap::add(uint64_t Addr, uint64_t Size, bool GraphOwned) {
   std::lock_guard<std::mutex> L(M);
   // A reused address replaces the old entry (the free was not seen).
-  if (auto It = Live.find(Addr); It != Live.end())
-    GraphOwnedCount -= It->second.GraphOwned;
-  Live[Addr] = Entry{Size, GraphOwned};
-  GraphOwnedCount += GraphOwned;
+  auto [It, New] = Live.insert_or_assign(Addr, Entry{Size, GraphOwned});
+  if (GraphOwned || !New)
+    updateOwnedHull();
+}
+
+void MemoryMap::updateOwnedHull() {
+  uint64_t Lo = UINT64_MAX, Hi = 0;
+  for (const auto &[Begin, E] : Live)
+    if (E.GraphOwned) {
+      Lo = std::min(Lo, Begin);
+      Hi = std::max(Hi, Begin + E.Size);
+    }
+  OwnedLo.store(Hi ? Lo : 0, std::memory_order_relaxed);
+  OwnedHi.store(Hi, std::memory_order_relaxed);
 }
 
 bool MemoryMap::remove(uint64_t Addr) {
@@ -22,8 +34,10 @@ bool MemoryMap::remove(uint64_t Addr) {
   auto It = Live.find(Addr);
   if (It == Live.end())
     return false;
-  GraphOwnedCount -= It->second.GraphOwned;
+  bool Owned = It->second.GraphOwned;
   Live.erase(It);
+  if (Owned)
+    updateOwnedHull();
   return true;
 }
 
@@ -32,15 +46,11 @@ std::vector<uint64_t> MemoryMap::removeRange(uint64_t Addr, uint64_t Size) {
   std::vector<uint64_t> Out;
   for (auto It = Live.lower_bound(Addr); It != Live.end() && It->first < Addr + Size;) {
     Out.push_back(It->first);
-    GraphOwnedCount -= It->second.GraphOwned;
     It = Live.erase(It);
   }
+  if (!Out.empty())
+    updateOwnedHull();
   return Out;
-}
-
-bool MemoryMap::anyGraphOwned() const {
-  std::lock_guard<std::mutex> L(M);
-  return GraphOwnedCount > 0;
 }
 
 std::optional<Extent> MemoryMap::find(uint64_t P, bool GraphOwnedOnly) const {

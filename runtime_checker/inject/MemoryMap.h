@@ -3,6 +3,7 @@
 // locks; lookups are one ordered-map search.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -25,13 +26,20 @@ public:
   std::vector<uint64_t> removeRange(uint64_t Addr, uint64_t Size);
 
   bool isDevice(uint64_t P) const { return find(P, false).has_value(); }
-  bool isGraphOwned(uint64_t P) const { return find(P, true).has_value(); }
+  // Called for every 8-byte word of every eager kernel's parameters: words
+  // outside the hull of graph-owned memory (sizes, strides, other memory)
+  // are turned away without the lock.
+  bool isGraphOwned(uint64_t P) const {
+    return P >= OwnedLo.load(std::memory_order_relaxed) &&
+           P < OwnedHi.load(std::memory_order_relaxed) && find(P, true).has_value();
+  }
   std::optional<Extent> extentOf(uint64_t P) const { return find(P, false); }
   std::optional<Extent> graphOwnedExtentOf(uint64_t P) const { return find(P, true); }
-  bool anyGraphOwned() const;
+  bool anyGraphOwned() const { return OwnedHi.load(std::memory_order_relaxed) != 0; }
 
 private:
   std::optional<Extent> find(uint64_t P, bool GraphOwnedOnly) const;
+  void updateOwnedHull(); // With M held.
 
   struct Entry {
     uint64_t Size;
@@ -39,7 +47,7 @@ private:
   };
   mutable std::mutex M;
   std::map<uint64_t, Entry> Live;
-  size_t GraphOwnedCount = 0;
+  std::atomic<uint64_t> OwnedLo{0}, OwnedHi{0}; // Hull of graph-owned entries; empty as 0, 0.
 };
 
 MemoryMap &memory();

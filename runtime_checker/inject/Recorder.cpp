@@ -268,10 +268,7 @@ bool eagerLaunchMatters() { return memory().anyGraphOwned() && !captures().anyCa
 void recordEagerLaunchEnter(CUfunction F, void **Params) {
   if (!F)
     return PendingEager.reset();
-  const char *Name = nullptr;
-  if (cuFuncGetName(&Name, F) != CUDA_SUCCESS)
-    Name = nullptr;
-  recordEagerLaunchEnter(Name, paramSizesOf(F), F, Params);
+  recordEagerLaunchEnter(nullptr, paramSizesOf(F), F, Params);
 }
 
 void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, const void *Key,
@@ -283,6 +280,10 @@ void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, 
   scanKernelParams(Sizes, Params, Ptrs, [](uint64_t P) { return memory().isGraphOwned(P); });
   if (Ptrs.empty())
     return;
+  // Named only when it matters: most eager kernels never touch graph memory.
+  if (!Name &&
+      cuFuncGetName(&Name, static_cast<CUfunction>(const_cast<void *>(Key))) != CUDA_SUCCESS)
+    Name = nullptr;
   json J = {{"ev", "eager_kernel"}, {"kernel", Name ? Name : "?"}, {"ptrs", json::array()}};
   for (uint64_t V : Ptrs)
     J["ptrs"].push_back(hex(V));

@@ -37,7 +37,7 @@ bool eagerLaunchMatters();
 
 // Around an eager kernel launch (not one being captured). A kernel known
 // only by name and parameter sizes (no CUfunction) passes those, and a key
-// that stands for it (its stub).
+// that stands for it (its stub); a null Name means Key is the CUfunction.
 void recordEagerLaunchEnter(CUfunction F, void **Params);
 void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, const void *Key,
                             void **Params);
