@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
 
 namespace graphsafe::inject {
 
@@ -39,6 +40,8 @@ void emit(const nlohmann::json &J) {
   trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+thread_local std::string PythonFreeSite;
+
 bool watchedLocked(uint64_t Addr, uint64_t Size) {
   auto It = Watched.lower_bound(Addr);
   return It != Watched.end() && *It < Addr + Size;
@@ -65,6 +68,8 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   // The tracker runs under the allocator's lock, where waiting for the GIL
   // could deadlock: Python frames only when this thread already holds it.
   nlohmann::json Stack = pythonStackIfHeld();
+  if (Stack.empty() && !PythonFreeSite.empty())
+    Stack.push_back(PythonFreeSite);
   if (Stack.empty())
     Stack = nativeStack();
   emit({{"ev", "block_free"},
@@ -73,6 +78,8 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
         {"stack", Stack},
         {"gil", gilState()}});
 }
+
+void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
   std::vector<std::pair<uint64_t, uint64_t>> New;

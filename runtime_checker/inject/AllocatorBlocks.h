@@ -19,6 +19,10 @@ namespace graphsafe::inject {
 // The sink the tracker calls (GraphcheckBlockSink).
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size);
 
+// The Python shim names the user's line around calls that free tensors
+// (zero_grad), since PyTorch frees them with the GIL released; null clears.
+void setPythonFreeSite(const char *Frame);
+
 // An exec now points at these device pointers (outside graph-owned memory):
 // writes a `block` event for each live block they fall in that the trace does
 // not know yet, and watches those blocks' frees. Replaces what Exec watched.

@@ -2,6 +2,7 @@
 // routes each callback to its domain's handler. It never changes what the
 // program computes: callbacks only observe, and if CUPTI cannot be used the
 // program runs unobserved after one message on stderr.
+#include "AllocatorBlocks.h"
 #include "Callbacks.h"
 #include "KernelParams.h"
 #include "Recorder.h"
@@ -100,6 +101,10 @@ void widenCallbacks(bool Wide) {
 extern "C" void graphcheck_event(const char *JsonLine) {
   if (JsonLine)
     graphsafe::inject::trace().write(JsonLine);
+}
+
+extern "C" void graphcheck_python_site(const char *Frame) {
+  graphsafe::inject::setPythonFreeSite(Frame);
 }
 
 extern "C" void graphcheck_set_launch_hook(void (*Hook)()) {

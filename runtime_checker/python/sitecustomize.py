@@ -14,6 +14,7 @@ import os
 import sys
 
 _emit = None
+_site = None  # graphcheck_python_site: the line blamed for frees made below it.
 
 
 def _event(**fields):
@@ -23,6 +24,26 @@ def _event(**fields):
         _emit(json.dumps(fields).encode())
     except Exception:  # Never let the checker break the program.
         pass
+
+
+class _FreeSite:
+    """Names the user's line for blocks freed inside a call (zero_grad): PyTorch
+    frees tensors with the GIL released, where no Python stack can be read."""
+
+    def __enter__(self):
+        if _site is not None:
+            try:
+                _site(_caller().encode())
+            except Exception:
+                pass
+
+    def __exit__(self, *exc):
+        if _site is not None:
+            try:
+                _site(None)
+            except Exception:
+                pass
+        return False
 
 
 def _caller():
@@ -136,7 +157,8 @@ def _patch_torch(torch):
 
     def zero_grad(self, *args, **kwargs):
         before = grads_of(self.named_parameters())
-        out = module_zero_grad(self, *args, **kwargs)
+        with _FreeSite():
+            out = module_zero_grad(self, *args, **kwargs)
         released(before)
         return out
 
@@ -147,7 +169,8 @@ def _patch_torch(torch):
     def opt_zero_grad(self, *args, **kwargs):
         before = grads_of((f"param{i}", p) for group in self.param_groups
                           for i, p in enumerate(group["params"]))
-        out = optimizer_zero_grad(self, *args, **kwargs)
+        with _FreeSite():
+            out = optimizer_zero_grad(self, *args, **kwargs)
         released(before)
         return out
 
@@ -224,13 +247,16 @@ class _TorchHook(importlib.abc.MetaPathFinder):
 
 
 def _install():
-    global _emit
+    global _emit, _site
     lib = os.environ.get("CUDA_INJECTION64_PATH")
     if not lib:
         return
     try:
-        _emit = ctypes.CDLL(lib).graphcheck_event
+        injection = ctypes.CDLL(lib)
+        _emit = injection.graphcheck_event
         _emit.argtypes = [ctypes.c_char_p]
+        _site = injection.graphcheck_python_site
+        _site.argtypes = [ctypes.c_char_p]
     except OSError as exc:
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return
