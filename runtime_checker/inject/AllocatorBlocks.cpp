@@ -79,6 +79,15 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
         {"gil", gilState()}});
 }
 
+bool inWatchedBlock(uint64_t P) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Live.upper_bound(P);
+  if (It == Live.begin())
+    return false;
+  --It;
+  return P < It->first + It->second.Size && watchedLocked(It->first, It->second.Size);
+}
+
 void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {

@@ -19,6 +19,9 @@ namespace graphsafe::inject {
 // The sink the tracker calls (GraphcheckBlockSink).
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size);
 
+// Whether P lies in a live block that some live graph points into.
+bool inWatchedBlock(uint64_t P);
+
 // The Python shim names the user's line around calls that free tensors
 // (zero_grad), since PyTorch frees them with the GIL released; null clears.
 void setPythonFreeSite(const char *Frame);

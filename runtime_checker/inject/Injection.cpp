@@ -5,6 +5,7 @@
 #include "AllocatorBlocks.h"
 #include "Callbacks.h"
 #include "KernelParams.h"
+#include "MemoryMap.h"
 #include "Recorder.h"
 #include "ReentryGuard.h"
 #include "TraceWriter.h"
@@ -101,6 +102,13 @@ void widenCallbacks(bool Wide) {
 extern "C" void graphcheck_event(const char *JsonLine) {
   if (JsonLine)
     graphsafe::inject::trace().write(JsonLine);
+}
+
+// Whether a tensor at Addr can matter to a graph (graph-owned memory, or a
+// block a live graph points into): the shim reports grads only then, so a
+// training loop does not pay for an event per parameter per step.
+extern "C" int graphcheck_graph_memory(unsigned long long Addr) {
+  return graphsafe::inject::memory().isGraphOwned(Addr) || graphsafe::inject::inWatchedBlock(Addr);
 }
 
 extern "C" void graphcheck_python_site(const char *Frame) {

@@ -15,6 +15,14 @@ import sys
 
 _emit = None
 _site = None  # graphcheck_python_site: the line blamed for frees made below it.
+_matters = None  # graphcheck_graph_memory: whether an address can matter to a graph.
+
+
+def _graph_memory(addr):
+    try:
+        return _matters is None or bool(_matters(addr))
+    except Exception:
+        return True
 
 
 def _event(**fields):
@@ -71,7 +79,7 @@ def _patch_torch(torch):
         def installed(p, name=name):
             try:
                 g = p.grad
-                if g is not None and g.is_cuda:
+                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
                     where = _caller()  # "?" on autograd's worker threads
                     _event(ev="grad_installed", param=name, addr=hex(g.data_ptr()),
                            size=g.numel() * g.element_size(), stack=[where] if where != "?" else [])
@@ -137,8 +145,8 @@ def _patch_torch(torch):
         out = []
         try:
             for name, p in params:
-                g = p.grad
-                if g is not None and g.is_cuda:
+                g = p.grad  # Asked before the call: once freed, its block is gone.
+                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
                     out.append((p, names.get(id(p), name), g.data_ptr(), g.numel() * g.element_size()))
         except Exception:
             pass
@@ -247,7 +255,7 @@ class _TorchHook(importlib.abc.MetaPathFinder):
 
 
 def _install():
-    global _emit, _site
+    global _emit, _site, _matters
     lib = os.environ.get("CUDA_INJECTION64_PATH")
     if not lib:
         return
@@ -257,6 +265,8 @@ def _install():
         _emit.argtypes = [ctypes.c_char_p]
         _site = injection.graphcheck_python_site
         _site.argtypes = [ctypes.c_char_p]
+        _matters = injection.graphcheck_graph_memory
+        _matters.argtypes = [ctypes.c_ulonglong]
     except OSError as exc:
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return
