@@ -222,4 +222,36 @@ TEST(Symbolizer, NativeFramesBecomeFileLineFunction) {
   EXPECT_EQ(Events[0].Stack[2], "train.py:3 <module>");
 }
 
+// A return address inside a function inlined into its caller.
+__attribute__((noinline)) void *returnAddress() { return __builtin_return_address(0); }
+constexpr unsigned HelperLine = __LINE__ + 2;
+static inline __attribute__((always_inline)) void *inlinedHelper() {
+  void *R = returnAddress();
+  asm volatile("" ::: "memory"); // Not a tail call: the return address stays in the caller.
+  return R;
+}
+constexpr unsigned CallerLine = __LINE__ + 1;
+__attribute__((noinline)) void *outerCaller() { return inlinedHelper(); }
+
+TEST(Symbolizer, InlinedFramesExpandToTheirCallers) {
+  void *Ret = outerCaller();
+  Dl_info Info;
+  ASSERT_TRUE(dladdr(Ret, &Info));
+  auto Offset = reinterpret_cast<uintptr_t>(Ret) - 1 - reinterpret_cast<uintptr_t>(Info.dli_fbase);
+  char Frame[4096];
+  std::snprintf(Frame, sizeof Frame, "native:%s+0x%lx ?", Info.dli_fname,
+                static_cast<unsigned long>(Offset));
+  std::vector<rt::Event> Events(1);
+  Events[0].Stack = {Frame};
+  rt::symbolizeNativeFrames(Events);
+  // Innermost first: the inlined helper's line, then the line it was inlined at.
+  ASSERT_EQ(Events[0].Stack.size(), 2u);
+  EXPECT_NE(Events[0].Stack[0].find("HazardEngineTest.cpp:" + std::to_string(HelperLine) + " "),
+            std::string::npos)
+      << Events[0].Stack[0];
+  EXPECT_NE(Events[0].Stack[1].find("HazardEngineTest.cpp:" + std::to_string(CallerLine) + " "),
+            std::string::npos)
+      << Events[0].Stack[1];
+}
+
 } // namespace

@@ -36,14 +36,17 @@ std::string shellQuote(const std::string &S) {
   return Q + "'";
 }
 
-// addr2line -f prints two lines per address: the function, then file:line.
-std::map<std::string, std::string> resolveModule(const std::string &Module,
-                                                 const std::vector<std::string> &Offsets) {
-  std::map<std::string, std::string> Out;
+// addr2line -a -f -i prints, per address, the address, then a function and
+// file:line pair for each frame inlined there, innermost first: a tensor
+// freed by an inlined destructor is named at the caller's line, not only in
+// the library header it was inlined from.
+std::map<std::string, std::vector<std::string>>
+resolveModule(const std::string &Module, const std::vector<std::string> &Offsets) {
+  std::map<std::string, std::vector<std::string>> Out;
   std::error_code EC;
   if (!std::filesystem::exists(Module, EC))
     return Out;
-  std::string Cmd = "addr2line -C -f -e " + shellQuote(Module);
+  std::string Cmd = "addr2line -C -a -f -i -e " + shellQuote(Module);
   for (const auto &O : Offsets)
     Cmd += " " + O;
   Cmd += " 2>/dev/null";
@@ -59,14 +62,23 @@ std::map<std::string, std::string> resolveModule(const std::string &Module,
     Lines.push_back(L);
   }
   pclose(P);
-  for (size_t I = 0; I + 1 < Lines.size() && I / 2 < Offsets.size(); I += 2) {
-    std::string Loc = Lines[I + 1];
+  size_t Group = 0;
+  for (size_t I = 0; I < Lines.size() && Group <= Offsets.size();) {
+    if (Lines[I].rfind("0x", 0) == 0) { // The next address's group.
+      ++Group;
+      ++I;
+      continue;
+    }
+    if (Group == 0 || I + 1 >= Lines.size())
+      break;
+    std::string Function = Lines[I], Loc = Lines[I + 1];
+    I += 2;
     if (size_t D = Loc.find(" (discriminator"); D != std::string::npos)
       Loc.erase(D);
     if (Loc.rfind("??", 0) == 0 || Loc.size() < 3 || Loc.substr(Loc.size() - 2) == ":0" ||
         Loc.back() == '?')
       continue;
-    Out[Offsets[I / 2]] = Loc + " " + Lines[I];
+    Out[Offsets[Group - 1]].push_back(Loc + " " + Function);
   }
   return Out;
 }
@@ -81,7 +93,7 @@ void symbolizeNativeFrames(std::vector<Event> &Events) {
         Wanted[F.Module].push_back(F.Offset);
   if (Wanted.empty())
     return;
-  std::map<std::string, std::map<std::string, std::string>> Resolved;
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> Resolved;
   for (auto &[Module, Offsets] : Wanted)
     Resolved[Module] = resolveModule(Module, Offsets);
   for (Event &E : Events) {
@@ -94,7 +106,7 @@ void symbolizeNativeFrames(std::vector<Event> &Events) {
       }
       auto It = Resolved[F.Module].find(F.Offset);
       if (It != Resolved[F.Module].end())
-        Out.push_back(It->second);
+        Out.insert(Out.end(), It->second.begin(), It->second.end());
       else if (F.Symbol != "?") // A frame with neither line nor name says nothing.
         Out.push_back(std::filesystem::path(F.Module).filename().string() + "+" + F.Offset + " " +
                       F.Symbol);
