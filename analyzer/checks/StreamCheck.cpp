@@ -148,14 +148,20 @@ private:
       Ops.push_back({StreamOp::Wait, Off, 0, C->getArg(0), eventKey(Recv), C->getBeginLoc()});
       return;
     }
-    // Any other call handed a stream runs work on it.
-    for (unsigned I = 0; I < F->getNumParams() && I < C->getNumArgs(); ++I)
-      if (isStreamType(F->getParamDecl(I)->getType()) && !isa<CXXDefaultArgExpr>(C->getArg(I))) {
+    // Any other call handed a stream runs work on it. A call through
+    // operator() (`body(stream)` on a lambda or std::function) passes the
+    // callable itself as argument 0, ahead of the parameters.
+    const auto *M = dyn_cast<CXXMethodDecl>(F);
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && M && M->isInstance() ? 1 : 0;
+    for (unsigned I = 0; I < F->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
+      const Expr *Arg = C->getArg(I + Shift);
+      if (isStreamType(F->getParamDecl(I)->getType()) && !isa<CXXDefaultArgExpr>(Arg)) {
         if (Name.find("Capture") != std::string::npos || Name == "getStreamFromPool")
           return;
-        Ops.push_back({StreamOp::Use, Off, 0, C->getArg(I), "", C->getExprLoc()});
+        Ops.push_back({StreamOp::Use, Off, 0, Arg, "", C->getExprLoc()});
         return;
       }
+    }
   }
 
   FunctionContext &Ctx;
