@@ -198,6 +198,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
       Ctx.Regions.push_back(R);
     }
   Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
+  Ctx.ErrorPaths = findErrorPaths(F->getBody(), SM);
 
   std::string Name = qualifiedName(F);
   for (const auto &E : Spec.EntryPoints)

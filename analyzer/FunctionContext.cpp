@@ -69,7 +69,8 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
                              std::vector<FixIt> FixIts, std::vector<Note> Notes) {
   Site S;
   S.Context = contextAt(L, &S.RegionBegin);
-  if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded)
+  if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded ||
+      inAny(ErrorPaths, L, sm()))
     return;
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);

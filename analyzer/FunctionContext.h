@@ -2,6 +2,7 @@
 // guarded ranges found in it, and a way to report sites with their context.
 #pragma once
 
+#include "ErrorPaths.h"
 #include "Summary.h"
 #include "graphsafe/Rule.h"
 
@@ -62,6 +63,8 @@ public:
   std::vector<Region> Regions;
   std::vector<CaptureEvent> Events;
   std::vector<std::pair<unsigned, unsigned>> Guarded;
+  // Branches that exit or throw: never run in a capture that succeeds.
+  std::vector<SpelledRange> ErrorPaths;
   bool IsEntryPoint = false;
   const CaptureSpec *Spec = nullptr;
 

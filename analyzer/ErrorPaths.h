@@ -1,0 +1,26 @@
+// Branches that end the program or throw (the CHECK-style macro around
+// every CUDA call: `if (err) { fprintf(...); exit(1); }`). They never run in
+// a capture that succeeds, so what they do is not a capture hazard.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <vector>
+
+namespace graphsafe::lint {
+
+// A branch, by where it is spelled: a macro's branch is in the macro's
+// definition, while the arguments the macro checks are spelled at its use
+// and stay outside it.
+struct SpelledRange {
+  clang::FileID File;
+  unsigned Begin = 0, End = 0; // [Begin, End) in File.
+};
+
+std::vector<SpelledRange> findErrorPaths(const clang::Stmt *Body, const clang::SourceManager &SM);
+
+bool inAny(const std::vector<SpelledRange> &Ranges, clang::SourceLocation L,
+           const clang::SourceManager &SM);
+
+} // namespace graphsafe::lint
