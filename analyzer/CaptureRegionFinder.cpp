@@ -198,7 +198,9 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
       Ctx.Regions.push_back(R);
     }
   Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
-  Ctx.ErrorPaths = findErrorPaths(F->getBody(), SM);
+  Ctx.NotCaptured = findErrorPaths(F->getBody(), SM);
+  for (const SpelledRange &R : findRunOnceSetUp(F->getBody(), SM))
+    Ctx.NotCaptured.push_back(R);
 
   std::string Name = qualifiedName(F);
   for (const auto &E : Spec.EntryPoints)

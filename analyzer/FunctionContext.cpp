@@ -55,6 +55,9 @@ CaptureContext FunctionContext::contextAt(SourceLocation L, SourceLoc *RegionBeg
   for (const auto &[B, E] : Guarded)
     if (Off >= B && Off < E)
       return CaptureContext::Guarded;
+  // Error paths and run-once set-up do not run in a capture that succeeds.
+  if (inAny(NotCaptured, L, sm()))
+    return CaptureContext::Guarded;
   if (const Region *R = regionAt(L)) {
     if (RegionBegin)
       *RegionBegin = R->BeginLoc;
@@ -69,8 +72,7 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
                              std::vector<FixIt> FixIts, std::vector<Note> Notes) {
   Site S;
   S.Context = contextAt(L, &S.RegionBegin);
-  if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded ||
-      inAny(ErrorPaths, L, sm()))
+  if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded)
     return;
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);

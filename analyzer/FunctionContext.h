@@ -2,7 +2,7 @@
 // guarded ranges found in it, and a way to report sites with their context.
 #pragma once
 
-#include "ErrorPaths.h"
+#include "NotCapturedPaths.h"
 #include "Summary.h"
 #include "graphsafe/Rule.h"
 
@@ -63,8 +63,9 @@ public:
   std::vector<Region> Regions;
   std::vector<CaptureEvent> Events;
   std::vector<std::pair<unsigned, unsigned>> Guarded;
-  // Branches that exit or throw: never run in a capture that succeeds.
-  std::vector<SpelledRange> ErrorPaths;
+  // Branches that exit or throw, and run-once set-up: code that does not run
+  // in a capture that succeeds (NotCapturedPaths.h).
+  std::vector<SpelledRange> NotCaptured;
   bool IsEntryPoint = false;
   const CaptureSpec *Spec = nullptr;
 

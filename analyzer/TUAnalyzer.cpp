@@ -180,11 +180,19 @@ private:
       E.RegionBegin = Begin;
       S.Calls.push_back(std::move(E));
     };
+    // A host function enqueued on the stream is a host node: it runs at every
+    // replay, so what it does is replayed, not dropped.
+    std::set<const Stmt *> HostNodeFunctions;
     walkBody(FC.body(), [&](const Stmt *St) {
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
       CaptureContext Ctx = FC.contextAt(L, &Begin);
       if (const auto *C = dyn_cast<CallExpr>(St)) {
+        if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && C->getNumArgs() > 1) {
+          std::string Name = Callee->getNameAsString();
+          if (Name == "cudaLaunchHostFunc" || Name == "cuLaunchHostFunc")
+            HostNodeFunctions.insert(C->getArg(1)->IgnoreParenImpCasts());
+        }
         if (auto Arg = Finder.helperArg(C); Arg && *Arg < C->getNumArgs())
           edge(callableOf(C->getArg(*Arg)), C->getArg(*Arg)->getBeginLoc(),
                CaptureContext::InRegion, toLoc(SM, C->getBeginLoc()));
@@ -203,7 +211,8 @@ private:
       else if (const auto *Lam = dyn_cast<LambdaExpr>(St))
         edge(Lam->getCallOperator(), L, Ctx, Begin);
       else if (const auto *Ref = dyn_cast<DeclRefExpr>(St))
-        if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl()))
+        if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl());
+            F && !HostNodeFunctions.count(Ref))
           edge(F, L, Ctx, Begin);
     });
   }

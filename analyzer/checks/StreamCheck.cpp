@@ -62,12 +62,18 @@ public:
         if (const Expr *R = receiverOf(C))
           return keyAt(R, Offset);
     }
+    // `streams[i]`: the array and the index's value where it is known.
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      return keyAt(A->getBase(), Offset) + "[" + indexKey(A->getIdx()) + "]";
     if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E))) {
       // `auto s = getCurrentCUDAStream();` names the stream current at its declaration.
       if (V->getInit() && V->isLocalVarDecl())
         if (const auto *C = dyn_cast<CallExpr>(strip(V->getInit())))
           if (calleeOf(C) && calleeOf(C)->getName() == "getCurrentCUDAStream")
             return currentAt(offsetOf(SM, V->getLocation()));
+      // `cudaStream_t s = streams[cur];` never reassigned is another name for it.
+      if (V->getInit() && V->isLocalVarDecl() && isStreamType(V->getType()) && !reassigned(V))
+        return keyAt(V->getInit(), offsetOf(SM, V->getLocation()));
       return qualifiedName(V);
     }
     if (const ValueDecl *D = referencedDecl(E))
@@ -78,6 +84,42 @@ public:
   }
 
 private:
+  // A local set once (its initialiser) and never assigned or handed out by
+  // address afterwards.
+  bool reassigned(const VarDecl *V) const {
+    auto [It, New] = Reassigned.emplace(V, false);
+    if (New)
+      walkBody(Ctx.body(), [&](const Stmt *S) {
+        const Expr *Target = nullptr;
+        if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+          Target = B->getLHS();
+        else if (const auto *U = dyn_cast<UnaryOperator>(S))
+          Target = U->getOpcode() == UO_AddrOf || U->isIncrementDecrementOp() ? U->getSubExpr()
+                                                                              : nullptr;
+        else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->isAssignmentOp())
+          Target = Op->getArg(0);
+        if (Target && referencedDecl(Target) == V)
+          It->second = true;
+      });
+    return It->second;
+  }
+
+  // An index's value when it is a constant or a local set once to one, else
+  // its spelling.
+  std::string indexKey(const Expr *Idx) const {
+    Idx = strip(Idx);
+    Expr::EvalResult R;
+    if (Idx->EvaluateAsInt(R, Ctx.ast()))
+      return std::to_string(R.Val.getInt().getExtValue());
+    if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Idx)))
+      if (V->isLocalVarDecl() && V->getInit() && !reassigned(V) &&
+          V->getInit()->EvaluateAsInt(R, Ctx.ast()))
+        return std::to_string(R.Val.getInt().getExtValue());
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(Idx->getSourceRange()), SM,
+                                Ctx.ast().getLangOpts())
+        .str();
+  }
+
   std::string eventKey(const Expr *E) const {
     if (const ValueDecl *D = referencedDecl(E))
       return qualifiedName(D);
@@ -166,6 +208,7 @@ private:
 
   FunctionContext &Ctx;
   const SourceManager &SM;
+  mutable std::map<const VarDecl *, bool> Reassigned;
 };
 
 class StreamCheck : public Check {

@@ -1,6 +1,11 @@
-// Branches that end the program or throw (the CHECK-style macro around
-// every CUDA call: `if (err) { fprintf(...); exit(1); }`). They never run in
-// a capture that succeeds, so what they do is not a capture hazard.
+// Code that does not run in a capture that succeeds, so what it does is not
+// a capture hazard:
+// - branches that end the program or throw (the CHECK-style macro around
+//   every CUDA call: `if (err) { fprintf(...); exit(1); }`);
+// - run-once set-up: a function-local static's initialiser, and a branch that
+//   sets up long-lived state when it is still unset (`if (handle == nullptr)
+//   handle = create();`). Real code runs both during warm-up, before any
+//   capture, which is also what PyTorch's documentation asks for.
 #pragma once
 
 #include "clang/AST/Decl.h"
@@ -19,6 +24,7 @@ struct SpelledRange {
 };
 
 std::vector<SpelledRange> findErrorPaths(const clang::Stmt *Body, const clang::SourceManager &SM);
+std::vector<SpelledRange> findRunOnceSetUp(const clang::Stmt *Body, const clang::SourceManager &SM);
 
 bool inAny(const std::vector<SpelledRange> &Ranges, clang::SourceLocation L,
            const clang::SourceManager &SM);

@@ -1,0 +1,150 @@
+#include "NotCapturedPaths.h"
+
+#include "FunctionContext.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+// Whether control leaving S never falls through: it throws or calls a
+// function that does not return (exit, abort, [[noreturn]] helpers).
+bool endsTheProgramOrThrows(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return !C->body_empty() && endsTheProgramOrThrows(C->body_back());
+  if (const auto *D = dyn_cast<DoStmt>(S)) // do { ...; exit(1); } while (0)
+    return endsTheProgramOrThrows(D->getBody());
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    E = E->IgnoreImplicit()->IgnoreParenCasts();
+    if (isa<CXXThrowExpr>(E))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *F = Call->getDirectCallee())
+        return F->isNoReturn();
+  }
+  return false;
+}
+
+SpelledRange spelled(const Stmt *S, const SourceManager &SM) {
+  SourceLocation B = SM.getSpellingLoc(S->getBeginLoc());
+  SourceLocation E = SM.getSpellingLoc(S->getEndLoc());
+  if (SM.getFileID(B) != SM.getFileID(E))
+    return {};
+  return {SM.getFileID(B), SM.getFileOffset(B), SM.getFileOffset(E) + 1};
+}
+
+// The declaration an expression names at its leaf (`g_ws.ptr` -> ptr), when
+// it outlives any one call: a global or static, or a member. Locals are not
+// set up once; they are set up every time.
+const ValueDecl *longLivedLeaf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = M->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base) || longLivedLeaf(Base))
+      return M->getMemberDecl();
+    return nullptr;
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && V->hasGlobalStorage())
+      return V;
+  return nullptr;
+}
+
+bool isNullOrFalse(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return true;
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+    return !B->getValue();
+  if (const auto *I = dyn_cast<IntegerLiteral>(E))
+    return I->getValue() == 0;
+  return false;
+}
+
+// `!x`, `x == nullptr`, `nullptr == x`, `x == 0`, `x == false`: the state
+// tested for being still unset.
+const ValueDecl *testedUnset(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot)
+    return longLivedLeaf(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond); B && B->getOpcode() == BO_EQ) {
+    if (isNullOrFalse(B->getRHS()))
+      return longLivedLeaf(B->getLHS());
+    if (isNullOrFalse(B->getLHS()))
+      return longLivedLeaf(B->getRHS());
+  }
+  return nullptr;
+}
+
+// Whether S stores into D: assigns it, or hands out its address (the
+// out-parameter of cudaMalloc, cublasCreate, cudaStreamCreate...).
+bool setsUp(const Stmt *S, const ValueDecl *D) {
+  bool Found = false;
+  walkBody(S, [&](const Stmt *X) {
+    if (const auto *B = dyn_cast<BinaryOperator>(X); B && B->isAssignmentOp())
+      Found = Found || longLivedLeaf(B->getLHS()) == D;
+    if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
+      Found = Found || longLivedLeaf(U->getSubExpr()) == D;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(X); Op && Op->isAssignmentOp())
+      Found = Found || longLivedLeaf(Op->getArg(0)) == D;
+  });
+  return Found;
+}
+
+} // namespace
+
+std::vector<SpelledRange> findRunOnceSetUp(const Stmt *Body, const SourceManager &SM) {
+  std::vector<SpelledRange> Out;
+  walkBody(Body, [&](const Stmt *S) {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (const ValueDecl *D = testedUnset(If->getCond()); D && setsUp(If->getThen(), D))
+        if (SpelledRange R = spelled(If->getThen(), SM); R.End)
+          Out.push_back(R);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal() && V->getInit())
+          if (SpelledRange R = spelled(V->getInit(), SM); R.End)
+            Out.push_back(R);
+  });
+  return Out;
+}
+
+std::vector<SpelledRange> findErrorPaths(const Stmt *Body, const SourceManager &SM) {
+  std::vector<SpelledRange> Out;
+  auto add = [&](const Stmt *Branch) {
+    if (!endsTheProgramOrThrows(Branch))
+      return;
+    if (SpelledRange R = spelled(Branch, SM); R.End)
+      Out.push_back(R);
+  };
+  walkBody(Body, [&](const Stmt *S) {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      add(If->getThen());
+      add(If->getElse());
+    }
+  });
+  return Out;
+}
+
+bool inAny(const std::vector<SpelledRange> &Ranges, SourceLocation L, const SourceManager &SM) {
+  if (Ranges.empty())
+    return false;
+  SourceLocation S = SM.getSpellingLoc(L);
+  FileID F = SM.getFileID(S);
+  unsigned Off = SM.getFileOffset(S);
+  for (const auto &R : Ranges)
+    if (R.File == F && Off >= R.Begin && Off < R.End)
+      return true;
+  return false;
+}
+
+} // namespace graphsafe::lint
