@@ -82,6 +82,7 @@ public:
     TUFacts Facts;
     for (const FunctionDecl *F : Collector.Functions) {
       collectMutations(F->getBody(), Facts.Mutations);
+      collectGpuConsumed(F->getBody(), Facts);
       collectRegisteredGenerators(F->getBody(), Facts);
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
         for (const CXXCtorInitializer *Init : Ctor->inits())

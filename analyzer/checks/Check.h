@@ -22,7 +22,16 @@ struct TUFacts {
   std::map<const clang::FieldDecl *, const clang::Expr *> FieldInits;
   // Generators whose state is registered with a graph.
   std::set<const clang::ValueDecl *> RegisteredGenerators;
+  // Variables and fields whose value GPU work takes: kernel launch arguments,
+  // and what is handed to the runtime's copies and sets.
+  std::set<const clang::ValueDecl *> GpuConsumed;
+  // Functions whose result GPU work takes (`kernel<<<...>>>(rng.next(n))`):
+  // what they advance feeds every launch that uses them.
+  std::set<const clang::FunctionDecl *> GpuFeeding;
 };
+
+// Adds what one function body hands to GPU work to Facts.
+void collectGpuConsumed(const clang::Stmt *Body, TUFacts &Facts);
 
 // Adds the mutations in one function body (not in lambdas inside it) to Into.
 void collectMutations(const clang::Stmt *Body, MutationSites &Into);

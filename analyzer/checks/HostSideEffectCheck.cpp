@@ -52,7 +52,36 @@ const ValueDecl *mutatedDecl(const Expr *E) {
   return referencedDecl(E);
 }
 
+bool launchesOrCopies(const CallExpr *C) {
+  if (isa<CUDAKernelCallExpr>(C))
+    return true;
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || !F->getIdentifier())
+    return false;
+  StringRef N = F->getName();
+  return N.starts_with("cudaMemcpy") || N.starts_with("cudaMemset") || N.starts_with("cuMemcpy") ||
+         N.starts_with("cuMemset") || N == "cudaLaunchKernel" || N == "cuLaunchKernel";
+}
+
 } // namespace
+
+void collectGpuConsumed(const Stmt *Body, TUFacts &Facts) {
+  walkBody(Body, [&](const Stmt *S) {
+    const auto *C = dyn_cast<CallExpr>(S);
+    if (!C || !launchesOrCopies(C))
+      return;
+    for (const Expr *Arg : C->arguments())
+      walkBody(Arg, [&](const Stmt *X) {
+        if (const auto *Call = dyn_cast<CallExpr>(X)) {
+          if (const FunctionDecl *F = Call->getDirectCallee())
+            Facts.GpuFeeding.insert(F->getCanonicalDecl());
+        } else if (const auto *E = dyn_cast<Expr>(X)) {
+          if (const ValueDecl *D = mutatedDecl(E))
+            Facts.GpuConsumed.insert(D);
+        }
+      });
+  });
+}
 
 // Collected once per TU: where each declaration is written.
 void collectMutations(const Stmt *Body, MutationSites &Into) {
@@ -87,10 +116,11 @@ public:
     std::set<const ValueDecl *> LoopVars = loopVariables(Ctx.body());
     MutationSites Own; // Sites in this body; lambdas report their own.
     collectMutations(Ctx.body(), Own);
+    std::set<SourceLocation> Counts = countingSteps(Ctx.body());
     for (const auto &[D, Locs] : Own) {
       for (SourceLocation L : Locs) {
         if (!Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) || holdsTensors(D->getType()) ||
-            LoopVars.count(D))
+            LoopVars.count(D) || !(Counts.count(L) || changeMatters(Ctx, D, L, Facts)))
           continue;
         Ctx.reportCheck(
             "host-state-mutation", L, D->getNameAsString(),
@@ -101,9 +131,10 @@ public:
   }
 
 private:
-  // Members, globals, statics and locals declared before the region outlive
-  // it; locals declared inside it only shape the captured work.
-  static bool outlivesCapture(FunctionContext &Ctx, const ValueDecl *D, SourceLocation Use) {
+  // Members, globals and statics outlive the capture, and so does what an
+  // out-parameter points at. Locals do not: nothing can change them between
+  // replays, whatever the capture set them to.
+  static bool outlivesCapture(FunctionContext &, const ValueDecl *D, SourceLocation) {
     if (isa<FieldDecl>(D))
       return true;
     const auto *V = dyn_cast<VarDecl>(D);
@@ -113,12 +144,45 @@ private:
       return true; // Global or namespace-scope.
     if (V->isStaticLocal())
       return true;
-    if (isa<ParmVarDecl>(V))
-      return V->getType()->isReferenceType() || V->getType()->isPointerType();
-    const Region *R = Ctx.regionAt(Use);
-    if (!R)
-      return false; // Ambient function: its locals die with it.
-    return offsetOf(Ctx.sm(), V->getLocation()) < R->Begin;
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      QualType T = P->getType();
+      if (!T->isReferenceType() && !T->isPointerType())
+        return false;
+      // Handing back a pointer or handle (`*out = buffer`, `cudaEvent_t *e`)
+      // is how set-up returns what it made, not state a replay advances.
+      QualType Pointee = T->getPointeeType();
+      return !Pointee->isPointerType() && !Pointee->isObjCObjectPointerType();
+    }
+    return false;
+  }
+
+  // Whether replays dropping this change can matter. In the capturing
+  // function itself, a member, global or static changed under capture is
+  // state the program plainly expects to advance per step (a step counter,
+  // a learning rate, a history). In code the region merely reaches
+  // (allocators, caches, handle and pool bookkeeping), only a value that GPU
+  // work takes (a kernel argument, what a copy uploads) matters.
+  static bool changeMatters(FunctionContext &Ctx, const ValueDecl *D, SourceLocation L,
+                            const TUFacts &Facts) {
+    if (Facts.GpuConsumed.count(D) || Facts.GpuFeeding.count(Ctx.function()->getCanonicalDecl()))
+      return true;
+    return Ctx.regionAt(L) != nullptr || Ctx.IsEntryPoint;
+  }
+
+  // `++n`, `n--`, `n += 1`: a counter the program expects to advance once per
+  // step, wherever the captured code bumps it.
+  static std::set<SourceLocation> countingSteps(const Stmt *Body) {
+    std::set<SourceLocation> Out;
+    walkBody(Body, [&](const Stmt *S) {
+      if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+        Out.insert(U->getBeginLoc());
+      if (const auto *B = dyn_cast<CompoundAssignOperator>(S);
+          B && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
+        if (const auto *One = dyn_cast<IntegerLiteral>(B->getRHS()->IgnoreParenImpCasts());
+            One && One->getValue() == 1)
+          Out.insert(B->getBeginLoc());
+    });
+    return Out;
   }
 
   static std::set<const ValueDecl *> loopVariables(const Stmt *Body) {
