@@ -47,6 +47,29 @@ static bool mentionsRelaxed(const CallExpr *C) {
   });
 }
 
+bool CaptureRegionFinder::isCaptureGuard(const CXXRecordDecl *R) {
+  if (!R || !(R = R->getDefinition()))
+    return false;
+  auto [It, New] = GuardClasses.emplace(R, false);
+  if (!New)
+    return It->second;
+  auto calls = [](const FunctionDecl *F, const std::vector<CallMatcher> &Matchers) {
+    return F && F->hasBody() && anyDescendant(F->getBody(), [&](const Stmt *S) {
+             const auto *C = dyn_cast<CallExpr>(S);
+             return C && std::any_of(Matchers.begin(), Matchers.end(),
+                                     [&](const CallMatcher &M) { return M.match(C); });
+           });
+  };
+  const CXXDestructorDecl *Dtor = R->getDestructor();
+  bool Opens = std::any_of(R->ctor_begin(), R->ctor_end(), [&](const CXXConstructorDecl *C) {
+    const FunctionDecl *Def = nullptr;
+    return C->hasBody(Def) && calls(Def, BeginMatchers);
+  });
+  const FunctionDecl *DtorDef = nullptr;
+  It->second = Opens && Dtor && Dtor->hasBody(DtorDef) && calls(DtorDef, EndMatchers);
+  return It->second;
+}
+
 void CaptureRegionFinder::collect(const FunctionDecl *F) {
   const SourceManager &SM = Ctx.getSourceManager();
   auto &Events = Own[F];
@@ -55,10 +78,13 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
   walkBodyWithScopes(F->getBody(), SM, [&](const Stmt *S, unsigned BlockEnd) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
+        if (const auto *V = dyn_cast<VarDecl>(D)) {
+          bool Scoped = isCaptureGuard(V->getType()->getAsCXXRecordDecl());
           for (const auto &T : Spec.Scoped)
-            if (typeIsOrDerivesFrom(V->getType(), T))
-              Scopes.push_back({offsetOf(SM, V->getLocation()), BlockEnd, DS});
+            Scoped = Scoped || typeIsOrDerivesFrom(V->getType(), T);
+          if (Scoped)
+            Scopes.push_back({offsetOf(SM, V->getLocation()), BlockEnd, DS});
+        }
     }
     if (const auto *C = dyn_cast<CallExpr>(S)) {
       unsigned Off = offsetOf(SM, C->getBeginLoc());

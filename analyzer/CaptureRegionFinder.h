@@ -46,6 +46,10 @@ private:
   const CaptureSpec &Spec;
   clang::ASTContext &Ctx;
   std::vector<CallMatcher> BeginMatchers, EndMatchers;
+  // A class whose constructor begins a capture and whose destructor ends it:
+  // an RAII capture guard, whose scope is the region (cached per class).
+  bool isCaptureGuard(const clang::CXXRecordDecl *R);
+  std::map<const clang::CXXRecordDecl *, bool> GuardClasses;
   std::map<const clang::FunctionDecl *, std::vector<CaptureEvent>> Own;
   std::map<const clang::FunctionDecl *, std::vector<std::pair<unsigned, const clang::Stmt *>>>
       CallsOf;
