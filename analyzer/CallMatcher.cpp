@@ -8,6 +8,37 @@
 
 namespace graphsafe::lint {
 
+// Host memory that dies with the calling frame: the address of a local (or
+// of a member of one), a local array, a local container's data(), or a
+// temporary. A captured copy or host node keeps the raw address, and every
+// replay reaches a dead frame.
+static bool pointsAtAutomaticStorage(const clang::Expr *E) {
+  using namespace clang;
+  E = E->IgnoreParenImpCasts();
+  auto isAutomatic = [](const Expr *X) {
+    X = X->IgnoreParenImpCasts();
+    while (const auto *M = dyn_cast<MemberExpr>(X)) {
+      if (M->isArrow())
+        return false;
+      X = M->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *D = dyn_cast<DeclRefExpr>(X);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType();
+  };
+  if (isa<MaterializeTemporaryExpr>(E))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    return isa<MaterializeTemporaryExpr>(U->getSubExpr()->IgnoreParenImpCasts()) ||
+           isAutomatic(U->getSubExpr());
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return D->getType()->isArrayType() && isAutomatic(D);
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(E))
+    if (const auto *F = M->getMethodDecl(); F && F->getName() == "data")
+      return isAutomatic(M->getImplicitObjectArgument());
+  return false;
+}
+
 using namespace clang;
 
 namespace {
@@ -314,6 +345,8 @@ bool CallMatcher::conditionsHold(const Expr *CallE, const FunctionDecl *Callee) 
       return false;
   }
   if (W.BoolMaskIndex && !anyArg([](const Expr *A) { return isBoolMask(A); }))
+    return false;
+  if (W.AutomaticStorageArg && !anyArg([](const Expr *A) { return pointsAtAutomaticStorage(A); }))
     return false;
   return true;
 }

@@ -28,9 +28,10 @@ const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "categ
 const std::set<std::string> ClauseKinds = {"call", "method", "construct", "operator", "check"};
 const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "operator",
                                           "check", "on",     "when",      "fix"};
-const std::set<std::string> WhenKeys = {"arg-device", "receiver-device",    "receiver-from",
-                                        "arg-count",  "missing-arg",        "arg-mentions",
-                                        "arg-type",   "default-stream-arg", "bool-mask-index"};
+const std::set<std::string> WhenKeys = {
+    "arg-device",      "receiver-device",      "receiver-from", "arg-count",
+    "missing-arg",     "arg-mentions",         "arg-type",      "default-stream-arg",
+    "bool-mask-index", "automatic-storage-arg"};
 
 // Thrown inside one file's parse; caught per file so other files still load.
 struct Bad {
@@ -119,6 +120,7 @@ MatchConditions parseWhen(const YAML::Node &N) {
   };
   C.DefaultStreamArg = flag("default-stream-arg");
   C.BoolMaskIndex = flag("bool-mask-index");
+  C.AutomaticStorageArg = flag("automatic-storage-arg");
   return C;
 }
 
@@ -312,7 +314,8 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
 
 bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
-         ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex;
+         ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
+         !AutomaticStorageArg;
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

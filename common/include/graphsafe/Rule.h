@@ -22,6 +22,7 @@ struct MatchConditions {
   std::optional<std::string> ArgType;        // some argument has this (class) type
   bool DefaultStreamArg = false;             // a stream argument is the default/legacy stream
   bool BoolMaskIndex = false;                // an index is a boolean mask
+  bool AutomaticStorageArg = false;          // an argument points at a local or a temporary
   bool empty() const;
 };
 
