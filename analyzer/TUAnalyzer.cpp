@@ -89,6 +89,8 @@ public:
           if (Init->isMemberInitializer() && Init->isWritten())
             Facts.FieldInits[Init->getMember()] = Init->getInit();
     }
+    for (const FunctionDecl *F : Collector.Functions)
+      collectCallableStores(F);
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {
       FunctionSummary S;
@@ -138,6 +140,95 @@ private:
           return L->getCallOperator();
     }
     return nullptr;
+  }
+
+  // The variable, field or container an expression names (`step.fn` -> fn,
+  // `hooks[i]` -> hooks): where callables are stored and called from.
+  static const ValueDecl *storageOf(const Expr *E) {
+    E = strip(E);
+    if (!E)
+      return nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star))
+      return storageOf(Op->getArg(0));
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      return storageOf(A->getBase());
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) // hooks.at(i), hooks.front()
+      return storageOf(M->getImplicitObjectArgument());
+    return referencedDecl(E);
+  }
+
+  void store(const ValueDecl *Into, const Expr *Value) {
+    if (!Into || !Value)
+      return;
+    Value = strip(Value);
+    if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
+      store(Into, Cond->getTrueExpr());
+      store(Into, Cond->getFalseExpr());
+      return;
+    }
+    // std::function's converting constructor wraps the callable.
+    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Value);
+        Ctor && Ctor->getNumArgs() == 1)
+      return store(Into, Ctor->getArg(0));
+    if (const FunctionDecl *F = callableOf(Value))
+      CallableStores[Into].insert(F);
+  }
+
+  // Every callable stored into a std::function, a function pointer or a
+  // container of them anywhere in the TU: an indirect call through that
+  // storage may reach any of them.
+  void collectCallableStores(const FunctionDecl *F) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isMemberInitializer())
+          store(Init->getMember(), Init->getInit());
+    walkBody(F->getBody(), [&](const Stmt *S) {
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+            store(V, V->getInit());
+      } else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+        store(storageOf(B->getLHS()), B->getRHS());
+      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+                 Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+        store(storageOf(Op->getArg(0)), Op->getArg(1));
+      } else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S)) {
+        const CXXMethodDecl *Method = M->getMethodDecl();
+        StringRef N = Method && Method->getIdentifier() ? Method->getName() : "";
+        if (N == "push_back" || N == "emplace_back" || N == "insert" || N == "emplace")
+          for (const Expr *Arg : M->arguments())
+            store(storageOf(M->getImplicitObjectArgument()), Arg);
+      } else if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+        // `Step{name, [&] { ... }}`: fields in order.
+        if (const RecordDecl *R = IL->getType()->getAsRecordDecl()) {
+          unsigned I = 0;
+          for (const FieldDecl *Field : R->fields())
+            if (I < IL->getNumInits())
+              store(Field, IL->getInit(I++));
+        }
+      }
+    });
+  }
+
+  // What an indirect call may run: `fn(x)` through a std::function or a
+  // function pointer reaches every callable stored where it reads from.
+  std::vector<const FunctionDecl *> indirectTargets(const CallExpr *C) const {
+    const Expr *Target = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call) {
+      const FunctionDecl *Call = Op->getDirectCallee();
+      if (Call && C->getNumArgs() > 0 &&
+          Call->getASTContext().getSourceManager().isInSystemHeader(
+              Call->getASTContext().getSourceManager().getExpansionLoc(Call->getLocation())))
+        Target = Op->getArg(0);
+    } else if (!C->getDirectCallee() && !isa<CXXMemberCallExpr>(C)) {
+      Target = C->getCallee();
+    }
+    std::vector<const FunctionDecl *> Out;
+    if (const ValueDecl *D = storageOf(Target))
+      if (auto It = CallableStores.find(D); It != CallableStores.end())
+        Out.assign(It->second.begin(), It->second.end());
+    return Out;
   }
 
   // `module(x)` on a torch::nn::ModuleHolder<Impl> runs Impl::forward.
@@ -203,6 +294,8 @@ private:
           edge(calleeOf(C), C->getExprLoc(), Ctx, Begin);
         for (const FunctionDecl *Fwd : moduleForwards(C))
           edge(Fwd, C->getExprLoc(), Ctx, Begin);
+        for (const FunctionDecl *Stored : indirectTargets(C))
+          edge(Stored, C->getExprLoc(), Ctx, Begin);
         return;
       }
       if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)
@@ -221,6 +314,7 @@ private:
   const RuleSet &Rules;
   TUSummary &Out;
   std::map<std::string, const Rule *> CheckRules;
+  std::map<const ValueDecl *, std::set<const FunctionDecl *>> CallableStores;
 };
 
 } // namespace

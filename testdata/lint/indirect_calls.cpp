@@ -1,0 +1,44 @@
+// Calls through std::function, function pointers and stored lambdas: the
+// capture calls `step.fn(x)` and reaches every callable stored where the call
+// reads from, so a sync inside one of them is found, with the call chain.
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <vector>
+
+struct Step {
+  const char *Name;
+  std::function<void(float *)> Fn;
+};
+
+void syncingHelper(cudaStream_t s) {
+  cudaStreamSynchronize(s);                                 // expected-error {{sync-device-synchronize}}
+}
+void asyncHelper(cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); }
+void quietHelper(cudaStream_t) {}
+
+struct Trainer {
+  std::function<void()> OnStep;
+  std::vector<std::function<void()>> Hooks;
+  Trainer() : OnStep([] { cudaDeviceSynchronize(); }) {}   // expected-error {{sync-device-synchronize}}
+};
+
+void train(float *d, cudaStream_t s, bool Fast, Trainer &T) {
+  Step Forward{"forward", [&](float *x) {
+                 float Host;
+                 cudaMemcpy(&Host, x, sizeof Host, cudaMemcpyDeviceToHost); // expected-error {{sync-legacy-memcpy}}
+               }};
+  void (*Pick)(cudaStream_t) = Fast ? asyncHelper : syncingHelper;
+  void (*Unused)(cudaStream_t) = quietHelper;
+  T.Hooks.push_back([] { cudaDeviceSynchronize(); });      // expected-error {{sync-device-synchronize}}
+  std::function<void()> Log = [] {};
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Forward.Fn(d);
+  Pick(s);
+  T.OnStep();
+  T.Hooks[0]();
+  Log();
+  cudaStreamEndCapture(s, &g);
+  Unused(s);
+}
