@@ -15,7 +15,20 @@ namespace graphsafe::lint {
 static bool pointsAtAutomaticStorage(const clang::Expr *E) {
   using namespace clang;
   E = E->IgnoreParenImpCasts();
-  auto isAutomatic = [](const Expr *X) {
+  // A frame that launches the graph itself (capture, launch, read back, all
+  // in one function) outlives its replays; one that only captures does not.
+  auto launchesGraphs = [](const FunctionDecl *F) {
+    return F && F->hasBody() && anyDescendant(F->getBody(), [](const Stmt *S) {
+             const auto *C = dyn_cast<CallExpr>(S);
+             const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+             if (!Callee || !Callee->getIdentifier())
+               return false;
+             StringRef N = Callee->getName();
+             return N.starts_with("cudaGraphLaunch") || N.starts_with("cuGraphLaunch") ||
+                    N == "replay";
+           });
+  };
+  auto isAutomatic = [&](const Expr *X) {
     X = X->IgnoreParenImpCasts();
     while (const auto *M = dyn_cast<MemberExpr>(X)) {
       if (M->isArrow())
@@ -24,7 +37,8 @@ static bool pointsAtAutomaticStorage(const clang::Expr *E) {
     }
     const auto *D = dyn_cast<DeclRefExpr>(X);
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    return V && V->hasLocalStorage() && !V->getType()->isReferenceType();
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !launchesGraphs(dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()));
   };
   if (isa<MaterializeTemporaryExpr>(E))
     return true;

@@ -273,18 +273,25 @@ private:
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every
-    // replay, so what it does is replayed, not dropped.
+    // replay, so what it does is replayed, not dropped. Named directly or
+    // through a local (`cudaHostFn_t fn = callback;`).
     std::set<const Stmt *> HostNodeFunctions;
+    walkBody(FC.body(), [&](const Stmt *St) {
+      const auto *C = dyn_cast<CallExpr>(St);
+      const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+      if (!Callee || C->getNumArgs() < 2 || !Callee->getIdentifier() ||
+          (Callee->getName() != "cudaLaunchHostFunc" && Callee->getName() != "cuLaunchHostFunc"))
+        return;
+      const Expr *Fn = C->getArg(1)->IgnoreParenImpCasts();
+      HostNodeFunctions.insert(Fn);
+      if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Fn)); V && V->getInit())
+        HostNodeFunctions.insert(strip(V->getInit()));
+    });
     walkBody(FC.body(), [&](const Stmt *St) {
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
       CaptureContext Ctx = FC.contextAt(L, &Begin);
       if (const auto *C = dyn_cast<CallExpr>(St)) {
-        if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && C->getNumArgs() > 1) {
-          std::string Name = Callee->getNameAsString();
-          if (Name == "cudaLaunchHostFunc" || Name == "cuLaunchHostFunc")
-            HostNodeFunctions.insert(C->getArg(1)->IgnoreParenImpCasts());
-        }
         if (auto Arg = Finder.helperArg(C); Arg && *Arg < C->getNumArgs())
           edge(callableOf(C->getArg(*Arg)), C->getArg(*Arg)->getBeginLoc(),
                CaptureContext::InRegion, toLoc(SM, C->getBeginLoc()));

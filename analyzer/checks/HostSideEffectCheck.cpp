@@ -43,9 +43,16 @@ const ValueDecl *mutatedDecl(const Expr *E) {
   if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
     return mutatedDecl(A->getBase());
   if (const auto *M = dyn_cast_or_null<MemberExpr>(E)) {
-    // `obj.count` where obj is a local declared in the region is still local.
-    if (const ValueDecl *Base = referencedDecl(M->getBase()); Base && isa<VarDecl>(Base))
-      if (!M->isArrow() && !isa<CXXThisExpr>(strip(M->getBase())))
+    // `params.conditional.handle = h` on a local (node parameters built on
+    // the host) changes the local, however deep the member chain.
+    const MemberExpr *Root = M;
+    while (!Root->isArrow())
+      if (const auto *Inner = dyn_cast<MemberExpr>(strip(Root->getBase())))
+        Root = Inner;
+      else
+        break;
+    if (const ValueDecl *Base = referencedDecl(Root->getBase()); Base && isa<VarDecl>(Base))
+      if (!Root->isArrow() && !isa<CXXThisExpr>(strip(Root->getBase())))
         return Base;
     return M->getMemberDecl();
   }

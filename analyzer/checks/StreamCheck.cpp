@@ -64,7 +64,10 @@ public:
     }
     // `streams[i]`: the array and the index's value where it is known.
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      return keyAt(A->getBase(), Offset) + "[" + indexKey(A->getIdx()) + "]";
+      return keyAt(A->getBase(), Offset) + "[" + indexKey(A->getIdx(), Offset) + "]";
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) // std::vector, std::array
+      return keyAt(Op->getArg(0), Offset) + "[" + indexKey(Op->getArg(1), Offset) + "]";
     if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E))) {
       // `auto s = getCurrentCUDAStream();` names the stream current at its declaration.
       if (V->getInit() && V->isLocalVarDecl())
@@ -84,10 +87,10 @@ public:
   }
 
 private:
-  // A local set once (its initialiser) and never assigned or handed out by
-  // address afterwards.
-  bool reassigned(const VarDecl *V) const {
-    auto [It, New] = Reassigned.emplace(V, false);
+  // Where a local is assigned, incremented or handed out by address after
+  // its initialiser.
+  const std::vector<unsigned> &writesOf(const VarDecl *V) const {
+    auto [It, New] = Writes.emplace(V, std::vector<unsigned>{});
     if (New)
       walkBody(Ctx.body(), [&](const Stmt *S) {
         const Expr *Target = nullptr;
@@ -99,25 +102,44 @@ private:
         else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->isAssignmentOp())
           Target = Op->getArg(0);
         if (Target && referencedDecl(Target) == V)
-          It->second = true;
+          It->second.push_back(offsetOf(SM, S->getBeginLoc()));
       });
     return It->second;
   }
 
-  // An index's value when it is a constant or a local set once to one, else
-  // its spelling.
-  std::string indexKey(const Expr *Idx) const {
+  bool reassigned(const VarDecl *V) const { return !writesOf(V).empty(); }
+
+  // Whether a local still holds its initialiser at Offset: nothing wrote it
+  // before, and no loop around Offset writes it later.
+  bool holdsInitialiser(const VarDecl *V, unsigned Offset) const {
+    const auto &W = writesOf(V);
+    if (std::any_of(W.begin(), W.end(), [&](unsigned At) { return At < Offset; }))
+      return false;
+    bool InLoop = false;
+    walkBody(Ctx.body(), [&](const Stmt *S) {
+      if (!isa<ForStmt>(S) && !isa<WhileStmt>(S) && !isa<DoStmt>(S) && !isa<CXXForRangeStmt>(S))
+        return;
+      unsigned B = offsetOf(SM, S->getBeginLoc()), E = offsetOf(SM, S->getEndLoc());
+      if (Offset >= B && Offset <= E)
+        InLoop = InLoop ||
+                 std::any_of(W.begin(), W.end(), [&](unsigned At) { return At >= B && At <= E; });
+    });
+    return !InLoop;
+  }
+
+  // An index's value when it is a constant or a local that still holds a
+  // constant initialiser there; "*" (any element) otherwise, so that a loop
+  // forking every stream of an array and a loop using them agree.
+  std::string indexKey(const Expr *Idx, unsigned Offset) const {
     Idx = strip(Idx);
     Expr::EvalResult R;
     if (Idx->EvaluateAsInt(R, Ctx.ast()))
       return std::to_string(R.Val.getInt().getExtValue());
     if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Idx)))
-      if (V->isLocalVarDecl() && V->getInit() && !reassigned(V) &&
+      if (V->isLocalVarDecl() && V->getInit() && holdsInitialiser(V, Offset) &&
           V->getInit()->EvaluateAsInt(R, Ctx.ast()))
         return std::to_string(R.Val.getInt().getExtValue());
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(Idx->getSourceRange()), SM,
-                                Ctx.ast().getLangOpts())
-        .str();
+    return "*";
   }
 
   std::string eventKey(const Expr *E) const {
@@ -208,7 +230,7 @@ private:
 
   FunctionContext &Ctx;
   const SourceManager &SM;
-  mutable std::map<const VarDecl *, bool> Reassigned;
+  mutable std::map<const VarDecl *, std::vector<unsigned>> Writes;
 };
 
 class StreamCheck : public Check {

@@ -61,6 +61,8 @@ struct Runner {
     cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
     Params.gridDim = dim3(1);
     Params.blockDim = dim3(32);
+    cudaGraphNodeParams Node = {cudaGraphNodeTypeKernel};
+    Node.kernel.gridDim.x = 1;                               // A local, however deep the member.
     ++Launches;
     pool.take(256);
     cache.find(3, nullptr);

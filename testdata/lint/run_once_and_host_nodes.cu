@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <vector>
 
 __global__ void touch(float *x) { x[threadIdx.x] += 1.0f; }
 
@@ -59,6 +60,32 @@ void capture(float *d, cudaStream_t *streams, cudaStream_t other) {
   if (Scratch == nullptr)
     cudaMalloc(&Scratch, 128);                              // expected-error {{alloc-in-capture}}
   cudaStreamEndCapture(streams[0], &g);
+}
+
+void CUDART_CB logged(void *) { std::printf("logged\n"); }
+
+// A host function named through a local; streams kept in a std::vector,
+// forked in a loop and used in a loop.
+void vectorOfStreams(float *d, std::vector<cudaStream_t> &Streams, cudaEvent_t *Events,
+                     int Width) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(Streams[0], cudaStreamCaptureModeGlobal);
+  int Idx = 0;
+  touch<<<1, 32, 0, Streams[Idx]>>>(d);
+  cudaHostFn_t Fn = logged;
+  cudaLaunchHostFunc(Streams[0], Fn, nullptr);
+  cudaEventRecord(Events[0], Streams[0]);
+  for (int I = 1; I < Width; ++I)
+    cudaStreamWaitEvent(Streams[I], Events[0], 0);
+  for (int I = 0; I < Width; ++I) {
+    Idx = I;
+    touch<<<1, 32, 0, Streams[Idx]>>>(d);
+  }
+  for (int I = 1; I < Width; ++I) {
+    cudaEventRecord(Events[I], Streams[I]);
+    cudaStreamWaitEvent(Streams[0], Events[I], 0);
+  }
+  cudaStreamEndCapture(Streams[0], &g);
 }
 
 void reassignedAlias(float *d, cudaStream_t main, cudaStream_t other) {

@@ -34,3 +34,20 @@ void capture(float *d, cudaStream_t s, Uploader &Keep, const float *PinnedHost) 
   cudaStreamEndCapture(s, &g);
   cudaMemcpyAsync(d, &Zero, sizeof Zero, cudaMemcpyHostToDevice, s);         // Outside capture: runs now.
 }
+
+// Capture, launch and read back in one function: the frame outlives every
+// replay, so its locals are fine (the vendor samples' pattern).
+double captureAndRun(double *d, cudaStream_t s) {
+  double Sum = 0.0;
+  cudaGraph_t g;
+  cudaGraphExec_t Exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(&Sum, d, sizeof Sum, cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&Exec, g, 0);
+  for (int I = 0; I < 10; ++I)
+    cudaGraphLaunch(Exec, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(Exec);
+  return Sum;
+}

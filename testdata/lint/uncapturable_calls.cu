@@ -10,6 +10,9 @@ struct DeviceSegmentedSort {
 };
 } // namespace cub
 
+struct cublasContext;
+int cublasDestroy(cublasContext *Handle);
+
 void sortSegments(const float *In, float *Out, int N, const int *Offsets, cudaStream_t s) {
   size_t Bytes = 0;
   cub::DeviceSegmentedSort::SortKeys(nullptr, Bytes, In, Out, N, 4, Offsets, Offsets + 1, s); // expected-error {{uncapturable-library-call}}
@@ -25,12 +28,13 @@ void sortIfAllowed(const float *In, float *Out, int N, const int *Offsets, cudaS
 }
 
 void capture(const float *In, float *Out, int N, const int *Offsets, cudaStream_t s,
-             cudaEvent_t Scratch) {
+             cudaEvent_t Scratch, cublasContext *Blas) {
   cudaGraph_t g;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   sortSegments(In, Out, N, Offsets, s);
   sortIfAllowed(In, Out, N, Offsets, s);
-  cudaEventDestroy(Scratch);                                          // expected-error {{uncapturable-library-call}}
+  cublasDestroy(Blas);                                                // expected-error {{uncapturable-library-call}}
+  cudaEventDestroy(Scratch);                                          // Legal on the capturing thread.
   cudaStreamEndCapture(s, &g);
-  cudaEventDestroy(Scratch);
+  cublasDestroy(Blas);
 }
