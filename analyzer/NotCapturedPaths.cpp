@@ -45,6 +45,8 @@ SpelledRange spelled(const Stmt *S, const SourceManager &SM) {
 // set up once; they are set up every time.
 const ValueDecl *longLivedLeaf(const Expr *E) {
   E = E->IgnoreParenImpCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) // handles[device][stream]
+    return longLivedLeaf(A->getBase());
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
     const Expr *Base = M->getBase()->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(Base) || longLivedLeaf(Base))
@@ -136,14 +138,16 @@ std::vector<SpelledRange> findErrorPaths(const Stmt *Body, const SourceManager &
 }
 
 bool inAny(const std::vector<SpelledRange> &Ranges, SourceLocation L, const SourceManager &SM) {
-  if (Ranges.empty())
-    return false;
-  SourceLocation S = SM.getSpellingLoc(L);
-  FileID F = SM.getFileID(S);
-  unsigned Off = SM.getFileOffset(S);
-  for (const auto &R : Ranges)
-    if (R.File == F && Off >= R.Begin && Off < R.End)
-      return true;
+  // Where the code is written (a branch inside a macro's definition), and
+  // where it sits in the file (a call whose name is itself a macro, such as
+  // cublasCreate, written inside a branch).
+  for (SourceLocation S : {SM.getSpellingLoc(L), SM.getFileLoc(L)}) {
+    FileID F = SM.getFileID(S);
+    unsigned Off = SM.getFileOffset(S);
+    for (const auto &R : Ranges)
+      if (R.File == F && Off >= R.Begin && Off < R.End)
+        return true;
+  }
   return false;
 }
 

@@ -33,6 +33,17 @@ float *workspace(size_t Bytes) {
   return g_ws.Ptr;
 }
 
+// Lazy set-up of one handle per device and stream, as inference libraries do.
+struct Handles {
+  void *Blas[8][4] = {};
+  void *get(int Device, int Stream) {
+    if (Blas[Device][Stream] == nullptr)
+      cudaMalloc(&Blas[Device][Stream], 1 << 20);
+    return Blas[Device][Stream];
+  }
+};
+static Handles g_handles;
+
 int deviceCount() {
   static int Count = [] {
     int N = 0;
@@ -53,6 +64,7 @@ void capture(float *d, cudaStream_t *streams, cudaStream_t other) {
   touch<<<1, 32, 0, streams[Main]>>>(d);
   cudaLaunchHostFunc(s, onReplay, nullptr);
   touch<<<1, 32, 0, s>>>(workspace(1024));
+  touch<<<1, 32, 0, s>>>(static_cast<float *>(g_handles.get(0, 0)));
   touch<<<1, 32, 0, streams[1]>>>(d);                      // expected-error {{side-stream-without-fork}}
   if (deviceCount() > 1)
     std::printf("several devices\n");                       // expected-warning {{host-io-in-capture}}
