@@ -100,6 +100,20 @@ const ValueDecl *referencedDecl(const Expr *E) {
   return nullptr;
 }
 
+const Expr *storedInto(const Stmt *S, bool AddressOf) {
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    return B->getLHS();
+  if (const auto *U = dyn_cast<UnaryOperator>(S))
+    return U->isIncrementDecrementOp() || (AddressOf && U->getOpcode() == UO_AddrOf)
+               ? U->getSubExpr()
+               : nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    if (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+        Op->getOperator() == OO_MinusMinus)
+      return Op->getArg(0);
+  return nullptr;
+}
+
 const Expr *initializerOf(const Expr *E) {
   if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E)))
     return V->getInit();

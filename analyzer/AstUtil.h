@@ -39,6 +39,11 @@ const clang::Expr *initializerOf(const clang::Expr *E);
 // True if Pred holds for S or any statement below it; lambda bodies excluded.
 bool anyDescendant(const clang::Stmt *S, const std::function<bool(const clang::Stmt *)> &Pred);
 
+// What S stores into, when it is an assignment (plain or compound, built-in
+// or operator=), an increment or decrement, or (with AddressOf) `&x` handed
+// to a call that may write through it; null otherwise.
+const clang::Expr *storedInto(const clang::Stmt *S, bool AddressOf);
+
 SourceLoc toLoc(const clang::SourceManager &SM, clang::SourceLocation L);
 unsigned offsetOf(const clang::SourceManager &SM, clang::SourceLocation L);
 

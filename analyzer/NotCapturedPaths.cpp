@@ -1,5 +1,7 @@
 #include "NotCapturedPaths.h"
 
+#include "AstUtil.h"
+
 #include "FunctionContext.h"
 
 #include "clang/AST/Expr.h"
@@ -88,16 +90,10 @@ const ValueDecl *testedUnset(const Expr *Cond) {
 // Whether S stores into D: assigns it, or hands out its address (the
 // out-parameter of cudaMalloc, cublasCreate, cudaStreamCreate...).
 bool setsUp(const Stmt *S, const ValueDecl *D) {
-  bool Found = false;
-  walkBody(S, [&](const Stmt *X) {
-    if (const auto *B = dyn_cast<BinaryOperator>(X); B && B->isAssignmentOp())
-      Found = Found || longLivedLeaf(B->getLHS()) == D;
-    if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
-      Found = Found || longLivedLeaf(U->getSubExpr()) == D;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(X); Op && Op->isAssignmentOp())
-      Found = Found || longLivedLeaf(Op->getArg(0)) == D;
+  return anyDescendant(S, [&](const Stmt *X) {
+    const Expr *Target = storedInto(X, /*AddressOf=*/true);
+    return Target && longLivedLeaf(Target) == D;
   });
-  return Found;
 }
 
 } // namespace

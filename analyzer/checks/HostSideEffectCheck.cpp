@@ -93,19 +93,10 @@ void collectGpuConsumed(const Stmt *Body, TUFacts &Facts) {
 // Collected once per TU: where each declaration is written.
 void collectMutations(const Stmt *Body, MutationSites &Into) {
   walkBody(Body, [&](const Stmt *S) {
-    const Expr *Target = nullptr;
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
-      Target = B->getLHS();
-    else if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
-      Target = U->getSubExpr();
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->isAssignmentOp())
-      Target = Op->getArg(0);
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && (Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus))
-      Target = Op->getArg(0);
-    else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
-             M && M->getMethodDecl() &&
-             MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
+    const Expr *Target = storedInto(S, /*AddressOf=*/false);
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
+        !Target && M && M->getMethodDecl() &&
+        MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
       Target = M->getImplicitObjectArgument();
     if (!Target)
       return;
