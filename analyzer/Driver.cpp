@@ -16,11 +16,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -143,8 +145,20 @@ int runGraphlint(const Options &Opts) {
     std::cerr << "graphlint: error: " << DbError << "\n";
     return 2;
   }
-  if (Files.empty())
-    Files = DB->getAllFiles();
+  // Checking some files of a compile database must report, in them, what
+  // checking the whole database reports there: a capture region in another
+  // file can reach them. So every other file of the database is analysed as
+  // context, and only findings in the named files are reported.
+  const bool Subset = !Files.empty();
+  std::set<std::string> Named;
+  for (const auto &F : Files)
+    Named.insert(fs::absolute(F).lexically_normal().string());
+  size_t NamedCount = Files.size();
+  for (const auto &F : DB->getAllFiles())
+    if (!Named.count(fs::absolute(F).lexically_normal().string()))
+      Files.push_back(F);
+  if (!Subset)
+    NamedCount = Files.size();
   if (Files.empty()) {
     std::cerr
         << "graphlint: error: no input files; name files, or pass -p BUILD_DIR to analyse the "
@@ -196,10 +210,24 @@ int runGraphlint(const Options &Opts) {
   worker();
   for (auto &T : Pool)
     T.join();
-  for (auto &Errs : FileErrors)
-    Rep.Errors.insert(Rep.Errors.end(), Errs.begin(), Errs.end());
+  // A context file that does not parse costs reachability through it, not
+  // the named files' report.
+  for (size_t I = 0; I < NamedCount; ++I)
+    Rep.Errors.insert(Rep.Errors.end(), FileErrors[I].begin(), FileErrors[I].end());
 
   Rep.Findings = findingsFromSummaries(Summaries, Rules);
+  // Findings in the context files themselves are theirs to report; those in
+  // headers stay, as when a named file includes them.
+  std::set<std::string> Context;
+  for (size_t I = NamedCount; I < Files.size(); ++I)
+    Context.insert(fs::absolute(Files[I]).lexically_normal().string());
+  Rep.Findings.erase(
+      std::remove_if(Rep.Findings.begin(), Rep.Findings.end(),
+                     [&](const Finding &F) {
+                       return !F.Loc.File.empty() &&
+                              Context.count(fs::absolute(F.Loc.File).lexically_normal().string());
+                     }),
+      Rep.Findings.end());
   std::vector<std::string> Analysed;
   for (const auto &F : Files)
     Analysed.push_back(fs::absolute(F).lexically_normal().string());

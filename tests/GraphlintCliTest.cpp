@@ -116,6 +116,46 @@ TEST_F(GraphlintCli, CompileDatabaseAndParallelRunsAreDeterministic) {
   EXPECT_EQ(nlohmann::json::parse(One.Stdout)["findings"].size(), 4u);
 }
 
+// pre-commit hands graphlint the changed files only: a file whose function is
+// reached from a capture region in another file of the database must still
+// get the findings the whole-database run gives it, and no others.
+TEST_F(GraphlintCli, NamedFilesOfADatabaseGetTheWholeDatabasesFindings) {
+  std::string Helper = write("helper.cpp", "#include <cuda_runtime.h>\n"
+                                           "void helper() {\n"
+                                           "  cudaDeviceSynchronize();\n"
+                                           "}\n");
+  std::string Main = write("main.cpp", "#include <cuda_runtime.h>\n"
+                                       "void helper();\n"
+                                       "void step(cudaStream_t s) {\n"
+                                       "  cudaGraph_t g;\n"
+                                       "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                                       "  helper();\n"
+                                       "  cudaStreamQuery(s);\n"
+                                       "  cudaStreamEndCapture(s, &g);\n"
+                                       "}\n");
+  nlohmann::json DB = nlohmann::json::array();
+  for (const auto &F : {Helper, Main})
+    DB.push_back({{"directory", Dir}, {"file", F}, {"command", "c++ -std=c++17 -c " + F}});
+  std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  auto findingsIn = [](const std::string &Json, const std::string &File) {
+    std::vector<std::string> Out;
+    const auto Report = nlohmann::json::parse(Json);
+    for (const auto &F : Report["findings"])
+      if (F["location"]["file"].get<std::string>().find(File) != std::string::npos)
+        Out.push_back(F["rule"].get<std::string>() + ":" +
+                      std::to_string(F["location"]["line"].get<int>()));
+    return Out;
+  };
+  RunResult Whole = runGraphlint({"-p", Dir, "--format", "json"});
+  RunResult Alone = runGraphlint({"-p", Dir, "--format", "json", Helper});
+  ASSERT_EQ(Whole.ExitCode, 1) << Whole.Stdout;
+  EXPECT_EQ(findingsIn(Whole.Stdout, "helper.cpp"),
+            std::vector<std::string>{"sync-device-synchronize:3"});
+  EXPECT_EQ(findingsIn(Alone.Stdout, "helper.cpp"), findingsIn(Whole.Stdout, "helper.cpp"));
+  EXPECT_TRUE(findingsIn(Alone.Stdout, "main.cpp").empty()) << Alone.Stdout;
+  EXPECT_EQ(Alone.ExitCode, 1);
+}
+
 TEST_F(GraphlintCli, BaselineAdoptsOldFindingsAndCatchesNewOnes) {
   std::string U = write("u.cpp", Unsafe);
   std::string Base = Dir + "/baseline.json";
@@ -174,6 +214,41 @@ TEST(GraphlintExample, FindsEveryPlantedBug) {
       "train.cpp:37 host-scalar-baked"};
   EXPECT_EQ(Got, Want);
   EXPECT_EQ(R.ExitCode, 1);
+}
+
+// The pre-commit case on the quick start's example: model.cpp alone, with the
+// example's compile database, gets what the whole database gives model.cpp
+// (its forward() is reached from the capture region in train.cpp).
+TEST(GraphlintExample, ModelAloneGetsTheWholeDatabasesFindings) {
+  std::string Ex = std::string(GRAPHSAFE_TESTDATA) + "/example";
+  std::string Dir = makeTempDir();
+  std::string Flags = "-I" + Ex;
+  for (const auto &F : lintCompilerFlags())
+    Flags += " " + F;
+  nlohmann::json DB = nlohmann::json::array();
+  for (const char *F : {"train.cpp", "model.cpp", "kernels.cu"})
+    DB.push_back({{"directory", Ex},
+                  {"file", Ex + "/" + F},
+                  {"command", "c++ " + Flags + " -c " + Ex + "/" + F}});
+  std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  auto inModel = [](const RunResult &R) {
+    std::vector<std::string> Out;
+    const auto Report = nlohmann::json::parse(R.Stdout);
+    for (const auto &F : Report["findings"])
+      if (fs::path(F["location"]["file"].get<std::string>()).filename() == "model.cpp")
+        Out.push_back(std::to_string(F["location"]["line"].get<int>()) + " " +
+                      F["rule"].get<std::string>());
+    return Out;
+  };
+  RunResult Whole = runGraphlint({"-p", Dir, "-j", "2", "--format", "json"});
+  RunResult Alone = runGraphlint({"-p", Dir, "-j", "2", "--format", "json", Ex + "/model.cpp"});
+  std::vector<std::string> Want = {"11 host-state-mutation", "15 rng-unregistered-generator",
+                                   "17 data-dependent-branch", "17 sync-tensor-read",
+                                   "18 host-io-in-capture"};
+  EXPECT_EQ(inModel(Whole), Want) << Whole.Stdout;
+  EXPECT_EQ(inModel(Alone), Want) << Alone.Stdout;
+  EXPECT_EQ(Alone.ExitCode, 1);
+  fs::remove_all(Dir);
 }
 
 } // namespace
