@@ -35,13 +35,18 @@ std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs,
   // it; the first summary stands for all.
   std::map<std::string, const FunctionSummary *> ByUsr;
   std::map<std::string, std::vector<std::string>> Overriders;
-  for (const auto &TU : TUs)
+  for (const auto &TU : TUs) {
     for (const auto &F : TU.Functions) {
       if (!ByUsr.emplace(F.Usr, &F).second)
         continue;
       for (const auto &Base : F.Overrides)
         Overriders[Base].push_back(F.Usr);
     }
+    // A call through storage reaches what any TU stored there, as a virtual
+    // call reaches every override.
+    for (const auto &[Storage, Callee] : TU.CallableStores)
+      Overriders[Storage].push_back(Callee);
+  }
 
   std::vector<Finding> Out;
   std::map<std::string, Reached> Seen;

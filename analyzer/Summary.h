@@ -51,6 +51,10 @@ struct FunctionSummary {
 struct TUSummary {
   std::string File;
   std::vector<FunctionSummary> Functions;
+  // Callables stored into a std::function, a function pointer or a container
+  // of them: (storage key, callee USR). An indirect call is an edge to the
+  // storage key, which reaches every callable any TU stored there.
+  std::vector<std::pair<std::string, std::string>> CallableStores;
 };
 
 } // namespace graphsafe::lint

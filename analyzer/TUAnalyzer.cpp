@@ -9,6 +9,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Index/USRGeneration.h"
 
+#include <fmt/format.h>
+
 #include <set>
 
 namespace graphsafe::lint {
@@ -111,6 +113,12 @@ public:
       collectCalls(FC, Finder, S);
       Out.Functions.push_back(std::move(S));
     }
+    for (const auto &[Storage, Callables] : CallableStores)
+      for (const FunctionDecl *F : Callables) {
+        const FunctionDecl *Def = F->getDefinition() ? F->getDefinition() : F;
+        if (std::string Usr = usrOf(Def); !Usr.empty())
+          Out.CallableStores.emplace_back(storageKey(Storage), Usr);
+      }
   }
 
 private:
@@ -211,9 +219,19 @@ private:
     });
   }
 
-  // What an indirect call may run: `fn(x)` through a std::function or a
-  // function pointer reaches every callable stored where it reads from.
-  std::vector<const FunctionDecl *> indirectTargets(const CallExpr *C) const {
+  // The key an indirect call and the stores into its storage agree on across
+  // TUs: the storage's USR, or for a local one its place in this file.
+  std::string storageKey(const ValueDecl *D) const {
+    std::string Usr = usrOf(D);
+    if (!Usr.empty())
+      return "storage:" + Usr;
+    const SourceManager &SM = D->getASTContext().getSourceManager();
+    return fmt::format("storage-local:{}:{}", Out.File, offsetOf(SM, D->getLocation()));
+  }
+
+  // Where an indirect call reads its callee: `fn(x)` through a std::function
+  // or a function pointer.
+  const ValueDecl *indirectStorage(const CallExpr *C) const {
     const Expr *Target = nullptr;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call) {
       const FunctionDecl *Call = Op->getDirectCallee();
@@ -224,11 +242,7 @@ private:
     } else if (!C->getDirectCallee() && !isa<CXXMemberCallExpr>(C)) {
       Target = C->getCallee();
     }
-    std::vector<const FunctionDecl *> Out;
-    if (const ValueDecl *D = storageOf(Target))
-      if (auto It = CallableStores.find(D); It != CallableStores.end())
-        Out.assign(It->second.begin(), It->second.end());
-    return Out;
+    return Target ? storageOf(Target) : nullptr;
   }
 
   // `module(x)` on a torch::nn::ModuleHolder<Impl> runs Impl::forward.
@@ -301,8 +315,16 @@ private:
           edge(calleeOf(C), C->getExprLoc(), Ctx, Begin);
         for (const FunctionDecl *Fwd : moduleForwards(C))
           edge(Fwd, C->getExprLoc(), Ctx, Begin);
-        for (const FunctionDecl *Stored : indirectTargets(C))
-          edge(Stored, C->getExprLoc(), Ctx, Begin);
+        if (const ValueDecl *Storage = indirectStorage(C)) {
+          CallEdge E;
+          E.CalleeUsr = storageKey(Storage);
+          E.CalleeName = qualifiedName(Storage);
+          E.Loc = toLoc(SM, C->getExprLoc());
+          E.Context = Ctx;
+          E.RegionBegin = Begin;
+          if (Seen.insert({E.CalleeUsr, offsetOf(SM, C->getExprLoc())}).second)
+            S.Calls.push_back(std::move(E));
+        }
         return;
       }
       if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)

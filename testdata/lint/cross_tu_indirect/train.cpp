@@ -1,0 +1,10 @@
+#include "hooks.h"
+
+void step(cudaStream_t s) {
+  installHooks();
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  g_onStep(s);
+  g_registry.Flush(s);
+  cudaStreamEndCapture(s, &g);
+}
