@@ -31,20 +31,12 @@ struct State {
   std::map<CUgraphExec, std::vector<uint64_t>> ByExec;
 };
 State &S = *new State;
-std::mutex &M = S.M;
-std::map<uint64_t, BlockState> &Live = S.Live;
-std::multiset<uint64_t> &Watched = S.Watched;
-std::map<CUgraphExec, std::vector<uint64_t>> &ByExec = S.ByExec;
-
-void emit(const nlohmann::json &J) {
-  trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
 
 thread_local std::string PythonFreeSite;
 
 bool watchedLocked(uint64_t Addr, uint64_t Size) {
-  auto It = Watched.lower_bound(Addr);
-  return It != Watched.end() && *It < Addr + Size;
+  auto It = S.Watched.lower_bound(Addr);
+  return It != S.Watched.end() && *It < Addr + Size;
 }
 
 } // namespace
@@ -52,16 +44,16 @@ bool watchedLocked(uint64_t Addr, uint64_t Size) {
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   bool Report = false;
   {
-    std::lock_guard<std::mutex> L(M);
+    std::lock_guard<std::mutex> L(S.M);
     if (Event == GraphcheckBlockAlloc) {
-      Live[Addr] = {Size, false};
+      S.Live[Addr] = {Size, false};
       return;
     }
-    auto It = Live.find(Addr);
-    if (It == Live.end())
+    auto It = S.Live.find(Addr);
+    if (It == S.Live.end())
       return;
     Report = It->second.Announced && watchedLocked(Addr, It->second.Size);
-    Live.erase(It);
+    S.Live.erase(It);
   }
   if (!Report)
     return;
@@ -72,17 +64,17 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
     Stack.push_back(PythonFreeSite);
   if (Stack.empty())
     Stack = nativeStack();
-  emit({{"ev", "block_free"},
-        {"addr", rt::hexAddress(Addr)},
-        {"size", Size},
-        {"stack", Stack},
-        {"gil", gilState()}});
+  trace().writeEvent(nlohmann::json{{"ev", "block_free"},
+                                    {"addr", rt::hexAddress(Addr)},
+                                    {"size", Size},
+                                    {"stack", Stack},
+                                    {"gil", gilState()}});
 }
 
 bool inWatchedBlock(uint64_t P) {
-  std::lock_guard<std::mutex> L(M);
-  auto It = Live.upper_bound(P);
-  if (It == Live.begin())
+  std::lock_guard<std::mutex> L(S.M);
+  auto It = S.Live.upper_bound(P);
+  if (It == S.Live.begin())
     return false;
   --It;
   return P < It->first + It->second.Size && watchedLocked(It->first, It->second.Size);
@@ -93,20 +85,20 @@ void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : "";
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
   std::vector<std::pair<uint64_t, uint64_t>> New;
   {
-    std::lock_guard<std::mutex> L(M);
-    auto &Mine = ByExec[Exec];
+    std::lock_guard<std::mutex> L(S.M);
+    auto &Mine = S.ByExec[Exec];
     for (uint64_t P : Mine)
-      Watched.erase(Watched.find(P));
+      S.Watched.erase(S.Watched.find(P));
     Mine.clear();
     for (uint64_t P : Pointers) {
-      auto It = Live.upper_bound(P);
-      if (It == Live.begin() || memory().isGraphOwned(P))
+      auto It = S.Live.upper_bound(P);
+      if (It == S.Live.begin() || memory().isGraphOwned(P))
         continue;
       --It;
       if (P >= It->first + It->second.Size)
         continue;
       Mine.push_back(P);
-      Watched.insert(P);
+      S.Watched.insert(P);
       if (!It->second.Announced) {
         It->second.Announced = true;
         New.emplace_back(It->first, It->second.Size);
@@ -114,17 +106,18 @@ void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
     }
   }
   for (auto [Addr, Size] : New)
-    emit({{"ev", "block"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}});
+    trace().writeEvent(
+        nlohmann::json{{"ev", "block"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}});
 }
 
 void unwatchExecBlocks(CUgraphExec Exec) {
-  std::lock_guard<std::mutex> L(M);
-  auto It = ByExec.find(Exec);
-  if (It == ByExec.end())
+  std::lock_guard<std::mutex> L(S.M);
+  auto It = S.ByExec.find(Exec);
+  if (It == S.ByExec.end())
     return;
   for (uint64_t P : It->second)
-    Watched.erase(Watched.find(P));
-  ByExec.erase(It);
+    S.Watched.erase(S.Watched.find(P));
+  S.ByExec.erase(It);
 }
 
 } // namespace graphsafe::inject

@@ -10,9 +10,29 @@
 
 namespace graphsafe::inject {
 
+namespace {
+
+// The CPython entry points the stack readers need, looked up once in the
+// process (absent without Python).
+template <typename Fn> Fn pythonSymbol(const char *Name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));
+}
+
+bool pythonRunning() {
+  static auto IsInit = pythonSymbol<int (*)()>("Py_IsInitialized");
+  return IsInit && IsInit();
+}
+
+// 1 when this thread holds the GIL, 0 when not, -1 without Python.
+int gilHeld() {
+  static auto Check = pythonSymbol<int (*)()>("PyGILState_Check");
+  return pythonRunning() && Check ? Check() : -1;
+}
+
+} // namespace
+
 nlohmann::json pythonStack() {
   static auto Sym = [](const char *N) { return dlsym(RTLD_DEFAULT, N); };
-  static auto IsInit = reinterpret_cast<int (*)()>(Sym("Py_IsInitialized"));
   static auto Ensure = reinterpret_cast<int (*)()>(Sym("PyGILState_Ensure"));
   static auto Release = reinterpret_cast<void (*)(int)>(Sym("PyGILState_Release"));
   static auto GetFrame = reinterpret_cast<void *(*)()>(Sym("PyEval_GetFrame"));
@@ -24,8 +44,8 @@ nlohmann::json pythonStack() {
   static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
   static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
   nlohmann::json Out = nlohmann::json::array();
-  if (!IsInit || !Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 ||
-      !DecRef || !IsInit())
+  if (!Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 || !DecRef ||
+      !pythonRunning())
     return Out;
   int State = Ensure();
   void *Frame = GetFrame(); // Borrowed.
@@ -55,23 +75,20 @@ nlohmann::json pythonStack() {
 }
 
 nlohmann::json pythonStackIfHeld() {
-  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
-  static auto Held = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Check"));
-  if (!IsInit || !Held || !IsInit() || !Held())
-    return nlohmann::json::array();
-  return pythonStack(); // Ensure/Release on a held GIL only nest.
+  // Ensure/Release on a held GIL only nest.
+  return gilHeld() == 1 ? pythonStack() : nlohmann::json::array();
 }
 
 const char *gilState() {
-  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
-  static auto Held = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Check"));
-  static auto Mine =
-      reinterpret_cast<void *(*)()>(dlsym(RTLD_DEFAULT, "PyGILState_GetThisThreadState"));
-  if (!IsInit || !Held || !IsInit())
-    return "none";
-  if (Held())
+  static auto Mine = pythonSymbol<void *(*)()>("PyGILState_GetThisThreadState");
+  switch (gilHeld()) {
+  case 1:
     return "held";
-  return Mine && Mine() ? "released" : "none";
+  case 0:
+    return Mine && Mine() ? "released" : "none";
+  default:
+    return "none";
+  }
 }
 
 namespace {
@@ -125,10 +142,7 @@ nlohmann::json nativeStack() {
 }
 
 nlohmann::json nativeStackUnlessPython() {
-  static auto IsInit = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
-  if (IsInit && IsInit())
-    return nlohmann::json::array();
-  return nativeStack();
+  return pythonRunning() ? nlohmann::json::array() : nativeStack();
 }
 
 nlohmann::json callerStack() {

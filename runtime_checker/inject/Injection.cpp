@@ -73,7 +73,7 @@ void atExit() {
                       {"last_lookup_error", S.LastLookupError},
                       {"runtime", S.Runtime},
                       {"unresolved_in", S.UnresolvedModules}};
-  trace().write(J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  trace().writeEvent(J);
   trace().close();
 }
 
@@ -139,9 +139,8 @@ extern "C" int InitializeInjection(void) {
                  "graphcheck: CUPTI unavailable (%s; another profiler may hold it); the program "
                  "runs unobserved\n",
                  Msg ? Msg : "unknown error");
-    trace().write(nlohmann::json{{"ev", "checker_error"},
-                                 {"message", std::string("CUPTI unavailable: ") + (Msg ? Msg : "")}}
-                      .dump());
+    trace().writeEvent({{"ev", "checker_error"},
+                        {"message", std::string("CUPTI unavailable: ") + (Msg ? Msg : "")}});
     return 1;
   }
   widenCallbacks(false);
@@ -153,6 +152,6 @@ extern "C" int InitializeInjection(void) {
   for (size_t I = 0; I < N; ++I)
     cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Ids[I]);
   const char *Mode = std::getenv("GRAPHCHECK_MODE");
-  trace().write(nlohmann::json{{"ev", "checker_start"}, {"mode", Mode ? Mode : "light"}}.dump());
+  trace().writeEvent({{"ev", "checker_start"}, {"mode", Mode ? Mode : "light"}});
   return 1;
 }

@@ -27,9 +27,7 @@ namespace {
 
 using nlohmann::json;
 
-// Kernel names and paths are not always UTF-8; a bad byte must not throw
-// inside the program.
-void emit(const json &J) { trace().write(J.dump(-1, ' ', false, json::error_handler_t::replace)); }
+void emit(const json &J) { trace().writeEvent(J); }
 
 std::string hex(uint64_t V) { return rt::hexAddress(V); }
 std::string hex(const void *P) { return rt::hexAddress(reinterpret_cast<uint64_t>(P)); }

@@ -33,6 +33,10 @@ void TraceWriter::write(const std::string &Line) {
   std::fflush(F);
 }
 
+void TraceWriter::writeEvent(const nlohmann::json &Event) {
+  write(Event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 void TraceWriter::close() {
   std::lock_guard<std::mutex> L(M);
   if (F) {

@@ -2,6 +2,8 @@
 // written so a crash of the target still leaves everything up to the crash.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -12,6 +14,9 @@ class TraceWriter {
 public:
   bool open(const std::string &Dir);
   void write(const std::string &JsonLine);
+  // Kernel names and paths are not always UTF-8; a bad byte is replaced
+  // rather than thrown inside the program.
+  void writeEvent(const nlohmann::json &Event);
   void close();
 
 private:

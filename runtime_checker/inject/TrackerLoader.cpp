@@ -24,8 +24,7 @@ namespace {
 constexpr const char *C10Cuda = "libc10_cuda.so";
 
 void say(const std::string &Message, bool Stderr) {
-  trace().write(nlohmann::json{{"ev", "checker_note"}, {"message", Message}}.dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  trace().writeEvent(nlohmann::json{{"ev", "checker_note"}, {"message", Message}});
   if (Stderr)
     std::fprintf(stderr, "graphcheck: %s\n", Message.c_str());
 }
