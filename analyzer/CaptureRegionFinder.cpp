@@ -224,9 +224,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
       Ctx.Regions.push_back(R);
     }
   Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
-  Ctx.NotCaptured = findErrorPaths(F->getBody(), SM);
-  for (const SpelledRange &R : findRunOnceSetUp(F->getBody(), SM))
-    Ctx.NotCaptured.push_back(R);
+  Ctx.NotCaptured = findNotCaptured(F->getBody(), SM);
 
   std::string Name = qualifiedName(F);
   for (const auto &E : Spec.EntryPoints)

@@ -98,36 +98,23 @@ bool setsUp(const Stmt *S, const ValueDecl *D) {
 
 } // namespace
 
-std::vector<SpelledRange> findRunOnceSetUp(const Stmt *Body, const SourceManager &SM) {
+std::vector<SpelledRange> findNotCaptured(const Stmt *Body, const SourceManager &SM) {
   std::vector<SpelledRange> Out;
-  walkBody(Body, [&](const Stmt *S) {
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (const ValueDecl *D = testedUnset(If->getCond()); D && setsUp(If->getThen(), D))
-        if (SpelledRange R = spelled(If->getThen(), SM); R.End)
-          Out.push_back(R);
-      return;
-    }
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal() && V->getInit())
-          if (SpelledRange R = spelled(V->getInit(), SM); R.End)
-            Out.push_back(R);
-  });
-  return Out;
-}
-
-std::vector<SpelledRange> findErrorPaths(const Stmt *Body, const SourceManager &SM) {
-  std::vector<SpelledRange> Out;
-  auto add = [&](const Stmt *Branch) {
-    if (!endsTheProgramOrThrows(Branch))
-      return;
-    if (SpelledRange R = spelled(Branch, SM); R.End)
+  auto add = [&](const Stmt *S) {
+    if (SpelledRange R = spelled(S, SM); R.End)
       Out.push_back(R);
   };
   walkBody(Body, [&](const Stmt *S) {
     if (const auto *If = dyn_cast<IfStmt>(S)) {
-      add(If->getThen());
-      add(If->getElse());
+      const ValueDecl *Unset = testedUnset(If->getCond());
+      if (endsTheProgramOrThrows(If->getThen()) || (Unset && setsUp(If->getThen(), Unset)))
+        add(If->getThen());
+      if (If->getElse() && endsTheProgramOrThrows(If->getElse()))
+        add(If->getElse());
+    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal() && V->getInit())
+          add(V->getInit());
     }
   });
   return Out;

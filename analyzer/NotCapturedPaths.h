@@ -23,8 +23,7 @@ struct SpelledRange {
   unsigned Begin = 0, End = 0; // [Begin, End) in File.
 };
 
-std::vector<SpelledRange> findErrorPaths(const clang::Stmt *Body, const clang::SourceManager &SM);
-std::vector<SpelledRange> findRunOnceSetUp(const clang::Stmt *Body, const clang::SourceManager &SM);
+std::vector<SpelledRange> findNotCaptured(const clang::Stmt *Body, const clang::SourceManager &SM);
 
 bool inAny(const std::vector<SpelledRange> &Ranges, clang::SourceLocation L,
            const clang::SourceManager &SM);
