@@ -159,8 +159,7 @@ void HazardEngine::feed(const Event &E) {
     return onBlockFree(E);
   case K::ExecDestroy:
     Execs.erase(E.Exec);
-    LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec),
-                      LaunchOrder.end());
+    dropFromLaunchOrder(E.Exec);
     return;
   case K::Meta:
     if (E.Api == "capture_site")
@@ -274,7 +273,7 @@ void HazardEngine::onLaunch(const Event &E) {
     return;
   Exec &X = It->second;
   ++X.Replays;
-  LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), E.Exec), LaunchOrder.end());
+  dropFromLaunchOrder(E.Exec);
   LaunchOrder.push_back(E.Exec);
   for (const Touch &T : X.Touches) {
     // graph-uses-freed-memory, block-precise: a tensor the node was built
@@ -343,6 +342,10 @@ void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E
              {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
     W = EagerWrites.erase(W);
   }
+}
+
+void HazardEngine::dropFromLaunchOrder(const std::string &Exec) {
+  LaunchOrder.erase(std::remove(LaunchOrder.begin(), LaunchOrder.end(), Exec), LaunchOrder.end());
 }
 
 void HazardEngine::onBlock(const Event &E) {

@@ -110,6 +110,7 @@ private:
   void checkOverwrites(const Exec &X, const Touch &T, const Event &E);
   void onEager(const Event &E);
   void consumeEagerWrites(const Event &E);
+  void dropFromLaunchOrder(const std::string &Exec);
   void onBlock(const Event &E);
   void onBlockFree(const Event &E);
   // Reports a replay of X whose touch T points into the freed block Id.

@@ -34,6 +34,22 @@ State &S = *new State;
 
 thread_local std::string PythonFreeSite;
 
+// The live block holding P (with S.M held), or S.Live.end().
+std::map<uint64_t, BlockState>::iterator liveBlockAtLocked(uint64_t P) {
+  auto It = S.Live.upper_bound(P);
+  if (It == S.Live.begin())
+    return S.Live.end();
+  --It;
+  return P < It->first + It->second.Size ? It : S.Live.end();
+}
+
+// Forgets the pointers an exec was watched for (with S.M held).
+void unwatchLocked(std::vector<uint64_t> &Pointers) {
+  for (uint64_t P : Pointers)
+    S.Watched.erase(S.Watched.find(P));
+  Pointers.clear();
+}
+
 bool watchedLocked(uint64_t Addr, uint64_t Size) {
   auto It = S.Watched.lower_bound(Addr);
   return It != S.Watched.end() && *It < Addr + Size;
@@ -73,11 +89,8 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
 
 bool inWatchedBlock(uint64_t P) {
   std::lock_guard<std::mutex> L(S.M);
-  auto It = S.Live.upper_bound(P);
-  if (It == S.Live.begin())
-    return false;
-  --It;
-  return P < It->first + It->second.Size && watchedLocked(It->first, It->second.Size);
+  auto It = liveBlockAtLocked(P);
+  return It != S.Live.end() && watchedLocked(It->first, It->second.Size);
 }
 
 void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
@@ -87,15 +100,10 @@ void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
   {
     std::lock_guard<std::mutex> L(S.M);
     auto &Mine = S.ByExec[Exec];
-    for (uint64_t P : Mine)
-      S.Watched.erase(S.Watched.find(P));
-    Mine.clear();
+    unwatchLocked(Mine);
     for (uint64_t P : Pointers) {
-      auto It = S.Live.upper_bound(P);
-      if (It == S.Live.begin() || memory().isGraphOwned(P))
-        continue;
-      --It;
-      if (P >= It->first + It->second.Size)
+      auto It = liveBlockAtLocked(P);
+      if (It == S.Live.end() || memory().isGraphOwned(P))
         continue;
       Mine.push_back(P);
       S.Watched.insert(P);
@@ -115,8 +123,7 @@ void unwatchExecBlocks(CUgraphExec Exec) {
   auto It = S.ByExec.find(Exec);
   if (It == S.ByExec.end())
     return;
-  for (uint64_t P : It->second)
-    S.Watched.erase(S.Watched.find(P));
+  unwatchLocked(It->second);
   S.ByExec.erase(It);
 }
 
