@@ -1,18 +1,17 @@
 #include "Driver.h"
 
 #include "CompilerSetup.h"
+#include "FileAnalysis.h"
 #include "Reachability.h"
 #include "Suppressions.h"
-#include "TUAnalyzer.h"
+#include "cache/CacheKeys.h"
+#include "cache/CacheStore.h"
 #include "checks/Check.h"
 #include "graphsafe/Baseline.h"
 #include "graphsafe/ReportWriter.h"
 #include "graphsafe/Rule.h"
 
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
 
 #include <fmt/format.h>
 
@@ -32,50 +31,6 @@ namespace graphsafe::lint {
 using namespace clang;
 
 namespace {
-
-// Keeps the first few errors of a TU so the report can say why it failed.
-class ErrorCollector : public DiagnosticConsumer {
-public:
-  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Error || Errors.size() >= 3)
-      return;
-    llvm::SmallString<256> Msg;
-    Info.FormatDiagnostic(Msg);
-    std::string Where;
-    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
-        Where = fmt::format("{}:{}:{}: ", P.getFilename(), P.getLine(), P.getColumn());
-    }
-    Errors.push_back(Where + Msg.str().str());
-  }
-  std::vector<std::string> Errors;
-};
-
-class AnalyzeAction : public ASTFrontendAction {
-public:
-  AnalyzeAction(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return makeTUAnalyzer(Rules, Out);
-  }
-
-private:
-  const RuleSet &Rules;
-  TUSummary &Out;
-};
-
-class ActionFactory : public tooling::FrontendActionFactory {
-public:
-  ActionFactory(const RuleSet &Rules, TUSummary &Out) : Rules(Rules), Out(Out) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<AnalyzeAction>(Rules, Out);
-  }
-
-private:
-  const RuleSet &Rules;
-  TUSummary &Out;
-};
 
 std::unique_ptr<tooling::CompilationDatabase>
 loadDatabase(const Options &Opts, const std::string &FirstFile, std::string &Error) {
@@ -97,6 +52,33 @@ loadDatabase(const Options &Opts, const std::string &FirstFile, std::string &Err
   // Like clang-tidy without a database: parse with no extra flags.
   return std::make_unique<tooling::FixedCompilationDatabase>(
       ".", std::vector<std::string>{"-std=c++17"});
+}
+
+// The cache lives next to the compile database (in .cache/graphlint/ of its
+// folder) unless --cache-dir names another; without a database file there is
+// no natural place, so flags after `--` cache only with --cache-dir.
+std::string cacheFolder(const Options &Opts) {
+  if (Opts.NoCache)
+    return "";
+  if (!Opts.CacheDir.empty())
+    return Opts.CacheDir;
+  if (Opts.HaveCompilerArgs)
+    return "";
+  fs::path DbDir;
+  std::error_code EC;
+  if (!Opts.BuildPath.empty())
+    DbDir = Opts.BuildPath;
+  else if (!Opts.Files.empty())
+    for (fs::path D = fs::absolute(Opts.Files.front()).parent_path(); !D.empty();
+         D = D.parent_path()) {
+      if (fs::exists(D / "compile_commands.json", EC)) {
+        DbDir = D;
+        break;
+      }
+      if (D == D.root_path())
+        break;
+    }
+  return DbDir.empty() ? "" : (DbDir / ".cache" / "graphlint").string();
 }
 
 } // namespace
@@ -167,40 +149,18 @@ int runGraphlint(const Options &Opts) {
   }
 
   Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
+  CacheStore Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20);
+  AnalysisSetup Setup{*DB, TC, Rules, Cache,
+                      Cache.enabled() ? toolFingerprint() + rulesFingerprint(Dirs) : ""};
   std::vector<TUSummary> Summaries(Files.size());
   std::vector<std::vector<ToolError>> FileErrors(Files.size());
-  std::atomic<size_t> Next{0};
+  std::atomic<size_t> Next{0}, Cached{0};
   auto worker = [&] {
     for (size_t I = Next++; I < Files.size(); I = Next++) {
-      const std::string &File = Files[I];
-      Summaries[I].File = File;
-      std::error_code EC;
-      if (!fs::exists(File, EC)) {
-        FileErrors[I].push_back({File, "file does not exist"});
-        continue;
-      }
-      if (isCudaSource(File) && TC.CudaPath.empty()) {
-        FileErrors[I].push_back(
-            {File, "CUDA source, but no CUDA installation found; pass --cuda-path DIR"});
-        continue;
-      }
-      tooling::ClangTool Tool(*DB, {File});
-      Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(TC));
-      ErrorCollector Diags;
-      Tool.setDiagnosticConsumer(&Diags);
-      Tool.setPrintErrorMessage(false);
-      ActionFactory Factory(Rules, Summaries[I]);
-      int RC = Tool.run(&Factory);
-      if (!Diags.Errors.empty()) {
-        std::string All;
-        for (const auto &E : Diags.Errors)
-          All += (All.empty() ? "" : "; ") + E;
-        FileErrors[I].push_back(
-            {File, "does not parse (findings for it may be incomplete): " + All});
-      }
-      if (RC != 0 && Diags.Errors.empty())
-        FileErrors[I].push_back(
-            {File, "could not be analysed (no compile command or a driver error)"});
+      FileResult R = analyzeFile(Setup, Files[I]);
+      Cached += R.FromCache;
+      Summaries[I] = std::move(R.Summary);
+      FileErrors[I] = std::move(R.Errors);
     }
   };
   unsigned Jobs = std::max(1u, std::min<unsigned>(Opts.Jobs, Files.size()));
@@ -210,6 +170,12 @@ int runGraphlint(const Options &Opts) {
   worker();
   for (auto &T : Pool)
     T.join();
+  Cache.trim();
+  if (Opts.CacheStats)
+    std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "
+                                                "from the cache in {}\n",
+                                                Cached.load(), Files.size(), Cache.root())
+                                  : std::string("graphlint: cache: off\n"));
   // A context file that does not parse costs reachability through it, not
   // the named files' report.
   for (size_t I = 0; I < NamedCount; ++I)

@@ -3,6 +3,7 @@
 
 #include "graphsafe/Finding.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct Options {
   std::string CudaPath;
   std::string FailOn = "warning";
   unsigned Jobs = 1;
+  std::string CacheDir; // Default: .cache/graphlint next to the compile database.
+  bool NoCache = false;
+  bool CacheStats = false;
+  uint64_t CacheSizeMiB = 2048; // Oldest entries out first beyond this.
   bool ShowSource = true;
   bool ListRules = false;
   std::string Argv0;

@@ -37,6 +37,14 @@ int main(int argc, char **argv) {
                  "Record the current findings as a baseline file");
   App.add_option("-j,--jobs", Opts.Jobs, "Translation units analysed in parallel")
       ->check(CLI::PositiveNumber);
+  App.add_option("--cache-dir", Opts.CacheDir,
+                 "Cache folder (default: .cache/graphlint next to compile_commands.json)");
+  App.add_flag("--no-cache", Opts.NoCache, "Analyse every file afresh; read and write no cache");
+  App.add_flag("--cache-stats", Opts.CacheStats,
+               "Say on stderr how many translation units came from the cache");
+  App.add_option("--cache-size", Opts.CacheSizeMiB,
+                 "Largest cache size in MiB; least recently used entries go first")
+      ->check(CLI::PositiveNumber);
   App.add_option("--fail-on", Opts.FailOn, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}));
   App.add_option("--cuda-path", Opts.CudaPath, "CUDA installation used to parse .cu files");

@@ -1,0 +1,140 @@
+#include "FileAnalysis.h"
+
+#include "TUAnalyzer.h"
+#include "cache/ContentHash.h"
+#include "cache/Dependencies.h"
+#include "cache/ResultCache.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+// Keeps the first few errors of a TU so the report can say why it failed.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || Errors.size() >= 3)
+      return;
+    llvm::SmallString<256> Msg;
+    Info.FormatDiagnostic(Msg);
+    std::string Where;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        Where = fmt::format("{}:{}:{}: ", P.getFilename(), P.getLine(), P.getColumn());
+    }
+    Errors.push_back(Where + Msg.str().str());
+  }
+  std::vector<std::string> Errors;
+};
+
+class AnalyzeAction : public ASTFrontendAction {
+public:
+  AnalyzeAction(const RuleSet &Rules, TUSummary &Out, std::vector<Dependency> &Deps)
+      : Rules(Rules), Out(Out), Deps(Deps) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return makeTUAnalyzer(Rules, Out);
+  }
+  void EndSourceFileAction() override {
+    std::vector<Dependency> Mine = dependenciesOf(getCompilerInstance().getSourceManager());
+    Deps.insert(Deps.end(), Mine.begin(), Mine.end());
+  }
+
+private:
+  const RuleSet &Rules;
+  TUSummary &Out;
+  std::vector<Dependency> &Deps;
+};
+
+class ActionFactory : public tooling::FrontendActionFactory {
+public:
+  ActionFactory(const RuleSet &Rules, TUSummary &Out, std::vector<Dependency> &Deps)
+      : Rules(Rules), Out(Out), Deps(Deps) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<AnalyzeAction>(Rules, Out, Deps);
+  }
+
+private:
+  const RuleSet &Rules;
+  TUSummary &Out;
+  std::vector<Dependency> &Deps;
+};
+
+// The file's text and its compile commands as graphlint will run them,
+// under graphlint's and the rules' fingerprint. Empty if the file is unreadable.
+std::string resultKey(const AnalysisSetup &Setup, const std::string &File) {
+  std::optional<std::string> Text = fileHash(File);
+  if (!Text)
+    return "";
+  KeyBuilder K;
+  K.add(Setup.Fingerprint).add(fs::absolute(File).lexically_normal().string()).add(*Text);
+  auto Adjust = makeArgumentsAdjuster(Setup.TC);
+  for (const auto &Cmd : Setup.DB.getCompileCommands(File)) {
+    K.add(Cmd.Directory);
+    for (const auto &Arg : Adjust(Cmd.CommandLine, File))
+      K.add(Arg);
+  }
+  return K.final();
+}
+
+} // namespace
+
+FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
+  FileResult R;
+  R.Summary.File = File;
+  std::error_code EC;
+  if (!fs::exists(File, EC)) {
+    R.Errors.push_back({File, "file does not exist"});
+    return R;
+  }
+  if (isCudaSource(File) && Setup.TC.CudaPath.empty()) {
+    R.Errors.push_back({File, "CUDA source, but no CUDA installation found; pass --cuda-path DIR"});
+    return R;
+  }
+  ResultCache Results(Setup.Cache);
+  std::string Key = Setup.Cache.enabled() ? resultKey(Setup, File) : "";
+  if (!Key.empty())
+    if (std::optional<TUSummary> Hit = Results.lookup(Key)) {
+      R.Summary = std::move(*Hit);
+      R.Summary.File = File;
+      R.FromCache = true;
+      return R;
+    }
+
+  tooling::ClangTool Tool(Setup.DB, {File});
+  Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(Setup.TC));
+  ErrorCollector Diags;
+  Tool.setDiagnosticConsumer(&Diags);
+  Tool.setPrintErrorMessage(false);
+  std::vector<Dependency> Deps;
+  ActionFactory Factory(Setup.Rules, R.Summary, Deps);
+  int RC = Tool.run(&Factory);
+  if (!Diags.Errors.empty()) {
+    std::string All;
+    for (const auto &E : Diags.Errors)
+      All += (All.empty() ? "" : "; ") + E;
+    R.Errors.push_back({File, "does not parse (findings for it may be incomplete): " + All});
+  }
+  if (RC != 0 && Diags.Errors.empty())
+    R.Errors.push_back({File, "could not be analysed (no compile command or a driver error)"});
+  // Only clean parses are cached: a failure is reported again next time.
+  if (!Key.empty() && R.Errors.empty() && !Deps.empty())
+    Results.store(Key, R.Summary, Deps);
+  return R;
+}
+
+} // namespace graphsafe::lint

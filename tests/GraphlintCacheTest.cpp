@@ -1,0 +1,200 @@
+// graphlint's caches: what invalidates a cached result (an edited header, a
+// changed flag, a changed rule) and what does not (a touched file); a corrupt
+// entry is never read back; the size bound evicts the least recently used;
+// and findings are identical with and without the cache.
+#include "TestSupport.h"
+#include "cache/CacheStore.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+using namespace graphsafe::test;
+
+namespace {
+
+class GraphlintCache : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = makeTempDir();
+    write("helper.h", "#include <cuda_runtime.h>\ninline void helper() {}\n");
+    write("main.cpp", "#include \"helper.h\"\n"
+                      "void house_sync();\n"
+                      "void step(cudaStream_t s) {\n"
+                      "  cudaGraph_t g;\n"
+                      "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                      "  helper();\n"
+                      "  house_sync();\n"
+                      "#ifdef EXTRA\n"
+                      "  cudaStreamQuery(s);\n"
+                      "#endif\n"
+                      "  cudaStreamEndCapture(s, &g);\n"
+                      "}\n");
+    fs::create_directories(fs::path(Dir) / "rules");
+    setFlags("");
+  }
+  void TearDown() override { fs::remove_all(Dir); }
+
+  void write(const std::string &Name, const std::string &Text) {
+    std::ofstream(fs::path(Dir) / Name) << Text;
+  }
+  void setFlags(const std::string &Extra) {
+    nlohmann::json DB = nlohmann::json::array();
+    DB.push_back({{"directory", Dir},
+                  {"file", Dir + "/main.cpp"},
+                  {"command", "c++ -std=c++17 " + Extra + " -c " + Dir + "/main.cpp"}});
+    std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  }
+
+  struct Outcome {
+    std::vector<std::string> Findings; // "file:line rule"
+    int FromCache = -1;
+  };
+  Outcome run(std::vector<std::string> Extra = {}) {
+    std::vector<std::string> Args = {"-p",      Dir,           "--format", "json", "--cache-stats",
+                                     "--rules", Dir + "/rules"};
+    Args.insert(Args.end(), Extra.begin(), Extra.end());
+    RunResult R = runGraphlint(Args);
+    Outcome O;
+    auto J = nlohmann::json::parse(R.Stdout);
+    EXPECT_TRUE(J["errors"].empty()) << J["errors"].dump();
+    for (const auto &F : J["findings"])
+      O.Findings.push_back(fs::path(F["location"]["file"].get<std::string>()).filename().string() +
+                           ":" + std::to_string(F["location"]["line"].get<int>()) + " " +
+                           F["rule"].get<std::string>());
+    std::smatch M;
+    if (std::regex_search(R.Stderr, M, std::regex("cache: (\\d+) of 1 ")))
+      O.FromCache = std::stoi(M[1]);
+    return O;
+  }
+  std::string cacheDir() const { return Dir + "/.cache/graphlint"; }
+  std::string Dir;
+};
+
+TEST_F(GraphlintCache, ChangesThatMatterInvalidateAndTouchingDoesNot) {
+  Outcome Cold = run();
+  EXPECT_EQ(Cold.FromCache, 0);
+  EXPECT_TRUE(Cold.Findings.empty());
+  Outcome Warm = run();
+  EXPECT_EQ(Warm.FromCache, 1);
+  EXPECT_EQ(Warm.Findings, Cold.Findings);
+
+  // Timestamps alone change nothing: keys are contents.
+  fs::last_write_time(fs::path(Dir) / "helper.h", fs::file_time_type::clock::now());
+  fs::last_write_time(fs::path(Dir) / "main.cpp", fs::file_time_type::clock::now());
+  EXPECT_EQ(run().FromCache, 1);
+
+  // A header the TU includes.
+  write("helper.h",
+        "#include <cuda_runtime.h>\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  Outcome Header = run();
+  EXPECT_EQ(Header.FromCache, 0);
+  EXPECT_EQ(Header.Findings, std::vector<std::string>{"helper.h:3 sync-device-synchronize"});
+  EXPECT_EQ(run().FromCache, 1);
+
+  // A compile flag.
+  setFlags("-DEXTRA");
+  Outcome Flag = run();
+  EXPECT_EQ(Flag.FromCache, 0);
+  EXPECT_EQ(Flag.Findings, (std::vector<std::string>{"helper.h:3 sync-device-synchronize",
+                                                     "main.cpp:9 sync-event-query"}));
+
+  // A rule file.
+  write("rules/house-sync.yaml", "id: house-sync\nseverity: error\ncategory: sync\n"
+                                 "summary: \"house sync\"\nmessage: \"'{callee}' syncs\"\n"
+                                 "why: \"It syncs.\"\nfix: \"Do not.\"\n"
+                                 "match:\n  - call: [house_sync]\n");
+  Outcome Rule = run();
+  EXPECT_EQ(Rule.FromCache, 0);
+  EXPECT_EQ(Rule.Findings,
+            (std::vector<std::string>{"helper.h:3 sync-device-synchronize", "main.cpp:7 house-sync",
+                                      "main.cpp:9 sync-event-query"}));
+  EXPECT_EQ(run().Findings, Rule.Findings);
+
+  // --no-cache reads nothing.
+  EXPECT_EQ(run({"--no-cache"}).FromCache, -1);
+}
+
+// A killed writer leaves a temporary file; a damaged entry (truncated, or
+// garbage) is a miss, never a crash or a wrong result.
+TEST_F(GraphlintCache, DamagedEntriesAreMissesAndLeftoversAreHarmless) {
+  Outcome Cold = run();
+  std::vector<fs::path> Entries;
+  for (const auto &E : fs::recursive_directory_iterator(cacheDir()))
+    if (E.is_regular_file())
+      Entries.push_back(E.path());
+  ASSERT_EQ(Entries.size(), 1u);
+  std::string Text = readFile(Entries[0].string());
+  std::ofstream(Entries[0].string() + ".tmp-99999-0") << Text.substr(0, Text.size() / 3);
+  std::ofstream(Entries[0]) << Text.substr(0, Text.size() / 2);
+  Outcome Truncated = run();
+  EXPECT_EQ(Truncated.FromCache, 0);
+  EXPECT_EQ(Truncated.Findings, Cold.Findings);
+  EXPECT_EQ(run().FromCache, 1); // Rewritten whole.
+  std::ofstream(Entries[0]) << R"({"deps": 7, "summary": []})";
+  EXPECT_EQ(run().FromCache, 0);
+}
+
+TEST(CacheStore, TrimEvictsLeastRecentlyUsedFirst) {
+  std::string Dir = makeTempDir();
+  graphsafe::lint::CacheStore Store(Dir, 250);
+  std::vector<std::string> Paths;
+  for (int I = 0; I < 5; ++I) {
+    Paths.push_back(Store.pathOf("results", "k" + std::to_string(I) + "abc", ".json"));
+    ASSERT_TRUE(Store.write(Paths.back(), std::string(100, 'x')));
+    fs::last_write_time(Paths.back(),
+                        fs::file_time_type::clock::now() - std::chrono::minutes(10 - I));
+  }
+  // Reading k0 makes it the most recently used.
+  ASSERT_TRUE(Store.read(Paths[0]).has_value());
+  Store.trim();
+  EXPECT_TRUE(fs::exists(Paths[0]));
+  EXPECT_TRUE(fs::exists(Paths[4]));
+  EXPECT_FALSE(fs::exists(Paths[1]));
+  EXPECT_FALSE(fs::exists(Paths[2]));
+  EXPECT_FALSE(fs::exists(Paths[3]));
+  fs::remove_all(Dir);
+}
+
+// Every testdata case, analysed together: the report from a warm cache is
+// byte for byte the report without one.
+TEST(GraphlintCacheTestdata, FindingsAreIdenticalWithAndWithoutTheCache) {
+  std::string Lint = std::string(GRAPHSAFE_TESTDATA) + "/lint";
+  std::vector<std::string> Files;
+  for (const auto &E : fs::recursive_directory_iterator(Lint)) {
+    std::string Ext = E.path().extension().string();
+    if (E.is_regular_file() && (Ext == ".cpp" || Ext == ".cu") &&
+        E.path().parent_path().filename() != "include")
+      Files.push_back(E.path().string());
+  }
+  std::sort(Files.begin(), Files.end());
+  std::string Cache = makeTempDir();
+  auto report = [&](std::vector<std::string> Own) {
+    std::vector<std::string> Args = {"--format", "json", "-j", "2"};
+    Args.insert(Args.end(), Own.begin(), Own.end());
+    Args.insert(Args.end(), Files.begin(), Files.end());
+    Args.push_back("--");
+    for (const auto &F : lintCompilerFlags())
+      Args.push_back(F);
+    return runGraphlint(Args);
+  };
+  RunResult Fresh = report({"--no-cache"});
+  RunResult Filling = report({"--cache-dir", Cache});
+  RunResult Warm = report({"--cache-dir", Cache, "--cache-stats"});
+  EXPECT_EQ(Filling.Stdout, Fresh.Stdout);
+  EXPECT_EQ(Warm.Stdout, Fresh.Stdout);
+  EXPECT_EQ(Warm.ExitCode, Fresh.ExitCode);
+  EXPECT_NE(Warm.Stderr.find("cache: " + std::to_string(Files.size()) + " of " +
+                             std::to_string(Files.size())),
+            std::string::npos)
+      << Warm.Stderr;
+  EXPECT_GT(nlohmann::json::parse(Fresh.Stdout)["findings"].size(), 50u);
+  fs::remove_all(Cache);
+}
+
+} // namespace
