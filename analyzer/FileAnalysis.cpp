@@ -3,6 +3,7 @@
 #include "TUAnalyzer.h"
 #include "cache/ContentHash.h"
 #include "cache/Dependencies.h"
+#include "cache/PreambleCache.h"
 #include "cache/ResultCache.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -62,26 +63,36 @@ private:
 
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
-  ActionFactory(const RuleSet &Rules, TUSummary &Out, std::vector<Dependency> &Deps)
-      : Rules(Rules), Out(Out), Deps(Deps) {}
+  ActionFactory(const RuleSet &Rules, const PreambleCache &Preambles, bool BuildPreamble,
+                TUSummary &Out, std::vector<Dependency> &Deps)
+      : Rules(Rules), Preambles(Preambles), BuildPreamble(BuildPreamble), Out(Out), Deps(Deps) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<AnalyzeAction>(Rules, Out, Deps);
+  }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     DiagnosticConsumer *Diags) override {
+    std::vector<Dependency> Headers =
+        Preambles.apply(*Invocation, *Files, PCHOps, BuildPreamble);
+    Deps.insert(Deps.end(), Headers.begin(), Headers.end());
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCHOps),
+                                                Diags);
   }
 
 private:
   const RuleSet &Rules;
+  const PreambleCache &Preambles;
+  bool BuildPreamble;
   TUSummary &Out;
   std::vector<Dependency> &Deps;
 };
 
-// The file's text and its compile commands as graphlint will run them,
-// under graphlint's and the rules' fingerprint. Empty if the file is unreadable.
-std::string resultKey(const AnalysisSetup &Setup, const std::string &File) {
-  std::optional<std::string> Text = fileHash(File);
-  if (!Text)
-    return "";
+// The file and its compile commands as graphlint will run them, under
+// graphlint's and the rules' fingerprint; with its text, the result key.
+std::string commandKey(const AnalysisSetup &Setup, const std::string &File,
+                       llvm::StringRef TextHash) {
   KeyBuilder K;
-  K.add(Setup.Fingerprint).add(fs::absolute(File).lexically_normal().string()).add(*Text);
+  K.add(Setup.Fingerprint).add(fs::absolute(File).lexically_normal().string()).add(TextHash);
   auto Adjust = makeArgumentsAdjuster(Setup.TC);
   for (const auto &Cmd : Setup.DB.getCompileCommands(File)) {
     K.add(Cmd.Directory);
@@ -106,7 +117,13 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
     return R;
   }
   ResultCache Results(Setup.Cache);
-  std::string Key = Setup.Cache.enabled() ? resultKey(Setup, File) : "";
+  std::optional<std::string> Text = Setup.Cache.enabled() ? fileHash(File) : std::nullopt;
+  std::string Key = Text ? commandKey(Setup, File, *Text) : "";
+  // A preamble costs a parse of its own, so a first (cold) analysis does
+  // without; a file analysed before is being edited, and its next parses
+  // get one.
+  std::string Seen = Text ? Setup.Cache.pathOf("seen", commandKey(Setup, File, ""), "") : "";
+  bool Edited = !Seen.empty() && Setup.Cache.read(Seen).has_value();
   if (!Key.empty())
     if (std::optional<TUSummary> Hit = Results.lookup(Key)) {
       R.Summary = std::move(*Hit);
@@ -121,7 +138,8 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
   Tool.setDiagnosticConsumer(&Diags);
   Tool.setPrintErrorMessage(false);
   std::vector<Dependency> Deps;
-  ActionFactory Factory(Setup.Rules, R.Summary, Deps);
+  PreambleCache Preambles(Setup.Cache, Setup.Fingerprint);
+  ActionFactory Factory(Setup.Rules, Preambles, Edited, R.Summary, Deps);
   int RC = Tool.run(&Factory);
   if (!Diags.Errors.empty()) {
     std::string All;
@@ -132,8 +150,11 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
   if (RC != 0 && Diags.Errors.empty())
     R.Errors.push_back({File, "could not be analysed (no compile command or a driver error)"});
   // Only clean parses are cached: a failure is reported again next time.
-  if (!Key.empty() && R.Errors.empty() && !Deps.empty())
+  if (!Key.empty() && R.Errors.empty() && !Deps.empty()) {
     Results.store(Key, R.Summary, Deps);
+    if (!Edited)
+      Setup.Cache.write(Seen, "");
+  }
   return R;
 }
 

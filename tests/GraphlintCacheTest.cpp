@@ -120,12 +120,35 @@ TEST_F(GraphlintCache, ChangesThatMatterInvalidateAndTouchingDoesNot) {
   EXPECT_EQ(run({"--no-cache"}).FromCache, -1);
 }
 
+// The pre-commit loop: the file under edit is parsed against its cached
+// preamble, and an edit to a header the preamble holds invalidates it.
+TEST_F(GraphlintCache, PreambleFollowsTheHeadersItWasBuiltFrom) {
+  EXPECT_TRUE(run().Findings.empty());
+  auto editMain = [&](const std::string &Tail) {
+    std::string Text = readFile(Dir + "/main.cpp");
+    Text = Text.substr(0, Text.find("}\n") + 2) + Tail;
+    write("main.cpp", Text);
+  };
+  editMain("// first edit\n");
+  EXPECT_EQ(run().FromCache, 0);
+  EXPECT_FALSE(fs::is_empty(cacheDir() + "/preambles"));
+  write("helper.h",
+        "#include <cuda_runtime.h>\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  Outcome Header = run();
+  EXPECT_EQ(Header.FromCache, 0);
+  EXPECT_EQ(Header.Findings, std::vector<std::string>{"helper.h:3 sync-device-synchronize"});
+  editMain("// second edit\n");
+  EXPECT_EQ(run().Findings, Header.Findings);
+  write("helper.h", "#include <cuda_runtime.h>\ninline void helper() {}\n");
+  EXPECT_TRUE(run().Findings.empty());
+}
+
 // A killed writer leaves a temporary file; a damaged entry (truncated, or
 // garbage) is a miss, never a crash or a wrong result.
 TEST_F(GraphlintCache, DamagedEntriesAreMissesAndLeftoversAreHarmless) {
   Outcome Cold = run();
   std::vector<fs::path> Entries;
-  for (const auto &E : fs::recursive_directory_iterator(cacheDir()))
+  for (const auto &E : fs::recursive_directory_iterator(cacheDir() + "/results"))
     if (E.is_regular_file())
       Entries.push_back(E.path());
   ASSERT_EQ(Entries.size(), 1u);
@@ -161,8 +184,9 @@ TEST(CacheStore, TrimEvictsLeastRecentlyUsedFirst) {
   fs::remove_all(Dir);
 }
 
-// Every testdata case, analysed together: the report from a warm cache is
-// byte for byte the report without one.
+// Every testdata case, analysed together: the report is byte for byte the
+// report without a cache whether results come from the cache, or files are
+// parsed against preambles just built, or against preambles built earlier.
 TEST(GraphlintCacheTestdata, FindingsAreIdenticalWithAndWithoutTheCache) {
   std::string Lint = std::string(GRAPHSAFE_TESTDATA) + "/lint";
   std::vector<std::string> Files;
@@ -185,8 +209,16 @@ TEST(GraphlintCacheTestdata, FindingsAreIdenticalWithAndWithoutTheCache) {
   };
   RunResult Fresh = report({"--no-cache"});
   RunResult Filling = report({"--cache-dir", Cache});
-  RunResult Warm = report({"--cache-dir", Cache, "--cache-stats"});
   EXPECT_EQ(Filling.Stdout, Fresh.Stdout);
+  // Without their results, files analysed before count as edited: the first
+  // such run builds their preambles, the second reuses them.
+  for (const char *Pass : {"building preambles", "reusing preambles"}) {
+    fs::remove_all(fs::path(Cache) / "results");
+    RunResult Parsed = report({"--cache-dir", Cache});
+    EXPECT_EQ(Parsed.Stdout, Fresh.Stdout) << Pass;
+  }
+  EXPECT_FALSE(fs::is_empty(fs::path(Cache) / "preambles"));
+  RunResult Warm = report({"--cache-dir", Cache, "--cache-stats"});
   EXPECT_EQ(Warm.Stdout, Fresh.Stdout);
   EXPECT_EQ(Warm.ExitCode, Fresh.ExitCode);
   EXPECT_NE(Warm.Stderr.find("cache: " + std::to_string(Files.size()) + " of " +

@@ -26,6 +26,10 @@ bool isTemporary(const fs::path &P) {
 
 } // namespace
 
+CacheStore::CacheStore(const std::string &Root, uint64_t MaxBytes)
+    : Root(Root.empty() ? "" : fs::absolute(Root).lexically_normal().string()),
+      MaxBytes(MaxBytes) {}
+
 std::string CacheStore::pathOf(llvm::StringRef Kind, llvm::StringRef Key,
                                llvm::StringRef Ext) const {
   return (fs::path(Root) / Kind.str() / Key.substr(0, 2).str() / (Key.str() + Ext.str())).string();

@@ -15,7 +15,8 @@ namespace graphsafe::lint {
 class CacheStore {
 public:
   // An empty Root disables the cache: every lookup misses, nothing is written.
-  CacheStore(std::string Root, uint64_t MaxBytes) : Root(std::move(Root)), MaxBytes(MaxBytes) {}
+  // Root is made absolute here: parsing may change the working directory.
+  CacheStore(const std::string &Root, uint64_t MaxBytes);
 
   bool enabled() const { return !Root.empty(); }
   const std::string &root() const { return Root; }

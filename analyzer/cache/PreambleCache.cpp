@@ -1,0 +1,150 @@
+#include "PreambleCache.h"
+
+#include "ContentHash.h"
+#include "Dependencies.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+constexpr const char *Kind = "preambles";
+
+// Keeps function bodies (the default callbacks skip them, as an editor can
+// afford to): graphlint analyses inline and template code in headers.
+class KeepBodies : public PreambleCallbacks {
+public:
+  bool shouldSkipFunctionBody(Decl *) override { return false; }
+  // The main file was read cut to its preamble, whose text is in the key:
+  // its own later edits must not invalidate the preamble.
+  void AfterExecute(CompilerInstance &CI) override {
+    const SourceManager &SM = CI.getSourceManager();
+    Deps = dependenciesOf(SM);
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+      llvm::SmallString<256> Path(Main->getFileEntry().tryGetRealPathName());
+      if (Path.empty())
+        Path = Main->getName();
+      SM.getFileManager().makeAbsolutePath(Path);
+      llvm::erase_if(Deps, [&](const Dependency &D) { return D.Path == Path.str(); });
+    }
+  }
+  std::vector<Dependency> Deps;
+};
+
+// What clang's own reuse of a preamble sets (PrecompiledPreamble::
+// AddImplicitPreamble), with the PCH at a path of our choosing.
+void usePreamble(CompilerInvocation &Inv, const std::string &Pch, PreambleBounds Bounds) {
+  PreprocessorOptions &PPO = Inv.getPreprocessorOpts();
+  PPO.PrecompiledPreambleBytes = {Bounds.Size, Bounds.PreambleEndsAtStartOfLine};
+  PPO.ImplicitPCHInclude = Pch;
+  // The headers were checked by content above; clang's own check compares
+  // timestamps, which a checkout or a `touch` changes.
+  PPO.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  PPO.UsePredefines = false;
+}
+
+// Builds the preamble into the cache; false when it cannot be built (a
+// header with errors: the full parse then reports them).
+std::optional<std::vector<Dependency>> build(const CacheStore &Store, const CompilerInvocation &Inv, const llvm::MemoryBuffer &Main,
+           PreambleBounds Bounds, FileManager &Files,
+           std::shared_ptr<PCHContainerOperations> PCHOps, const std::string &Pch,
+           const std::string &Meta) {
+  IgnoringDiagConsumer Ignore;
+  // The engine takes shared ownership of its options.
+  IntrusiveRefCntPtr<DiagnosticsEngine> Diags = CompilerInstance::createDiagnostics(
+      new DiagnosticOptions, &Ignore, /*ShouldOwnClient=*/false);
+  std::string Scratch = (fs::path(Store.root()) / "tmp").string();
+  std::error_code EC;
+  fs::create_directories(Scratch, EC);
+  KeepBodies Callbacks;
+  // Templates the headers use are instantiated once, into the PCH, instead
+  // of at the end of every parse that reuses it (most of a libtorch TU).
+  CompilerInvocation ForPch(Inv);
+  ForPch.getLangOpts().PCHInstantiateTemplates = true;
+  llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
+      ForPch, &Main, Bounds, *Diags, Files.getVirtualFileSystemPtr(), PCHOps,
+      /*StoreInMemory=*/false, Scratch, Callbacks);
+  if (!Built || Callbacks.Deps.empty())
+    return std::nullopt;
+  // The built PCH sits in a temporary file that dies with `Built`; where it
+  // is comes out of the invocation clang would use to read it.
+  CompilerInvocation Probe(Inv);
+  auto VFS = Files.getVirtualFileSystemPtr();
+  auto Copy = llvm::MemoryBuffer::getMemBufferCopy(Main.getBuffer(), Main.getBufferIdentifier());
+  Built->AddImplicitPreamble(Probe, VFS, Copy.get());
+  Probe.getPreprocessorOpts().clearRemappedFiles();
+  std::string Temporary = Probe.getPreprocessorOpts().ImplicitPCHInclude;
+  if (Temporary.empty() || !Store.commit(Temporary, Pch))
+    return std::nullopt;
+  nlohmann::json J = {{"deps", dependenciesToJson(Callbacks.Deps)}};
+  if (!Store.write(Meta, J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
+    return std::nullopt;
+  return std::move(Callbacks.Deps);
+}
+
+// The cached preamble's dependencies, when it exists and they are unchanged.
+std::optional<std::vector<Dependency>> stillValid(const CacheStore &Store, const std::string &Pch,
+                                                  const std::string &Meta) {
+  std::error_code EC;
+  if (!fs::exists(Pch, EC))
+    return std::nullopt;
+  std::optional<std::string> Bytes = Store.read(Meta);
+  if (!Bytes)
+    return std::nullopt;
+  nlohmann::json J = nlohmann::json::parse(*Bytes, nullptr, /*allow_exceptions=*/false);
+  std::vector<Dependency> Deps;
+  try {
+    if (J.is_discarded() || (Deps = dependenciesFromJson(J.at("deps"))).empty() ||
+        !dependenciesUnchanged(Deps))
+      return std::nullopt;
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+  Store.touch(Pch);
+  return Deps;
+}
+
+} // namespace
+
+std::vector<Dependency> PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files,
+                          std::shared_ptr<PCHContainerOperations> PCHOps, bool MayBuild) const {
+  if (!Store.enabled() || Inv.getFrontendOpts().Inputs.size() != 1)
+    return {};
+  const std::string MainFile = Inv.getFrontendOpts().Inputs[0].getFile().str();
+  auto Main = Files.getBufferForFile(MainFile);
+  if (!Main)
+    return {};
+  PreambleBounds Bounds = Lexer::ComputePreamble((*Main)->getBuffer(), Inv.getLangOpts());
+  if (Bounds.Size == 0)
+    return {};
+  KeyBuilder K;
+  K.add(Fingerprint).add((*Main)->getBuffer().substr(0, Bounds.Size));
+  K.add(Bounds.PreambleEndsAtStartOfLine ? "eol" : "mid");
+  for (const std::string &Arg : Inv.getCC1CommandLine())
+    K.add(Arg);
+  std::string Key = K.final();
+  std::string Pch = Store.pathOf(Kind, Key, ".pch"), Meta = Store.pathOf(Kind, Key, ".json");
+  std::optional<std::vector<Dependency>> Deps = stillValid(Store, Pch, Meta);
+  if (!Deps && MayBuild)
+    Deps = build(Store, Inv, **Main, Bounds, Files, PCHOps, Pch, Meta);
+  if (!Deps)
+    return {};
+  usePreamble(Inv, Pch, Bounds);
+  return std::move(*Deps);
+}
+
+} // namespace graphsafe::lint
