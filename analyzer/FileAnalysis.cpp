@@ -72,8 +72,7 @@ public:
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHOps,
                      DiagnosticConsumer *Diags) override {
-    std::vector<Dependency> Headers =
-        Preambles.apply(*Invocation, *Files, PCHOps, BuildPreamble);
+    std::vector<Dependency> Headers = Preambles.apply(*Invocation, *Files, PCHOps, BuildPreamble);
     Deps.insert(Deps.end(), Headers.begin(), Headers.end());
     return FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCHOps),
                                                 Diags);

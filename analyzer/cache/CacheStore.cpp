@@ -27,8 +27,8 @@ bool isTemporary(const fs::path &P) {
 } // namespace
 
 CacheStore::CacheStore(const std::string &Root, uint64_t MaxBytes)
-    : Root(Root.empty() ? "" : fs::absolute(Root).lexically_normal().string()),
-      MaxBytes(MaxBytes) {}
+    : Root(Root.empty() ? "" : fs::absolute(Root).lexically_normal().string()), MaxBytes(MaxBytes) {
+}
 
 std::string CacheStore::pathOf(llvm::StringRef Kind, llvm::StringRef Key,
                                llvm::StringRef Ext) const {

@@ -59,10 +59,11 @@ void usePreamble(CompilerInvocation &Inv, const std::string &Pch, PreambleBounds
 
 // Builds the preamble into the cache; false when it cannot be built (a
 // header with errors: the full parse then reports them).
-std::optional<std::vector<Dependency>> build(const CacheStore &Store, const CompilerInvocation &Inv, const llvm::MemoryBuffer &Main,
-           PreambleBounds Bounds, FileManager &Files,
-           std::shared_ptr<PCHContainerOperations> PCHOps, const std::string &Pch,
-           const std::string &Meta) {
+std::optional<std::vector<Dependency>> build(const CacheStore &Store, const CompilerInvocation &Inv,
+                                             const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
+                                             FileManager &Files,
+                                             std::shared_ptr<PCHContainerOperations> PCHOps,
+                                             const std::string &Pch, const std::string &Meta) {
   IgnoringDiagConsumer Ignore;
   // The engine takes shared ownership of its options.
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags = CompilerInstance::createDiagnostics(
@@ -121,7 +122,8 @@ std::optional<std::vector<Dependency>> stillValid(const CacheStore &Store, const
 } // namespace
 
 std::vector<Dependency> PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files,
-                          std::shared_ptr<PCHContainerOperations> PCHOps, bool MayBuild) const {
+                                             std::shared_ptr<PCHContainerOperations> PCHOps,
+                                             bool MayBuild) const {
   if (!Store.enabled() || Inv.getFrontendOpts().Inputs.size() != 1)
     return {};
   const std::string MainFile = Inv.getFrontendOpts().Inputs[0].getFile().str();

@@ -31,7 +31,8 @@ public:
   // when the file has no preamble or one cannot be built. Returns the files
   // the preamble read, which the parse itself no longer reads.
   std::vector<Dependency> apply(clang::CompilerInvocation &Invocation, clang::FileManager &Files,
-             std::shared_ptr<clang::PCHContainerOperations> PCHOps, bool MayBuild) const;
+                                std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                                bool MayBuild) const;
 
 private:
   const CacheStore &Store;
