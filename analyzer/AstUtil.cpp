@@ -155,4 +155,24 @@ const FunctionDecl *calleeOf(const CallExpr *C) { return C ? C->getDirectCallee(
 
 bool isTensorType(QualType T) { return typeIsOrDerivesFrom(T, "at::TensorBase"); }
 
+bool isLibraryCode(const clang::SourceManager &SM, clang::SourceLocation L) {
+  if (L.isInvalid())
+    return false;
+  L = SM.getExpansionLoc(L);
+  if (SM.isInSystemHeader(L))
+    return true;
+  clang::FileID FID = SM.getFileID(L);
+  if (FID == SM.getMainFileID())
+    return false;
+  clang::OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
+  if (!File)
+    return false;
+  llvm::StringRef Path = File->getName();
+  for (llvm::StringRef Prefix : {"/usr/include/", "/usr/local/include/", "/usr/lib/",
+                                 "/usr/local/lib/", "/usr/local/cuda", "/opt/nvidia/"})
+    if (Path.starts_with(Prefix))
+      return true;
+  return Path.contains("/site-packages/") || Path.contains("/dist-packages/");
+}
+
 } // namespace graphsafe::lint

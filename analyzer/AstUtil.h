@@ -53,4 +53,11 @@ const clang::FunctionDecl *calleeOf(const clang::CallExpr *C);
 
 bool isTensorType(clang::QualType T);
 
+// Code graphlint neither analyses nor reports in: system headers, and headers
+// of installed libraries (under /usr/include, /usr/local/include, /usr/lib,
+// a CUDA installation, a Python environment's site-packages), which a project
+// may put on its -I path without their being its own code. The main file
+// never is. Calls into such code are still matched by the rules at the call.
+bool isLibraryCode(const clang::SourceManager &SM, clang::SourceLocation L);
+
 } // namespace graphsafe::lint

@@ -34,6 +34,14 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
+  // Library code is not walked at all: with a preamble its declarations stay
+  // unread on disk, which is most of what the preamble saves.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && isLibraryCode(SM, D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
   bool VisitFunctionDecl(FunctionDecl *F) {
     add(F);
     return true;
@@ -54,7 +62,7 @@ private:
         F->isInvalidDecl())
       return;
     SourceLocation L = SM.getExpansionLoc(F->getLocation());
-    if (L.isInvalid() || SM.isInSystemHeader(L) || F->hasAttr<CUDAGlobalAttr>() ||
+    if (L.isInvalid() || isLibraryCode(SM, L) || F->hasAttr<CUDAGlobalAttr>() ||
         (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()))
       return;
     if (Seen.insert(F).second)
@@ -273,8 +281,7 @@ private:
         return;
       if (const FunctionDecl *Def = Callee->getDefinition())
         Callee = Def;
-      SourceLocation DeclLoc = SM.getExpansionLoc(Callee->getLocation());
-      if (SM.isInSystemHeader(DeclLoc) || Callee->hasAttr<CUDAGlobalAttr>())
+      if (isLibraryCode(SM, Callee->getLocation()) || Callee->hasAttr<CUDAGlobalAttr>())
         return;
       CallEdge E;
       E.CalleeUsr = usrOf(Callee);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <regex>
 
 namespace fs = std::filesystem;
@@ -141,6 +142,24 @@ TEST_F(GraphlintCache, PreambleFollowsTheHeadersItWasBuiltFrom) {
   EXPECT_EQ(run().Findings, Header.Findings);
   write("helper.h", "#include <cuda_runtime.h>\ninline void helper() {}\n");
   EXPECT_TRUE(run().Findings.empty());
+}
+
+// pre-commit runs hooks in parallel: processes writing the same results and
+// building the same preamble at once all get the right findings.
+TEST_F(GraphlintCache, ParallelProcessesShareOneCache) {
+  write("helper.h",
+        "#include <cuda_runtime.h>\ninline void helper() {\n  cudaDeviceSynchronize();\n}\n");
+  const std::vector<std::string> Want = {"helper.h:3 sync-device-synchronize"};
+  EXPECT_EQ(run().Findings, Want);
+  write("main.cpp", readFile(Dir + "/main.cpp") + "// edited\n");
+  std::vector<std::future<Outcome>> Runs;
+  for (int I = 0; I < 4; ++I)
+    Runs.push_back(std::async(std::launch::async, [&] { return run(); }));
+  for (auto &R : Runs)
+    EXPECT_EQ(R.get().Findings, Want);
+  Outcome After = run();
+  EXPECT_EQ(After.FromCache, 1);
+  EXPECT_EQ(After.Findings, Want);
 }
 
 // A killed writer leaves a temporary file; a damaged entry (truncated, or
