@@ -1,9 +1,10 @@
 #include "Commands.h"
 #include "HazardEngine.h"
+#include "Subprocess.h"
 #include "Symbolizer.h"
 #include "graphsafe/ReportWriter.h"
 
-#include <cstdlib>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -24,6 +25,16 @@ RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep) {
 
 namespace {
 
+// A graph name from the trace as part of a file name: it must stay one name
+// inside the --dot folder, whatever the trace says.
+std::string fileNamePart(const std::string &Name) {
+  std::string Out;
+  for (char C : Name)
+    Out +=
+        std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '-' || C == '#' ? C : '_';
+  return Out.empty() ? "graph" : Out.substr(0, 100);
+}
+
 void writeDots(const HazardEngine &Engine, Report &Rep, const std::string &Trace,
                const std::string &Dir) {
   std::error_code EC;
@@ -32,18 +43,16 @@ void writeDots(const HazardEngine &Engine, Report &Rep, const std::string &Trace
   for (const auto &F : Rep.Findings)
     if (F.Runtime && !F.Runtime->Graph.empty())
       Graphs.insert(F.Runtime->Graph);
-  bool HaveDot = std::system("command -v dot >/dev/null 2>&1") == 0;
+  bool HaveDot = onPath("dot");
   for (const auto &G : Graphs) {
     std::string Text = Engine.dot(G);
     if (Text.empty())
       continue;
     auto Path = std::filesystem::path(Dir) /
-                (std::filesystem::path(Trace).stem().string() + "-" + G + ".dot");
+                (std::filesystem::path(Trace).stem().string() + "-" + fileNamePart(G) + ".dot");
     std::ofstream(Path) << Text;
     if (HaveDot)
-      std::system(
-          ("dot -Tsvg '" + Path.string() + "' -o '" + Path.replace_extension(".svg").string() + "'")
-              .c_str());
+      runProgram({"dot", "-Tsvg", Path.string(), "-o", Path.replace_extension(".svg").string()});
   }
 }
 

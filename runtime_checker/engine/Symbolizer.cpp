@@ -1,8 +1,11 @@
 #include "Symbolizer.h"
 
+#include "Subprocess.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 
 namespace graphsafe::rt {
@@ -29,11 +32,10 @@ bool parse(const std::string &Text, Frame &F) {
   return true;
 }
 
-std::string shellQuote(const std::string &S) {
-  std::string Q = "'";
-  for (char C : S)
-    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return Q + "'";
+// An offset as the injection writes it; anything else in a trace is not one.
+bool isHexOffset(const std::string &S) {
+  return S.size() > 2 && S.size() <= 18 && S.rfind("0x", 0) == 0 &&
+         S.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
 }
 
 // addr2line -a -f -i prints, per address, the address, then a function and
@@ -46,24 +48,24 @@ resolveModule(const std::string &Module, const std::vector<std::string> &Offsets
   std::error_code EC;
   if (!std::filesystem::exists(Module, EC))
     return Out;
-  std::string Cmd = "addr2line -C -a -f -i -e " + shellQuote(Module);
+  std::vector<std::string> Valid;
   for (const auto &O : Offsets)
-    Cmd += " " + O;
-  Cmd += " 2>/dev/null";
-  FILE *P = popen(Cmd.c_str(), "r");
-  if (!P)
+    if (isHexOffset(O))
+      Valid.push_back(O);
+  std::vector<std::string> Argv = {"addr2line", "-C", "-a", "-f", "-i", "-e", Module};
+  Argv.insert(Argv.end(), Valid.begin(), Valid.end());
+  std::string Text;
+  if (Valid.empty() || runProgram(Argv, &Text) != 0)
     return Out;
-  char Buf[4096];
   std::vector<std::string> Lines;
-  while (std::fgets(Buf, sizeof Buf, P)) {
-    std::string L = Buf;
-    while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
+  std::istringstream Stream(Text);
+  for (std::string L; std::getline(Stream, L);) {
+    if (!L.empty() && L.back() == '\r')
       L.pop_back();
     Lines.push_back(L);
   }
-  pclose(P);
   size_t Group = 0;
-  for (size_t I = 0; I < Lines.size() && Group <= Offsets.size();) {
+  for (size_t I = 0; I < Lines.size() && Group <= Valid.size();) {
     if (Lines[I].rfind("0x", 0) == 0) { // The next address's group.
       ++Group;
       ++I;
@@ -78,7 +80,7 @@ resolveModule(const std::string &Module, const std::vector<std::string> &Offsets
     if (Loc.rfind("??", 0) == 0 || Loc.size() < 3 || Loc.substr(Loc.size() - 2) == ":0" ||
         Loc.back() == '?')
       continue;
-    Out[Offsets[Group - 1]].push_back(Loc + " " + Function);
+    Out[Valid[Group - 1]].push_back(Loc + " " + Function);
   }
   return Out;
 }

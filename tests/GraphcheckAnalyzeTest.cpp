@@ -1,0 +1,83 @@
+// `graphcheck analyze` on crafted traces, without a GPU: what a trace holds
+// (graph names, module paths, offsets) is data, never a command or a path
+// outside the --dot folder.
+#include "Events.h"
+#include "Symbolizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+namespace rt = graphsafe::rt;
+
+namespace {
+
+std::string tempDir() {
+  std::string T = (fs::temp_directory_path() / "graphcheck-test-XXXXXX").string();
+  return ::mkdtemp(T.data());
+}
+
+std::string readAll(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+void replaceAll(std::string &S, const std::string &From, const std::string &To) {
+  for (size_t P = 0; (P = S.find(From, P)) != std::string::npos; P += To.size())
+    S.replace(P, From.size(), To);
+}
+
+TEST(SymbolizerSecurity, OffsetsFromATraceAreNeverShellText) {
+  std::string Dir = tempDir();
+  std::string Marker = Dir + "/ran";
+  std::vector<rt::Event> Events(1);
+  // /bin/sh exists, so the module is read; the offset carries a command.
+  Events[0].Stack = {"native:/bin/sh+0x1;touch${IFS}" + Marker + " f()",
+                     "native:/bin/sh+0x1$(touch${IFS}" + Marker + ") g()"};
+  rt::symbolizeNativeFrames(Events);
+  EXPECT_FALSE(fs::exists(Marker));
+  ASSERT_EQ(Events[0].Stack.size(), 2u);
+  EXPECT_EQ(Events[0].Stack[0], "sh+0x1;touch${IFS}" + Marker + " f()");
+  fs::remove_all(Dir);
+}
+
+TEST(GraphcheckAnalyze, GraphNamesNeitherRunCommandsNorEscapeTheDotFolder) {
+  std::string Dir = tempDir();
+  std::string Marker = Dir + "/ran";
+  std::string Trace =
+      readAll(std::string(GRAPHSAFE_TESTDATA) + "/runtime/freed_static_input.jsonl");
+  replaceAll(Trace, "\"graph\":\"fwd\"",
+             "\"graph\":\"../../fwd';touch ${IFS}" + Marker + ";'$(touch " + Marker + ")\"");
+  std::ofstream(Dir + "/trace.jsonl") << Trace << "{\"ev\":\"end\"}\n";
+  fs::create_directories(Dir + "/dots");
+  // A stand-in graphviz, so the DOT-to-SVG step runs here too.
+  fs::create_directories(Dir + "/bin");
+  std::ofstream(Dir + "/bin/dot") << "#!/bin/sh\nexit 0\n";
+  fs::permissions(Dir + "/bin/dot", fs::perms::owner_all);
+  std::string Cmd = "PATH=" + Dir + "/bin:$PATH " + std::string(GRAPHCHECK_BIN) + " analyze " +
+                    Dir + "/trace.jsonl --dot " + Dir + "/dots --format json -o " + Dir +
+                    "/report.json";
+  int Status = std::system(Cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 1); // The trace's finding is still reported.
+  EXPECT_FALSE(fs::exists(Marker));
+  std::vector<std::string> Written;
+  for (const auto &E : fs::recursive_directory_iterator(Dir))
+    if (E.is_regular_file())
+      Written.push_back(fs::relative(E.path(), Dir).string());
+  std::sort(Written.begin(), Written.end());
+  ASSERT_GE(Written.size(), 3u);
+  for (const auto &W : Written)
+    EXPECT_TRUE(W == "trace.jsonl" || W == "report.json" || W == "bin/dot" ||
+                W.rfind("dots/trace-", 0) == 0)
+        << W;
+  EXPECT_NE(readAll(Dir + "/report.json").find("graph-uses-freed-memory"), std::string::npos);
+  fs::remove_all(Dir);
+}
+
+} // namespace
