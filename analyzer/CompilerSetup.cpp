@@ -119,6 +119,7 @@ clang::tooling::ArgumentsAdjuster makeArgumentsAdjuster(const Toolchain &TC) {
       }
       if (Filename.ends_with(".cuh"))
         Extra.insert(Extra.end(), {"-x", "cuda"});
+      Extra.insert(Extra.end(), {"-include", TC.CompatDir + "/graphsafe_nvcc_macros.h"});
     }
     // Insert after argv[0] so the flags apply to the file that follows.
     Args.insert(Args.begin() + (Args.empty() ? 0 : 1), Extra.begin(), Extra.end());

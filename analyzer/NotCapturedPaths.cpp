@@ -34,6 +34,64 @@ bool endsTheProgramOrThrows(const Stmt *S) {
   return false;
 }
 
+// Whether S ends by leaving the function: a return or goto, or ending the
+// program.
+bool leavesTheFunction(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return !C->body_empty() && leavesTheFunction(C->body_back());
+  if (const auto *D = dyn_cast<DoStmt>(S))
+    return leavesTheFunction(D->getBody());
+  return isa<ReturnStmt>(S) || isa<GotoStmt>(S) || endsTheProgramOrThrows(S);
+}
+
+bool isSuccessName(llvm::StringRef N) { return N.ends_with("Success") || N.ends_with("SUCCESS"); }
+
+// A status enumerator meaning success (cudaSuccess, CUDA_SUCCESS, ncclSuccess,
+// CUBLAS_STATUS_SUCCESS, a project's own fooSuccess), or null.
+const EnumConstantDecl *successStatus(const Expr *E) {
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *C = D ? dyn_cast<EnumConstantDecl>(D->getDecl()) : nullptr;
+  return C && C->getInitVal() == 0 && isSuccessName(C->getName()) ? C : nullptr;
+}
+
+// Which branch of a condition runs when a status is a failure: `err !=
+// cudaSuccess` (Then), `err == cudaSuccess` (Else), or `if (err)` on a
+// status enum whose success value is zero (Then).
+enum class FailureSide { None, Then, Else };
+struct StatusTest {
+  FailureSide Side = FailureSide::None;
+  const EnumDecl *Status = nullptr;
+};
+StatusTest statusTest(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && (B->getOpcode() == BO_NE || B->getOpcode() == BO_EQ)) {
+    const EnumConstantDecl *S = successStatus(B->getLHS());
+    S = S ? S : successStatus(B->getRHS());
+    if (S)
+      return {B->getOpcode() == BO_NE ? FailureSide::Then : FailureSide::Else,
+              dyn_cast<EnumDecl>(S->getDeclContext())};
+  }
+  if (const auto *ET = Cond->getType()->getAs<EnumType>())
+    for (const EnumConstantDecl *C : ET->getDecl()->enumerators())
+      if (C->getInitVal() == 0 && isSuccessName(C->getName()))
+        return {FailureSide::Then, ET->getDecl()};
+  return {};
+}
+
+// Code that runs only after a failed status: a CUDA or library status (its
+// enum declared in library code) means the capture has already failed,
+// whatever the branch does; a project's own status must be handed back up
+// (the branch leaves the function) to count as error handling.
+bool onlyAfterFailure(const StatusTest &T, FailureSide Side, const Stmt *Branch,
+                      const SourceManager &SM) {
+  if (T.Side != Side || !Branch)
+    return false;
+  return (T.Status && isLibraryCode(SM, T.Status->getLocation())) || leavesTheFunction(Branch);
+}
+
 SpelledRange spelled(const Stmt *S, const SourceManager &SM) {
   SourceLocation B = SM.getSpellingLoc(S->getBeginLoc());
   SourceLocation E = SM.getSpellingLoc(S->getEndLoc());
@@ -107,9 +165,14 @@ std::vector<SpelledRange> findNotCaptured(const Stmt *Body, const SourceManager 
   walkBody(Body, [&](const Stmt *S) {
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       const ValueDecl *Unset = testedUnset(If->getCond());
-      if (endsTheProgramOrThrows(If->getThen()) || (Unset && setsUp(If->getThen(), Unset)))
+      // A failed CUDA (or library, or project) status handed back up: when
+      // that branch runs, the capture has already failed.
+      StatusTest Status = statusTest(If->getCond());
+      if (endsTheProgramOrThrows(If->getThen()) || (Unset && setsUp(If->getThen(), Unset)) ||
+          onlyAfterFailure(Status, FailureSide::Then, If->getThen(), SM))
         add(If->getThen());
-      if (If->getElse() && endsTheProgramOrThrows(If->getElse()))
+      if (If->getElse() && (endsTheProgramOrThrows(If->getElse()) ||
+                            onlyAfterFailure(Status, FailureSide::Else, If->getElse(), SM)))
         add(If->getElse());
     } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
