@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 namespace fs = std::filesystem;
 using namespace graphsafe::test;
@@ -73,6 +74,49 @@ TEST_F(GraphlintCli, UnparsableFileIsReportedAndOthersStillAnalysed) {
   EXPECT_NE(J["errors"][0]["message"].get<std::string>().find("does not parse"), std::string::npos);
   ASSERT_EQ(J["findings"].size(), 1u);
   EXPECT_EQ(J["findings"][0]["rule"], "sync-device-synchronize");
+}
+
+// What users feed a linter by accident, in one database: a Latin-1 file,
+// binary garbage named .cpp, a missing include, an entry whose file is gone,
+// and a generated file of a million lines. Each problem is named with its
+// file and reason, exit 2, and every file that can be analysed is, with its
+// findings; the JSON report stays valid.
+TEST_F(GraphlintCli, BadInputIsNamedAndEverythingElseIsAnalysed) {
+  std::string Latin1 = write("latin1.cpp", std::string("// caf\xe9 \xff\n") + Unsafe);
+  std::string Garbage = write("garbage.cpp", std::string("\x7f"
+                                                         "ELF\x02\x01\x01\0\0\xff\xfe{{",
+                                                         17));
+  std::string Missing = write("missing.cpp", "#include \"nope.h\"\nint x;\n");
+  std::string Big = Dir + "/big.cpp";
+  {
+    std::ofstream Out(Big);
+    for (int I = 0; I < 1000000; ++I)
+      Out << "int v" << I << " = " << I << ";\n";
+    std::string Text = Unsafe;
+    Out << Text.replace(Text.find("step"), 4, "bigStep"); // Distinct functions, as the ODR demands.
+  }
+  nlohmann::json DB = nlohmann::json::array();
+  for (const auto &F : {Latin1, Garbage, Missing, Big, Dir + "/deleted.cpp"})
+    DB.push_back({{"directory", Dir}, {"file", F}, {"command", "c++ -std=c++17 -c " + F}});
+  std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  RunResult R = runGraphlint({"-p", Dir, "--format", "json", "--no-cache"});
+  EXPECT_EQ(R.ExitCode, 2);
+  auto J = nlohmann::json::parse(R.Stdout);
+  std::map<std::string, std::string> Errors;
+  for (const auto &E : J["errors"])
+    Errors[fs::path(E["where"].get<std::string>()).filename().string()] =
+        E["message"].get<std::string>();
+  EXPECT_EQ(Errors.size(), 3u) << J["errors"].dump(2);
+  EXPECT_NE(Errors["garbage.cpp"].find("does not parse"), std::string::npos);
+  EXPECT_NE(Errors["missing.cpp"].find("'nope.h' file not found"), std::string::npos);
+  EXPECT_NE(Errors["deleted.cpp"].find("does not exist"), std::string::npos);
+  std::vector<std::string> Found;
+  for (const auto &F : J["findings"])
+    Found.push_back(fs::path(F["location"]["file"].get<std::string>()).filename().string() + " " +
+                    F["rule"].get<std::string>());
+  std::sort(Found.begin(), Found.end());
+  EXPECT_EQ(Found, (std::vector<std::string>{"big.cpp sync-device-synchronize",
+                                             "latin1.cpp sync-device-synchronize"}));
 }
 
 TEST_F(GraphlintCli, MissingFileAndMissingDatabaseSayWhatToDo) {
