@@ -5,6 +5,7 @@
 #include "Symbolizer.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -77,6 +78,29 @@ TEST(GraphcheckAnalyze, GraphNamesNeitherRunCommandsNorEscapeTheDotFolder) {
                 W.rfind("dots/trace-", 0) == 0)
         << W;
   EXPECT_NE(readAll(Dir + "/report.json").find("graph-uses-freed-memory"), std::string::npos);
+  fs::remove_all(Dir);
+}
+
+// CI jobs upload -o whatever happened: with nothing observed (no CUDA use
+// here; no GPU or no CUPTI elsewhere) the file still exists, valid, empty of
+// results, with a notification saying why; the exit code is the program's.
+TEST(GraphcheckRun, ReportIsWrittenWhenNothingCouldBeObserved) {
+  std::string Dir = tempDir();
+  std::string Sarif = Dir + "/report.sarif";
+  int Status = std::system((std::string(GRAPHCHECK_BIN) + " run --format sarif -o " + Sarif +
+                            " -- sh -c 'exit 3' 2>/dev/null")
+                               .c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 3);
+  ASSERT_TRUE(fs::exists(Sarif));
+  auto J = nlohmann::json::parse(readAll(Sarif));
+  const auto &Run = J["runs"][0];
+  EXPECT_TRUE(Run["results"].empty());
+  EXPECT_FALSE(Run["invocations"][0]["executionSuccessful"].get<bool>());
+  ASSERT_FALSE(Run["invocations"][0]["toolExecutionNotifications"].empty());
+  EXPECT_NE(Run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+                .get<std::string>()
+                .find("nothing was checked"),
+            std::string::npos);
   fs::remove_all(Dir);
 }
 

@@ -7,11 +7,71 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <map>
+
 namespace graphsafe::lint {
 
 using namespace clang;
 
 namespace {
+
+// Whether Cond compares V with something, by == (Equal) or != (!Equal).
+bool compares(const Expr *Cond, const ValueDecl *V, bool Equal) {
+  const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (!B || B->getOpcode() != (Equal ? BO_EQ : BO_NE))
+    return false;
+  return referencedDecl(strip(B->getLHS())) == V || referencedDecl(strip(B->getRHS())) == V;
+}
+
+bool returnsOrLeaves(const Stmt *S) {
+  if (const auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    return !C->body_empty() && returnsOrLeaves(C->body_back());
+  return S && (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S));
+}
+
+// The switch-only-if-needed idiom: the call runs only when its argument
+// differs from the value it was compared with (`if (want != current)
+// set(want)`, or `if (want == current) return;` before it), the current
+// device or context read just before. Under a capture the current one is
+// the capture's, so the call does not run.
+bool onlyIfDifferent(const CallExpr *C, const std::map<const Stmt *, const Stmt *> &Parents) {
+  if (C->getNumArgs() == 0)
+    return false;
+  const ValueDecl *V = referencedDecl(strip(C->getArg(0)));
+  if (!V)
+    return false;
+  const Stmt *Child = C;
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto It = Parents.find(Child);
+    if (It == Parents.end())
+      return false;
+    const Stmt *P = It->second;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if ((If->getThen() == Child && compares(If->getCond(), V, false)) ||
+          (If->getElse() == Child && compares(If->getCond(), V, true)))
+        return true;
+    } else if (const auto *Block = dyn_cast<CompoundStmt>(P)) {
+      for (const Stmt *Before : Block->body()) {
+        if (Before == Child)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Before); If && !If->getElse() &&
+                                                       compares(If->getCond(), V, true) &&
+                                                       returnsOrLeaves(If->getThen()))
+          return true;
+      }
+    }
+    Child = P;
+  }
+  return false;
+}
+
+void collectParents(const Stmt *S, std::map<const Stmt *, const Stmt *> &Out) {
+  for (const Stmt *Child : S->children())
+    if (Child) {
+      Out[Child] = S;
+      collectParents(Child, Out);
+    }
+}
 
 class CallSpellingCheck : public Check {
 public:
@@ -23,6 +83,7 @@ public:
   }
 
   void run(FunctionContext &Ctx, const TUFacts &) override {
+    std::map<const Stmt *, const Stmt *> Parents; // Built when a rule needs it.
     walkBody(Ctx.body(), [&](const Stmt *S) {
       if (!isa<CallExpr>(S) && !isa<CXXConstructExpr>(S))
         return;
@@ -33,6 +94,12 @@ public:
         auto Name = M.match(S);
         if (!Name)
           continue;
+        if (M.clause().When.NotIfDifferent && isa<CallExpr>(S)) {
+          if (Parents.empty())
+            collectParents(Ctx.body(), Parents);
+          if (onlyIfDifferent(cast<CallExpr>(S), Parents))
+            continue;
+        }
         Last = R;
         Ctx.report(*R, locationOf(S), *Name, fixIts(Ctx, S, M.clause()));
       }

@@ -29,9 +29,9 @@ const std::set<std::string> ClauseKinds = {"call", "method", "construct", "opera
 const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "operator",
                                           "check", "on",     "when",      "fix"};
 const std::set<std::string> WhenKeys = {
-    "arg-device",      "receiver-device",      "receiver-from", "arg-count",
-    "missing-arg",     "arg-mentions",         "arg-type",      "default-stream-arg",
-    "bool-mask-index", "automatic-storage-arg"};
+    "arg-device",      "receiver-device",       "receiver-from",   "arg-count",
+    "missing-arg",     "arg-mentions",          "arg-type",        "default-stream-arg",
+    "bool-mask-index", "automatic-storage-arg", "not-if-different"};
 
 // Thrown inside one file's parse; caught per file so other files still load.
 struct Bad {
@@ -121,6 +121,7 @@ MatchConditions parseWhen(const YAML::Node &N) {
   C.DefaultStreamArg = flag("default-stream-arg");
   C.BoolMaskIndex = flag("bool-mask-index");
   C.AutomaticStorageArg = flag("automatic-storage-arg");
+  C.NotIfDifferent = flag("not-if-different");
   return C;
 }
 
@@ -315,7 +316,7 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
 bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
-         !AutomaticStorageArg;
+         !AutomaticStorageArg && !NotIfDifferent;
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

@@ -82,9 +82,22 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       Traces.push_back(E.path());
   std::sort(Traces.begin(), Traces.end());
   if (Lib.empty() || Traces.empty()) {
-    std::cerr
-        << "graphcheck: no trace was recorded (the program used no CUDA, or the injection library "
-           "could not start); nothing was checked\n";
+    std::string Why =
+        Lib.empty() ? "the injection library was not built (no CUPTI at build time)"
+                    : "no trace was recorded (the program used no CUDA, or the injection library "
+                      "could not start: no GPU or driver, or CUPTI held by another profiler)";
+    std::cerr << "graphcheck: " << Why << "; nothing was checked\n";
+    // A CI job uploads -o whatever happened: it always exists, empty of
+    // findings and saying why, so a missing file never hides a skipped check.
+    if (!Opts.Output.empty() && Opts.Output != "-") {
+      Report Empty;
+      Empty.Tool = "graphcheck";
+      Empty.Errors = Load.Errors;
+      Empty.Errors.push_back({"graphcheck", Why + "; nothing was checked"});
+      Empty.Complete = false;
+      writeAndScore(Empty, Rules, Opts, Opts.Output);
+    }
+    fs::remove_all(Dir);
     return Lib.empty() ? 2 : ProgramCode;
   }
   for (const auto &T : Traces) {

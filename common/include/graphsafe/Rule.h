@@ -23,6 +23,7 @@ struct MatchConditions {
   bool DefaultStreamArg = false;             // a stream argument is the default/legacy stream
   bool BoolMaskIndex = false;                // an index is a boolean mask
   bool AutomaticStorageArg = false;          // an argument points at a local or a temporary
+  bool NotIfDifferent = false;               // not the `if (want != current) set(want)` idiom
   bool empty() const;
 };
 
