@@ -110,6 +110,28 @@ TEST(SarifWriter, ProducesSarif210WithRulesAndRelatedLocations) {
   EXPECT_FALSE(Run["results"][0].contains("ruleIndex"));
 }
 
+// Found by fuzzing: a path, name or message that is not UTF-8 (a Latin-1
+// source file, a kernel name from a trace) made the JSON writers throw.
+TEST(ReportWriter, InvalidUtf8StaysValidJson) {
+  Report R;
+  R.Tool = "graphlint";
+  Finding F;
+  F.RuleId = "sync-tensor-read";
+  F.Message = "caf\xe9 \xff\xfe";
+  F.Loc = {"/src/d\xe9j\xe0.cpp", 3, 1};
+  F.Runtime = RuntimeLoc{"g\xff", "0", "k\xfe", ""};
+  R.Findings.push_back(F);
+  R.Errors.push_back({"x\xff.cpp", "bad \xfe"});
+  WriteOptions WO;
+  for (auto Format : {ReportFormat::Json, ReportFormat::Sarif}) {
+    std::ostringstream OS;
+    ASSERT_NO_THROW(writeReport(Format, OS, R, WO));
+    auto J = nlohmann::json::parse(OS.str(), nullptr, false);
+    EXPECT_FALSE(J.is_discarded());
+    EXPECT_NE(OS.str().find("caf\xef\xbf\xbd"), std::string::npos); // U+FFFD in place.
+  }
+}
+
 TEST(ReportWriter, IncompleteReportSaysSo) {
   Report R = sampleReport();
   R.Errors.push_back({"bad.cpp", "does not parse"});

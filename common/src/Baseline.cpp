@@ -31,7 +31,13 @@ Baseline::Key Baseline::keyOf(const Finding &F) const {
     if (!EC && !Rel.empty())
       File = Rel.generic_string();
   }
-  return {F.RuleId, File, trimmedLine(F.Loc.File, F.Loc.Line)};
+  // As the file stores it: a line that is not UTF-8 is kept with its invalid
+  // bytes replaced, and must match itself after a round trip.
+  std::string Code = trimmedLine(F.Loc.File, F.Loc.Line);
+  Code = nlohmann::json::parse(
+             nlohmann::json(Code).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+             .get<std::string>();
+  return {F.RuleId, File, Code};
 }
 
 bool Baseline::load(const std::string &Path, std::string &Error) {
@@ -68,7 +74,10 @@ bool Baseline::save(const std::string &Path, const Report &R, std::string &Error
     Error = Path + ": cannot write baseline file";
     return false;
   }
-  OS << nlohmann::json{{"version", 1}, {"findings", Items}}.dump(2) << "\n";
+  // Code lines from files that are not UTF-8 are kept, invalid bytes replaced.
+  OS << nlohmann::json{{"version", 1}, {"findings", Items}}.dump(
+            2, ' ', false, nlohmann::json::error_handler_t::replace)
+     << "\n";
   return true;
 }
 

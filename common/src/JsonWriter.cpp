@@ -43,7 +43,9 @@ void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
                         {"complete", R.Complete},
                         {"findings", Findings},
                         {"errors", Errors}};
-  OS << Out.dump(2) << "\n";
+  // Paths, names and messages come from files and traces that need not be
+  // UTF-8: invalid bytes are replaced, so the report stays valid JSON.
+  OS << Out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 } // namespace graphsafe

@@ -152,7 +152,8 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
   nlohmann::json Log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                         {"version", "2.1.0"},
                         {"runs", {Run}}};
-  OS << Log.dump(2) << "\n";
+  // Invalid UTF-8 in paths, names and messages is replaced: SARIF must stay JSON.
+  OS << Log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 } // namespace graphsafe

@@ -57,14 +57,21 @@ std::map<std::string, std::vector<size_t>> readCubinParamSizes(const char *Data,
   if (!Data || !readAt(Data, Size, 0, H) || std::memcmp(H.e_ident, ELFMAG, SELFMAG) != 0 ||
       H.e_ident[EI_CLASS] != ELFCLASS64 || H.e_shentsize != sizeof(Elf64_Shdr))
     return Out;
+  // Every offset is checked against Size before it is added to: a crafted
+  // header must not wrap an offset around into memory that is not the cubin.
+  if (H.e_shoff > Size)
+    return Out;
+  const size_t Headers = (Size - H.e_shoff) / sizeof(Elf64_Shdr);
   Elf64_Shdr Names;
-  if (!readAt(Data, Size, H.e_shoff + size_t(H.e_shstrndx) * sizeof(Elf64_Shdr), Names))
+  if (H.e_shstrndx >= Headers ||
+      !readAt(Data, Size, H.e_shoff + size_t(H.e_shstrndx) * sizeof(Elf64_Shdr), Names) ||
+      Names.sh_offset > Size)
     return Out;
   static const char Prefix[] = ".nv.info.";
-  for (size_t I = 0; I < H.e_shnum; ++I) {
+  for (size_t I = 0; I < H.e_shnum && I < Headers; ++I) {
     Elf64_Shdr S;
     if (!readAt(Data, Size, H.e_shoff + I * sizeof(Elf64_Shdr), S) || S.sh_name >= Names.sh_size ||
-        Names.sh_offset + S.sh_name >= Size || S.sh_offset > Size || S.sh_size > Size - S.sh_offset)
+        S.sh_name >= Size - Names.sh_offset || S.sh_offset > Size || S.sh_size > Size - S.sh_offset)
       continue;
     const char *Name = Data + Names.sh_offset + S.sh_name;
     size_t MaxLen = Size - (Names.sh_offset + S.sh_name);
