@@ -19,8 +19,10 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
   case "$s" in
     *.py) cmd=(python3 "$s") ;;
     *) cmd=("$build/scenarios/$name")
+       # On a GPU machine a scenario that was not built is a failure, not a skip:
+       # a run that observed nothing must not pass.
        if [ ! -x "${cmd[0]}" ]; then
-         skip=$((skip+1)); echo "SKIP $file: not built (no nvcc, or no CUDA libtorch for the adapter)"; continue
+         fail=$((fail+1)); echo "FAIL $file: not built (no nvcc, or no CUDA libtorch for the adapter; run scripts/device-build.sh)"; continue
        fi ;;
   esac
   want=$(grep -E '^(#|//) expect: ' "$s" | sed -E 's@^(#|//) expect: @@' | sort | tr '\n' ' ')
@@ -35,6 +37,13 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
     got=$(python3 -c "import json;print(' '.join(sorted(f['rule'] for f in json.load(open('/tmp/$name.json'))['findings'])))" 2>/dev/null)
     got="${got:+$got }"
     expected_rc=$plain_rc; [ -n "$want" ] && expected_rc=1
+    # The report must be this run's and complete, and something must have been
+    # recorded: a clean scenario passes on what was observed, not on silence.
+    complete=$(python3 -c "import json;print('yes' if json.load(open('/tmp/$name.json')).get('complete') else 'no')" 2>/dev/null)
+    recorded=$(find "/tmp/traces-$name" -name '*.jsonl' -size +0 2>/dev/null | head -1)
+    if [ "$complete" != yes ] || [ -z "$recorded" ]; then
+      got="${got}[report complete=${complete:-missing}, trace=${recorded:-none}] "
+    fi
     if [ "$plain_out" == "$checked_out" ] && [ "$got" == "$want" ] && [ "$checked_rc" == "$expected_rc" ]; then
       pass=$((pass+1)); echo "PASS $file ${extra[*]}: [$got] rc=$checked_rc output identical"
     else
@@ -52,7 +61,9 @@ for f in json.load(open('/tmp/$name.json'))['findings']:
   done
 done
 # Several processes (torchrun): each rank writes its own report, REPORT.rankN-PID.
-if command -v torchrun >/dev/null; then
+if ! command -v torchrun >/dev/null; then
+  fail=$((fail+1)); echo "FAIL torchrun x2: torchrun is not installed on this GPU machine"
+else
   rm -f /tmp/ranks.json*
   "$bin" run --format json -o /tmp/ranks.json --fail-on warning -- torchrun --standalone --nproc_per_node 2 \
     testdata/runtime/scenarios/accumulation_bug.py >/dev/null 2>/tmp/ranks.err; rc=$?
