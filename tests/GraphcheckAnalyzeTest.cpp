@@ -34,6 +34,22 @@ void replaceAll(std::string &S, const std::string &From, const std::string &To) 
     S.replace(P, From.size(), To);
 }
 
+// Found by fuzzing: a size too large for 64 bits (a float in JSON) was
+// converted with undefined behaviour; it is a malformed event.
+TEST(TraceReader, SizesThatAreNotByteCountsAreMalformedEvents) {
+  std::istringstream In("{\"ev\":\"alloc\",\"alloc\":\"a\",\"addr\":\"0x10\",\"size\":2e131}\n"
+                        "{\"ev\":\"alloc\",\"alloc\":\"b\",\"addr\":\"0x10\",\"size\":-4}\n"
+                        "{\"ev\":\"alloc\",\"alloc\":\"c\",\"addr\":\"0x10\",\"size\":64}\n");
+  std::vector<rt::TraceError> Errors;
+  auto Events = rt::readTrace(In, Errors);
+  ASSERT_EQ(Errors.size(), 2u);
+  EXPECT_EQ(Errors[0].Line, 1u);
+  EXPECT_NE(Errors[0].Message.find("non-negative integer"), std::string::npos);
+  EXPECT_EQ(Errors[1].Line, 2u);
+  ASSERT_EQ(Events.size(), 1u);
+  EXPECT_EQ(Events[0].Size, 64u);
+}
+
 TEST(SymbolizerSecurity, OffsetsFromATraceAreNeverShellText) {
   std::string Dir = tempDir();
   std::string Marker = Dir + "/ran";

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
 #include <map>
 
 namespace graphsafe::rt {
@@ -43,6 +45,14 @@ uint64_t address(const nlohmann::json &J) {
   return std::stoull(J.get<std::string>(), nullptr, 0);
 }
 
+// Sizes are whole, non-negative numbers; anything else (a float, a negative
+// number) is a malformed event, not a value to convert.
+uint64_t byteCount(const nlohmann::json &J) {
+  if (!J.is_number_unsigned() && !(J.is_number_integer() && J.get<int64_t>() >= 0))
+    throw std::invalid_argument("a size must be a non-negative integer, not " + J.dump());
+  return J.get<uint64_t>();
+}
+
 nlohmann::json rangesJson(const std::vector<Range> &Rs) {
   nlohmann::json Out = nlohmann::json::array();
   for (const Range &R : Rs)
@@ -53,7 +63,7 @@ nlohmann::json rangesJson(const std::vector<Range> &Rs) {
 std::vector<Range> ranges(const nlohmann::json &J) {
   std::vector<Range> Out;
   for (const auto &R : J)
-    Out.push_back({address(R.at(0)), address(R.at(0)) + R.at(1).get<uint64_t>()});
+    Out.push_back({address(R.at(0)), address(R.at(0)) + byteCount(R.at(1))});
   return Out;
 }
 
@@ -96,7 +106,7 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
       if (J.contains("addr"))
         E.Addr = address(J["addr"]);
       if (J.contains("size"))
-        E.Size = J["size"].get<uint64_t>();
+        E.Size = byteCount(J["size"]);
       if (J.contains("ptrs"))
         for (const auto &P : J["ptrs"])
           E.Pointers.push_back(address(P));
