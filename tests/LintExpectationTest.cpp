@@ -6,6 +6,12 @@
 //
 // A case is a source file, or a folder whose sources are analysed together
 // (cross-TU). The test fails on any missing or unexpected (line, severity, rule).
+// A file with no expectations must say `expected-no-diagnostics`. What a
+// finding says is checked the clang-tidy way, on its target line:
+//
+//   // CHECK-MESSAGES@+1: replays drop        (its message contains the text)
+//   // CHECK-NOTES@+1: is called here under capture   (one of its notes does)
+//   // CHECK-FIXES@+1: cudaMemcpyAsync         (one of its fix-its inserts it)
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -30,6 +36,33 @@ bool isSource(const fs::path &P) {
   return E == ".cpp" || E == ".cu" || E == ".cc";
 }
 
+// A CHECK-MESSAGES/NOTES/FIXES directive: file, line, what, text.
+using TextCheck = std::tuple<std::string, unsigned, std::string, std::string>;
+
+unsigned targetLine(unsigned N, const std::ssub_match &Sign, const std::ssub_match &Num) {
+  if (!Num.matched)
+    return N;
+  unsigned V = std::stoul(Num.str());
+  return Sign == "+" ? N + V : Sign == "-" ? N - V : V;
+}
+
+std::vector<TextCheck> parseTextChecks(const fs::path &File) {
+  static const std::regex Directive(R"(CHECK-(MESSAGES|NOTES|FIXES)(@([+-]?)(\d+))?:\s*(.*\S))");
+  std::vector<TextCheck> Out;
+  std::istringstream In(readFile(File.string()));
+  std::string Line, Name = fs::canonical(File).string();
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    std::smatch M;
+    if (std::regex_search(Line, M, Directive))
+      Out.push_back({Name, targetLine(N, M[3], M[4]), M[1].str(), M[5].str()});
+  }
+  return Out;
+}
+
+bool saysNoDiagnostics(const fs::path &File) {
+  return readFile(File.string()).find("expected-no-diagnostics") != std::string::npos;
+}
+
 std::multiset<Expectation> parseExpectations(const fs::path &File) {
   static const std::regex Directive(
       R"(expected-(error|warning|note)(@([+-]?)(\d+))?\s*((\{\{[a-z0-9-]+\}\}\s*)+))");
@@ -41,11 +74,7 @@ std::multiset<Expectation> parseExpectations(const fs::path &File) {
   for (unsigned N = 1; std::getline(In, Line); ++N) {
     for (std::sregex_iterator It(Line.begin(), Line.end(), Directive), End; It != End; ++It) {
       const std::smatch &M = *It;
-      unsigned Target = N;
-      if (M[2].matched) {
-        unsigned Num = std::stoul(M[4].str());
-        Target = M[3] == "+" ? N + Num : M[3] == "-" ? N - Num : Num;
-      }
+      unsigned Target = targetLine(N, M[3], M[4]);
       std::string Ids = M[5].str();
       for (std::sregex_iterator I(Ids.begin(), Ids.end(), Id), E2; I != E2; ++I)
         Out.insert({Name, Target, M[1].str(), (*I)[1].str()});
@@ -83,10 +112,20 @@ TEST_P(LintCase, FindingsMatchInlineExpectations) {
   }
   std::sort(Sources.begin(), Sources.end());
   std::multiset<Expectation> Expected;
+  std::vector<TextCheck> TextChecks;
   std::vector<std::string> Args = {"--format", "json", "-j", "2"};
   for (const auto &S : Sources) {
     auto E = parseExpectations(S);
+    // clang -verify's rule: a file that expects nothing says so, so a file
+    // whose directives were mistyped cannot pass by expecting nothing.
+    if (isSource(S))
+      EXPECT_NE(E.empty(), !saysNoDiagnostics(S))
+          << S.string()
+          << (E.empty() ? ": no expectations; add `// expected-no-diagnostics` if none is right"
+                        : ": says expected-no-diagnostics but carries expectations");
     Expected.insert(E.begin(), E.end());
+    auto T = parseTextChecks(S);
+    TextChecks.insert(TextChecks.end(), T.begin(), T.end());
     if (isSource(S))
       Args.push_back(S.string());
   }
@@ -114,6 +153,23 @@ TEST_P(LintCase, FindingsMatchInlineExpectations) {
     if (Expected.count(A) < Actual.count(A) && Unexpected.find(describe(A)) == std::string::npos)
       Unexpected += "  " + describe(A) + "\n";
   EXPECT_TRUE(Missing.empty()) << "expected but not reported:\n" << Missing;
+  for (const auto &[File, Line, What, Text] : TextChecks) {
+    bool Found = false;
+    for (const auto &F : J["findings"]) {
+      if (fs::weakly_canonical(F["location"]["file"].get<std::string>()).string() != File ||
+          F["location"]["line"].get<unsigned>() != Line)
+        continue;
+      if (What == "MESSAGES")
+        Found |= F["message"].get<std::string>().find(Text) != std::string::npos;
+      for (const auto &N : F["notes"])
+        Found |= What == "NOTES" && N["message"].get<std::string>().find(Text) != std::string::npos;
+      for (const auto &X : F["fixits"])
+        Found |=
+            What == "FIXES" && X["replacement"].get<std::string>().find(Text) != std::string::npos;
+    }
+    EXPECT_TRUE(Found) << File << ":" << Line << ": CHECK-" << What << " not satisfied: no finding "
+                       << "there with '" << Text << "'";
+  }
   EXPECT_TRUE(Unexpected.empty()) << "reported but not expected:\n" << Unexpected;
   bool Failing = std::any_of(Expected.begin(), Expected.end(),
                              [](const Expectation &E) { return std::get<2>(E) != "note"; });
@@ -142,6 +198,11 @@ TEST(LintHarness, ParsesDirectivesWithOffsets) {
   EXPECT_EQ(E.count({Name, 3, "warning", "a-rule"}), 1u);
   EXPECT_EQ(E.count({Name, 4, "error", "b-rule"}), 1u);
   EXPECT_EQ(E.count({Name, 4, "error", "c-rule"}), 1u);
+  std::ofstream(P) << "// CHECK-MESSAGES@+1: replays drop\nx; // CHECK-FIXES: Async(\n";
+  auto T = parseTextChecks(P);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[0], TextCheck(Name, 2, "MESSAGES", "replays drop"));
+  EXPECT_EQ(T[1], TextCheck(Name, 2, "FIXES", "Async("));
   fs::remove_all(Dir);
 }
 

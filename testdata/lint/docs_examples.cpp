@@ -1,5 +1,6 @@
 // Correct code shaped like the PyTorch "CUDA semantics" CUDA-graph examples,
 // in libtorch C++: no finding may fire here.
+// expected-no-diagnostics
 #include "lint_prelude.h"
 
 struct Model {

@@ -5,6 +5,9 @@
 #include <torch/nn/pimpl.h>
 
 float log_norm(const at::Tensor &t) {
+  // The call chain from the region is the finding's story.
+  // CHECK-NOTES@+2: 'log_norm' is called here under capture
+  // CHECK-NOTES@+1: the capture region begins here
   return t.norm().item<float>();                       // expected-error {{sync-tensor-read}}
 }
 

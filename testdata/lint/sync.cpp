@@ -34,8 +34,11 @@ at::Tensor unsafe_reads(at::cuda::CUDAGraph &graph, at::Tensor x) {
   bool done = ev.query();                           // expected-error {{sync-event-query}}
   cudaStreamQuery(c10::cuda::getCurrentCUDAStream()); // expected-error {{sync-event-query}}
   float *dst = nullptr;
+  // CHECK-MESSAGES@+3: 'cudaMemcpy'
+  // CHECK-FIXES@+2: cudaMemcpyAsync
+  // CHECK-FIXES@+1: , at::cuda::getCurrentCUDAStream()
   cudaMemcpy(dst, buf, sizeof(buf), cudaMemcpyHostToDevice); // expected-error {{sync-legacy-memcpy}}
-  cudaMemset(dst, 0, sizeof(buf));                  // expected-error {{sync-legacy-memcpy}}
+  cudaMemset(dst, 0, sizeof(buf));                  // expected-error {{sync-legacy-memcpy}} CHECK-FIXES: cudaMemsetAsync
   cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), buf, sizeof(buf)); // expected-error {{sync-legacy-memcpy}}
   graph.capture_end();
   return y;

@@ -1,3 +1,5 @@
+// The capture region is here; its findings are in the file it reaches.
+// expected-no-diagnostics
 #include "model.h"
 
 void train(at::cuda::CUDAGraph &g, at::Tensor x) {

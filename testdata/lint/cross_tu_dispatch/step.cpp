@@ -1,3 +1,5 @@
+// The capture region is here; its findings are in the file it reaches.
+// expected-no-diagnostics
 #include "ops.h"
 
 void step(float *Data, int N, cudaStream_t S) {

@@ -1,3 +1,5 @@
+// The capture region is here; its findings are in the file it reaches.
+// expected-no-diagnostics
 #include "hooks.h"
 
 void step(cudaStream_t s) {
