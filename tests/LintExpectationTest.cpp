@@ -5,7 +5,8 @@
 //   // expected-warning@+1 {{host-state-mutation}}
 //
 // A case is a source file, or a folder whose sources are analysed together
-// (cross-TU). The test fails on any missing or unexpected (line, severity, rule).
+// (cross-TU), with its own rules/ folder if it has one. The test fails on any
+// missing or unexpected (line, severity, rule).
 // A file with no expectations must say `expected-no-diagnostics`. What a
 // finding says is checked the clang-tidy way, on its target line:
 //
@@ -114,6 +115,9 @@ TEST_P(LintCase, FindingsMatchInlineExpectations) {
   std::multiset<Expectation> Expected;
   std::vector<TextCheck> TextChecks;
   std::vector<std::string> Args = {"--format", "json", "-j", "2"};
+  // A case folder may carry its own rules (house rules, capture files).
+  if (fs::is_directory(Case / "rules"))
+    Args.insert(Args.end(), {"--rules", (Case / "rules").string()});
   for (const auto &S : Sources) {
     auto E = parseExpectations(S);
     // clang -verify's rule: a file that expects nothing says so, so a file
