@@ -83,9 +83,9 @@ TEST_F(GraphlintCli, UnparsableFileIsReportedAndOthersStillAnalysed) {
 // findings; the JSON report stays valid.
 TEST_F(GraphlintCli, BadInputIsNamedAndEverythingElseIsAnalysed) {
   std::string Latin1 = write("latin1.cpp", std::string("// caf\xe9 \xff\n") + Unsafe);
-  std::string Garbage = write("garbage.cpp", std::string("\x7f"
-                                                         "ELF\x02\x01\x01\0\0\xff\xfe{{",
-                                                         17));
+  static const char Binary[] = "\x7f"
+                               "ELF\x02\x01\x01\0\0\xff\xfe{{";
+  std::string Garbage = write("garbage.cpp", std::string(Binary, sizeof Binary - 1));
   std::string Missing = write("missing.cpp", "#include \"nope.h\"\nint x;\n");
   std::string Big = Dir + "/big.cpp";
   {
