@@ -87,11 +87,11 @@ private:
 };
 
 // The file and its compile commands as graphlint will run them, under
-// graphlint's and the rules' fingerprint; with its text, the result key.
-std::string commandKey(const AnalysisSetup &Setup, const std::string &File,
-                       llvm::StringRef TextHash) {
+// graphlint's and the rules' fingerprint: what stays the same while the
+// file's text is edited.
+std::string commandKey(const AnalysisSetup &Setup, const std::string &File) {
   KeyBuilder K;
-  K.add(Setup.Fingerprint).add(fs::absolute(File).lexically_normal().string()).add(TextHash);
+  K.add(Setup.Fingerprint).add(fs::absolute(File).lexically_normal().string());
   auto Adjust = makeArgumentsAdjuster(Setup.TC);
   for (const auto &Cmd : Setup.DB.getCompileCommands(File)) {
     K.add(Cmd.Directory);
@@ -117,11 +117,12 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
   }
   ResultCache Results(Setup.Cache);
   std::optional<std::string> Text = Setup.Cache.enabled() ? fileHash(File) : std::nullopt;
-  std::string Key = Text ? commandKey(Setup, File, *Text) : "";
+  std::string Command = Text ? commandKey(Setup, File) : "";
+  std::string Key = Text ? KeyBuilder().add(Command).add(*Text).final() : "";
   // A preamble costs a parse of its own, so a first (cold) analysis does
   // without; a file analysed before is being edited, and its next parses
   // get one.
-  std::string Seen = Text ? Setup.Cache.pathOf("seen", commandKey(Setup, File, ""), "") : "";
+  std::string Seen = Text ? Setup.Cache.pathOf("seen", Command, "") : "";
   bool Edited = !Seen.empty() && Setup.Cache.read(Seen).has_value();
   if (!Key.empty())
     if (std::optional<TUSummary> Hit = Results.lookup(Key)) {

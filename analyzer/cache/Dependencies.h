@@ -2,8 +2,11 @@
 // preamble depends on beyond its key.
 #pragma once
 
+#include "CacheStore.h"
+
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +24,13 @@ struct Dependency {
 // Every file the parse loaded, hashed from the buffers it actually parsed.
 std::vector<Dependency> dependenciesOf(const clang::SourceManager &SM);
 
-// Whether every file still has the contents it had (a deleted one has not).
-bool dependenciesUnchanged(const std::vector<Dependency> &Deps);
-
-nlohmann::json dependenciesToJson(const std::vector<Dependency> &Deps);
-std::vector<Dependency> dependenciesFromJson(const nlohmann::json &J);
+// A cache entry that records what it depends on: Body is written whole with
+// Deps beside it (under "deps"), and read back only while every one of those
+// files has the contents it had (a deleted one has not). A damaged entry or
+// one without dependencies reads as absent.
+bool writeEntry(const CacheStore &Store, const std::string &Path, nlohmann::json Body,
+                const std::vector<Dependency> &Deps);
+std::optional<nlohmann::json> readFreshEntry(const CacheStore &Store, const std::string &Path,
+                                             std::vector<Dependency> *Deps = nullptr);
 
 } // namespace graphsafe::lint

@@ -91,8 +91,7 @@ std::optional<std::vector<Dependency>> build(const CacheStore &Store, const Comp
   std::string Temporary = Probe.getPreprocessorOpts().ImplicitPCHInclude;
   if (Temporary.empty() || !Store.commit(Temporary, Pch))
     return std::nullopt;
-  nlohmann::json J = {{"deps", dependenciesToJson(Callbacks.Deps)}};
-  if (!Store.write(Meta, J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)))
+  if (!writeEntry(Store, Meta, nlohmann::json::object(), Callbacks.Deps))
     return std::nullopt;
   return std::move(Callbacks.Deps);
 }
@@ -103,18 +102,9 @@ std::optional<std::vector<Dependency>> stillValid(const CacheStore &Store, const
   std::error_code EC;
   if (!fs::exists(Pch, EC))
     return std::nullopt;
-  std::optional<std::string> Bytes = Store.read(Meta);
-  if (!Bytes)
-    return std::nullopt;
-  nlohmann::json J = nlohmann::json::parse(*Bytes, nullptr, /*allow_exceptions=*/false);
   std::vector<Dependency> Deps;
-  try {
-    if (J.is_discarded() || (Deps = dependenciesFromJson(J.at("deps"))).empty() ||
-        !dependenciesUnchanged(Deps))
-      return std::nullopt;
-  } catch (const nlohmann::json::exception &) {
+  if (!readFreshEntry(Store, Meta, &Deps))
     return std::nullopt;
-  }
   Store.touch(Pch);
   return Deps;
 }
