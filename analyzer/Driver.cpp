@@ -1,15 +1,18 @@
 #include "Driver.h"
 
-#include "CompilerSetup.h"
-#include "FileAnalysis.h"
 #include "Reachability.h"
 #include "Suppressions.h"
 #include "cache/CacheKeys.h"
 #include "cache/CacheStore.h"
-#include "checks/Check.h"
+#include "cxx/CompilerSetup.h"
+#include "cxx/FileAnalysis.h"
+#include "cxx/checks/Check.h"
 #include "graphsafe/Baseline.h"
 #include "graphsafe/ReportWriter.h"
 #include "graphsafe/Rule.h"
+#include "graphsafe/Subprocess.h"
+#include "python/PyAnalysis.h"
+#include "python/checks/PyCheck.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 
@@ -81,6 +84,52 @@ std::string cacheFolder(const Options &Opts) {
   return DbDir.empty() ? "" : (DbDir / ".cache" / "graphlint").string();
 }
 
+bool isSourceFile(const fs::path &P) {
+  static const std::set<std::string> Exts = {".py", ".pyi", ".cc", ".cpp", ".cxx", ".cu", ".c"};
+  return Exts.count(P.extension().string());
+}
+
+// A directory argument: its Python and C++/CUDA files, recursively, minus what
+// git ignores when it is in a git work tree (asked of git itself, so every
+// .gitignore rule holds); otherwise minus hidden folders, virtualenvs and caches.
+std::vector<std::string> filesUnder(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::string Listing;
+  if (onPath("git") && runProgram({"git", "-C", Dir, "ls-files", "--cached", "--others",
+                                   "--exclude-standard", "--full-name", "-z", "."},
+                                  &Listing) == 0) {
+    std::string Top;
+    runProgram({"git", "-C", Dir, "rev-parse", "--show-toplevel"}, &Top);
+    while (!Top.empty() && (Top.back() == '\n' || Top.back() == '\r'))
+      Top.pop_back();
+    for (size_t B = 0, E; B < Listing.size(); B = E + 1) {
+      E = Listing.find('\0', B);
+      if (E == std::string::npos)
+        E = Listing.size();
+      fs::path P = fs::path(Top) / Listing.substr(B, E - B);
+      std::error_code EC;
+      if (E > B && isSourceFile(P) && fs::is_regular_file(P, EC))
+        Out.push_back(P.string());
+    }
+  } else {
+    static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
+                                               "site-packages", "build"};
+    std::error_code EC;
+    for (auto It = fs::recursive_directory_iterator(Dir, EC); !EC && It != fs::end(It);
+         It.increment(EC)) {
+      std::string Name = It->path().filename().string();
+      if (It->is_directory() && (Name.front() == '.' || Skip.count(Name))) {
+        It.disable_recursion_pending();
+        continue;
+      }
+      if (It->is_regular_file() && isSourceFile(It->path()))
+        Out.push_back(It->path().string());
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
 } // namespace
 
 int runGraphlint(const Options &Opts) {
@@ -102,13 +151,20 @@ int runGraphlint(const Options &Opts) {
   RuleSet Rules = loadRules(Dirs, RuleErrors);
   for (const auto &E : RuleErrors)
     Rep.Errors.push_back({E.File + (E.Line ? ":" + std::to_string(E.Line) : ""), E.Message});
-  for (const auto &R : Rules.Rules)
+  for (const auto &R : Rules.Rules) {
     for (const auto &C : R.Match)
       if (C.K == MatchClause::Kind::Check)
         for (const auto &N : C.Names)
           if (!knownCheckNames().count(N))
             Rep.Errors.push_back({fmt::format("{}:{}", R.File, C.Line),
                                   fmt::format("unknown check '{}' in rule '{}'", N, R.Id)});
+    for (const auto &C : R.Python.Match)
+      if (C.K == MatchClause::Kind::Check)
+        for (const auto &N : C.Names)
+          if (!py::knownPyCheckNames().count(N))
+            Rep.Errors.push_back({fmt::format("{}:{}", R.File, C.Line),
+                                  fmt::format("unknown Python check '{}' in rule '{}'", N, R.Id)});
+  }
   if (Rules.Rules.empty())
     Rep.Errors.push_back({"rules", "no rules loaded; pass --rules DIR or set GRAPHSAFE_RULES_DIR"});
 
@@ -120,10 +176,19 @@ int runGraphlint(const Options &Opts) {
     return Rep.Errors.empty() ? 0 : 2;
   }
 
+  // Directories name their files; Python files go to the Python front end.
+  std::vector<std::string> Files, PyFiles;
+  for (const auto &F : Opts.Files) {
+    std::error_code EC;
+    std::vector<std::string> Expanded =
+        fs::is_directory(F, EC) ? filesUnder(F) : std::vector<std::string>{F};
+    for (auto &E : Expanded)
+      (py::isPythonFile(E) ? PyFiles : Files).push_back(std::move(E));
+  }
+  const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
   std::string DbError;
-  auto DB = loadDatabase(Opts, Opts.Files.empty() ? "" : Opts.Files.front(), DbError);
-  std::vector<std::string> Files = Opts.Files;
-  if (!DB) {
+  auto DB = WantCxx ? loadDatabase(Opts, Files.empty() ? "" : Files.front(), DbError) : nullptr;
+  if (WantCxx && !DB) {
     std::cerr << "graphlint: error: " << DbError << "\n";
     return 2;
   }
@@ -131,27 +196,28 @@ int runGraphlint(const Options &Opts) {
   // checking the whole database reports there: a capture region in another
   // file can reach them. So every other file of the database is analysed as
   // context, and only findings in the named files are reported.
-  const bool Subset = !Files.empty();
+  const bool Subset = !Files.empty() || !PyFiles.empty();
   std::set<std::string> Named;
   for (const auto &F : Files)
     Named.insert(fs::absolute(F).lexically_normal().string());
   size_t NamedCount = Files.size();
-  for (const auto &F : DB->getAllFiles())
-    if (!Named.count(fs::absolute(F).lexically_normal().string()))
-      Files.push_back(F);
+  if (DB)
+    for (const auto &F : DB->getAllFiles())
+      if (!Named.count(fs::absolute(F).lexically_normal().string()))
+        Files.push_back(F);
   if (!Subset)
     NamedCount = Files.size();
-  if (Files.empty()) {
-    std::cerr
-        << "graphlint: error: no input files; name files, or pass -p BUILD_DIR to analyse the "
-           "whole compile database\n";
+  if (Files.empty() && PyFiles.empty()) {
+    std::cerr << "graphlint: error: no input files; name files or folders, or pass -p BUILD_DIR "
+                 "to analyse the whole compile database\n";
     return 2;
   }
 
   Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
   CacheStore Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20);
-  AnalysisSetup Setup{*DB, TC, Rules, Cache,
-                      Cache.enabled() ? toolFingerprint() + rulesFingerprint(Dirs) : ""};
+  tooling::FixedCompilationDatabase NoDB(".", {});
+  AnalysisSetup Setup{DB ? *DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC, Rules,
+                      Cache, Cache.enabled() ? toolFingerprint() + rulesFingerprint(Dirs) : ""};
   std::vector<TUSummary> Summaries(Files.size());
   std::vector<std::vector<ToolError>> FileErrors(Files.size());
   std::atomic<size_t> Next{0}, Cached{0};
@@ -181,6 +247,12 @@ int runGraphlint(const Options &Opts) {
   for (size_t I = 0; I < NamedCount; ++I)
     Rep.Errors.insert(Rep.Errors.end(), FileErrors[I].begin(), FileErrors[I].end());
 
+  py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs);
+  for (auto &E : Py.Errors)
+    Rep.Errors.insert(Rep.Errors.end(), E.begin(), E.end());
+  Summaries.insert(Summaries.end(), std::make_move_iterator(Py.Summaries.begin()),
+                   std::make_move_iterator(Py.Summaries.end()));
+
   Rep.Findings = findingsFromSummaries(Summaries, Rules);
   // Findings in the context files themselves are theirs to report; those in
   // headers stay, as when a named file includes them.
@@ -196,6 +268,8 @@ int runGraphlint(const Options &Opts) {
       Rep.Findings.end());
   std::vector<std::string> Analysed;
   for (const auto &F : Files)
+    Analysed.push_back(fs::absolute(F).lexically_normal().string());
+  for (const auto &F : PyFiles)
     Analysed.push_back(fs::absolute(F).lexically_normal().string());
   const Rule *Missing = Rules.find("suppression-missing-reason");
   SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",

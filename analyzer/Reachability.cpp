@@ -24,6 +24,8 @@ Finding makeFinding(const Site &S, const RuleSet &Rules) {
     F.Level = R->Level;
     F.Fix = R->Fix;
   }
+  if (!S.Fix.empty())
+    F.Fix = S.Fix;
   return F;
 }
 

@@ -27,6 +27,7 @@ struct Site {
   SourceLoc RegionBegin; // For InRegion sites: where the capture began.
   std::vector<FixIt> FixIts;
   std::vector<Note> Notes;
+  std::string Fix; // Empty: the rule's fix. Set where the language needs its own words.
 };
 
 // A call (or a callable handed on) that may run the callee under capture.

@@ -9,7 +9,7 @@
 namespace graphsafe::lint {
 
 std::vector<Suppression> parseSuppressions(const std::string &Text) {
-  static const std::regex Re(R"(//\s*graphsafe:\s*ignore\[([^\]]*)\]\s*(.*)$)");
+  static const std::regex Re(R"((//|#)\s*graphsafe:\s*ignore\[([^\]]*)\]\s*(.*)$)");
   std::vector<Suppression> Out;
   std::istringstream In(Text);
   std::string Line;
@@ -20,17 +20,18 @@ std::vector<Suppression> parseSuppressions(const std::string &Text) {
     Suppression S;
     S.Line = N;
     S.Column = static_cast<unsigned>(M.position(0)) + 1;
-    std::stringstream Ids(M[1].str());
+    std::stringstream Ids(M[2].str());
     for (std::string Id; std::getline(Ids, Id, ',');) {
       Id.erase(0, Id.find_first_not_of(" \t"));
       Id.erase(Id.find_last_not_of(" \t") + 1);
       if (!Id.empty())
         S.Rules.insert(Id);
     }
-    S.Reason = M[2].str();
+    S.Reason = M[3].str();
     // A second comment on the line (another tool's directive) is not a reason.
-    if (size_t Next = S.Reason.find("//"); Next != std::string::npos)
-      S.Reason.erase(Next);
+    for (const char *Other : {"//", "# "})
+      if (size_t Next = S.Reason.find(Other); Next != std::string::npos)
+        S.Reason.erase(Next);
     S.Reason.erase(S.Reason.find_last_not_of(" \t\r") + 1);
     Out.push_back(S);
   }

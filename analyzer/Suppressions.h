@@ -1,5 +1,5 @@
-// `// graphsafe: ignore[rule-id,...] reason` on a finding's line or the line
-// above silences it. A suppression must say why; one that does not is itself
+// `// graphsafe: ignore[rule-id,...] reason` (`#` in Python) on a finding's
+// line or the line above silences it. A suppression must say why; one that does not is itself
 // reported, so silenced findings stay reviewable.
 #pragma once
 

@@ -5,7 +5,8 @@
 //   // expected-warning@+1 {{host-state-mutation}}
 //
 // A case is a source file, or a folder whose sources are analysed together
-// (cross-TU), with its own rules/ folder if it has one. The test fails on any
+// (cross-TU), with its own rules/ folder if it has one. Python cases live in
+// testdata/python and use `# expected-error {{...}}` the same way. The test fails on any
 // missing or unexpected (line, severity, rule).
 // A file with no expectations must say `expected-no-diagnostics`. What a
 // finding says is checked the clang-tidy way, on its target line:
@@ -34,7 +35,7 @@ using Expectation =
 
 bool isSource(const fs::path &P) {
   auto E = P.extension();
-  return E == ".cpp" || E == ".cu" || E == ".cc";
+  return E == ".cpp" || E == ".cu" || E == ".cc" || E == ".py";
 }
 
 // A CHECK-MESSAGES/NOTES/FIXES directive: file, line, what, text.
@@ -84,12 +85,16 @@ std::multiset<Expectation> parseExpectations(const fs::path &File) {
   return Out;
 }
 
+// Cases under testdata/lint (C++ and CUDA) and testdata/python, named by
+// their path below testdata.
 std::vector<std::string> caseNames() {
   std::vector<std::string> Out;
-  for (const auto &E : fs::directory_iterator(std::string(GRAPHSAFE_TESTDATA) + "/lint"))
-    if ((E.is_regular_file() && isSource(E.path())) ||
-        (E.is_directory() && E.path().filename() != "include"))
-      Out.push_back(E.path().filename().string());
+  for (const char *Dir : {"lint", "python"})
+    for (const auto &E : fs::directory_iterator(std::string(GRAPHSAFE_TESTDATA) + "/" + Dir))
+      if ((E.is_regular_file() && isSource(E.path())) ||
+          (E.is_directory() && E.path().filename() != "include" &&
+           E.path().filename() != "__pycache__"))
+        Out.push_back(std::string(Dir) + "/" + E.path().filename().string());
   std::sort(Out.begin(), Out.end());
   return Out;
 }
@@ -102,7 +107,7 @@ std::string describe(const Expectation &E) {
 class LintCase : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LintCase, FindingsMatchInlineExpectations) {
-  fs::path Case = fs::path(GRAPHSAFE_TESTDATA) / "lint" / GetParam();
+  fs::path Case = fs::path(GRAPHSAFE_TESTDATA) / GetParam();
   std::vector<fs::path> Sources;
   if (fs::is_directory(Case)) {
     for (const auto &E : fs::recursive_directory_iterator(Case))
@@ -133,10 +138,15 @@ TEST_P(LintCase, FindingsMatchInlineExpectations) {
     if (isSource(S))
       Args.push_back(S.string());
   }
-  Args.push_back("--");
-  for (const auto &F : lintCompilerFlags())
-    Args.push_back(F);
-  Args.push_back("-I" + (fs::is_directory(Case) ? Case : Case.parent_path()).string());
+  // Python cases run as users run them on scripts: no compile flags at all.
+  bool AnyCxx = std::any_of(Sources.begin(), Sources.end(),
+                            [](const fs::path &S) { return S.extension() != ".py"; });
+  if (AnyCxx) {
+    Args.push_back("--");
+    for (const auto &F : lintCompilerFlags())
+      Args.push_back(F);
+    Args.push_back("-I" + (fs::is_directory(Case) ? Case : Case.parent_path()).string());
+  }
 
   RunResult R = runGraphlint(Args);
   ASSERT_NE(R.Stdout, "") << "graphlint printed nothing; stderr:\n" << R.Stderr;

@@ -8,7 +8,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Note, Message, Loc)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FixIt, Begin, End, Replacement)
 
 namespace lint {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
                                    Calls)

@@ -21,17 +21,23 @@ const std::set<std::string> Categories = {
     "sync",  "rng",      "stream",   "alloc",     "host-side-effect", "control-flow",
     "shape", "lifetime", "aliasing", "lifecycle", "suppression"};
 
-const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category",
-                                        "summary", "message", "why",      "fix",
-                                        "see",     "match",   "tool",     "capture"};
+const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category", "summary",
+                                        "message", "why",     "fix",      "see",      "match",
+                                        "tool",    "capture", "python"};
 
 const std::set<std::string> ClauseKinds = {"call", "method", "construct", "operator", "check"};
 const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "operator",
                                           "check", "on",     "when",      "fix"};
 const std::set<std::string> WhenKeys = {
-    "arg-device",      "receiver-device",       "receiver-from",   "arg-count",
-    "missing-arg",     "arg-mentions",          "arg-type",        "default-stream-arg",
-    "bool-mask-index", "automatic-storage-arg", "not-if-different"};
+    "arg-device",      "receiver-device",       "receiver-from",    "arg-count",
+    "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
+    "bool-mask-index", "automatic-storage-arg", "not-if-different", "tensor-arg"};
+
+// What a Python method clause's `on:` may name: kinds of values graphlint
+// tells apart in Python code.
+const std::set<std::string> PythonReceivers = {
+    "tensor", "stream", "event", "generator", "graph", "optimizer", "uncapturable-optimizer",
+    "logger", "any"};
 
 // Thrown inside one file's parse; caught per file so other files still load.
 struct Bad {
@@ -122,6 +128,7 @@ MatchConditions parseWhen(const YAML::Node &N) {
   C.BoolMaskIndex = flag("bool-mask-index");
   C.AutomaticStorageArg = flag("automatic-storage-arg");
   C.NotIfDifferent = flag("not-if-different");
+  C.TensorArg = flag("tensor-arg");
   return C;
 }
 
@@ -185,12 +192,106 @@ std::vector<MatchClause> parseClauses(const YAML::Node &N, const std::string &Wh
   return Out;
 }
 
+void checkMessageTemplate(const std::string &Msg, unsigned Line) {
+  try {
+    fmt::dynamic_format_arg_store<fmt::format_context> Args;
+    Args.push_back(fmt::arg("callee", "x"));
+    (void)fmt::vformat(Msg, Args);
+  } catch (const fmt::format_error &E) {
+    throw Bad{Line, fmt::format("'message' is not a valid template ({}); the only placeholder is "
+                                "{{callee}}, and literal braces are written {{{{ and }}}}",
+                                E.what())};
+  }
+}
+
+std::vector<HelperSpec> parseHelpers(const YAML::Node &N) {
+  if (!N.IsSequence())
+    throw Bad{lineOf(N), "helpers must be a list of {call: NAME, arg: INDEX}"};
+  std::vector<HelperSpec> Out;
+  for (const auto &H : N) {
+    if (!H.IsMap() || !H["call"] || !H["arg"])
+      throw Bad{lineOf(H), "each helper needs 'call' (function name) and 'arg' (0-based index)"};
+    checkKeys(H, {"call", "arg"}, "a helper");
+    HelperSpec Spec;
+    Spec.Name = scalar(H["call"], "call");
+    try {
+      Spec.Arg = H["arg"].as<unsigned>();
+    } catch (const YAML::Exception &) {
+      throw Bad{lineOf(H["arg"]), "'arg' must be a non-negative integer"};
+    }
+    Out.push_back(Spec);
+  }
+  return Out;
+}
+
+std::vector<MatchClause> parsePythonClauses(const YAML::Node &N) {
+  std::vector<MatchClause> Out;
+  if (!N.IsSequence() || N.size() == 0)
+    throw Bad{lineOf(N), "'python: match' must be a non-empty list of match clauses"};
+  for (const auto &Item : N) {
+    // Python has no receiver classes to name; a method clause without `on`
+    // applies to any receiver.
+    YAML::Node Copy = YAML::Clone(Item);
+    if (Copy.IsMap() && Copy["method"] && !Copy["on"])
+      Copy["on"] = "any";
+    MatchClause C = parseClause(Copy);
+    C.Line = lineOf(Item);
+    if (C.K == MatchClause::Kind::Construct || C.K == MatchClause::Kind::Operator)
+      throw Bad{C.Line, "Python clauses are 'call', 'method' or 'check'"};
+    if (C.K == MatchClause::Kind::Method && !PythonReceivers.count(C.On)) {
+      std::string List;
+      for (const auto &R : PythonReceivers)
+        List += (List.empty() ? "" : ", ") + R;
+      throw Bad{lineOf(Item["on"]),
+                fmt::format("'on: {}' is not a Python value kind; use one of: {}", C.On, List)};
+    }
+    Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
+PythonSpelling parsePython(const YAML::Node &N) {
+  if (!N.IsMap())
+    throw Bad{lineOf(N), "'python' must be a mapping with 'match' and optional 'message', 'fix'"};
+  checkKeys(N, {"match", "message", "fix"}, "'python'");
+  PythonSpelling P;
+  if (!N["match"])
+    throw Bad{lineOf(N), "'python' needs a 'match' list"};
+  P.Match = parsePythonClauses(N["match"]);
+  if (N["message"]) {
+    P.Message = scalar(N["message"], "message");
+    checkMessageTemplate(P.Message, lineOf(N["message"]));
+  }
+  if (N["fix"])
+    P.Fix = scalar(N["fix"], "fix");
+  return P;
+}
+
+void parsePythonCapture(const YAML::Node &N, CaptureSpec &S) {
+  if (!N.IsMap())
+    throw Bad{lineOf(N), "'capture: python' must be a mapping"};
+  checkKeys(N,
+            {"context-managers", "begin", "end", "graphed-callables", "status-queries", "replay"},
+            "'capture: python'");
+  auto list = [&](const char *Key, std::vector<std::string> &Into) {
+    if (N[Key])
+      Into = strings(N[Key], Key);
+  };
+  list("context-managers", S.PyContextManagers);
+  list("begin", S.PyBegin);
+  list("end", S.PyEnd);
+  list("status-queries", S.PyStatusQueries);
+  list("replay", S.PyReplay);
+  if (N["graphed-callables"])
+    S.PyGraphedCallables = parseHelpers(N["graphed-callables"]);
+}
+
 CaptureSpec parseCapture(const YAML::Node &N) {
   if (!N.IsMap())
     throw Bad{lineOf(N), "'capture' must be a mapping"};
   checkKeys(N,
             {"begin", "end", "scoped", "status-queries", "not-capturing", "helpers", "entry-points",
-             "stream-guards", "stream-setters"},
+             "stream-guards", "stream-setters", "python"},
             "'capture'");
   CaptureSpec S;
   if (N["begin"])
@@ -207,36 +308,11 @@ CaptureSpec parseCapture(const YAML::Node &N) {
   list("entry-points", S.EntryPoints);
   list("stream-guards", S.StreamGuards);
   list("stream-setters", S.StreamSetters);
-  if (N["helpers"]) {
-    if (!N["helpers"].IsSequence())
-      throw Bad{lineOf(N["helpers"]), "'helpers' must be a list of {call: NAME, arg: INDEX}"};
-    for (const auto &H : N["helpers"]) {
-      if (!H.IsMap() || !H["call"] || !H["arg"])
-        throw Bad{lineOf(H), "each helper needs 'call' (function name) and 'arg' (0-based index)"};
-      checkKeys(H, {"call", "arg"}, "a helper");
-      HelperSpec Spec;
-      Spec.Name = scalar(H["call"], "call");
-      try {
-        Spec.Arg = H["arg"].as<unsigned>();
-      } catch (const YAML::Exception &) {
-        throw Bad{lineOf(H["arg"]), "'arg' must be a non-negative integer"};
-      }
-      S.Helpers.push_back(Spec);
-    }
-  }
+  if (N["helpers"])
+    S.Helpers = parseHelpers(N["helpers"]);
+  if (N["python"])
+    parsePythonCapture(N["python"], S);
   return S;
-}
-
-void checkMessageTemplate(const std::string &Msg, unsigned Line) {
-  try {
-    fmt::dynamic_format_arg_store<fmt::format_context> Args;
-    Args.push_back(fmt::arg("callee", "x"));
-    (void)fmt::vformat(Msg, Args);
-  } catch (const fmt::format_error &E) {
-    throw Bad{Line, fmt::format("'message' is not a valid template ({}); the only placeholder is "
-                                "{{callee}}, and literal braces are written {{{{ and }}}}",
-                                E.what())};
-  }
 }
 
 void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into) {
@@ -298,6 +374,8 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
     throw Bad{lineOf(Doc["tool"]), "'tool' must be graphlint, graphcheck or both"};
   if (Doc["match"])
     R.Match = parseClauses(Doc["match"], "match");
+  if (Doc["python"])
+    R.Python = parsePython(Doc["python"]);
 
   auto Same = std::find_if(Into.Rules.begin(), Into.Rules.end(),
                            [&](const Rule &O) { return O.Id == R.Id; });
@@ -316,7 +394,7 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
 bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
-         !AutomaticStorageArg && !NotIfDifferent;
+         !AutomaticStorageArg && !NotIfDifferent && !TensorArg;
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {
@@ -325,6 +403,12 @@ void CaptureSpec::merge(const CaptureSpec &O) {
   };
   add(Begin, O.Begin);
   add(End, O.End);
+  add(PyContextManagers, O.PyContextManagers);
+  add(PyBegin, O.PyBegin);
+  add(PyEnd, O.PyEnd);
+  add(PyGraphedCallables, O.PyGraphedCallables);
+  add(PyStatusQueries, O.PyStatusQueries);
+  add(PyReplay, O.PyReplay);
   add(Scoped, O.Scoped);
   add(StatusQueries, O.StatusQueries);
   add(NotCapturing, O.NotCapturing);

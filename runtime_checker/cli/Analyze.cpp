@@ -1,6 +1,6 @@
 #include "Commands.h"
 #include "HazardEngine.h"
-#include "Subprocess.h"
+#include "graphsafe/Subprocess.h"
 #include "Symbolizer.h"
 #include "graphsafe/ReportWriter.h"
 

@@ -1,6 +1,6 @@
 #include "Symbolizer.h"
 
-#include "Subprocess.h"
+#include "graphsafe/Subprocess.h"
 
 #include <cstdio>
 #include <filesystem>

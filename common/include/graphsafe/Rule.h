@@ -24,6 +24,7 @@ struct MatchConditions {
   bool BoolMaskIndex = false;                // an index is a boolean mask
   bool AutomaticStorageArg = false;          // an argument points at a local or a temporary
   bool NotIfDifferent = false;               // not the `if (want != current) set(want)` idiom
+  bool TensorArg = false;                    // Python: some argument is known to be a tensor
   bool empty() const;
 };
 
@@ -60,7 +61,24 @@ struct CaptureSpec {
   std::vector<std::string> StreamGuards;  // RAII types that set the current stream
   std::vector<std::string> StreamSetters; // calls that set the current stream
 
+  // Python spellings (`python:` in a capture file), as qualified names after
+  // import aliases are resolved, or method names on any receiver.
+  std::vector<std::string> PyContextManagers; // `with NAME(g):` captures its body
+  std::vector<std::string> PyBegin;           // g.NAME() begins capture on g
+  std::vector<std::string> PyEnd;             // g.NAME() ends it
+  std::vector<HelperSpec> PyGraphedCallables; // argument N (callables) is captured
+  std::vector<std::string> PyStatusQueries;   // true while the current stream captures
+  std::vector<std::string> PyReplay;          // g.NAME() replays g
+
   void merge(const CaptureSpec &Other);
+};
+
+// How a rule reads Python: its own spellings (`on:` names a value kind such as
+// tensor, stream or event, not a class), and a message and fix in Python's terms.
+struct PythonSpelling {
+  std::vector<MatchClause> Match;
+  std::string Message; // fmt template; empty: the rule's message
+  std::string Fix;     // empty: the rule's fix
 };
 
 struct Rule {
@@ -73,7 +91,8 @@ struct Rule {
   std::string Fix;
   std::vector<std::string> See;
   std::vector<MatchClause> Match; // empty for runtime rules
-  std::string Tool;               // graphlint, graphcheck or both
+  PythonSpelling Python;
+  std::string Tool; // graphlint, graphcheck or both
   std::string File;
   unsigned Line = 1;
 

@@ -1,7 +1,7 @@
 #include "PreambleCache.h"
 
-#include "ContentHash.h"
-#include "Dependencies.h"
+#include "cache/ContentHash.h"
+#include "cache/Dependencies.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"

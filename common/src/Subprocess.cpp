@@ -1,4 +1,4 @@
-#include "Subprocess.h"
+#include "graphsafe/Subprocess.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -11,7 +11,7 @@
 
 extern char **environ;
 
-namespace graphsafe::rt {
+namespace graphsafe {
 
 int runProgram(const std::vector<std::string> &Argv, std::string *Stdout) {
   if (Argv.empty())
@@ -61,4 +61,4 @@ bool onPath(const std::string &Program) {
   return false;
 }
 
-} // namespace graphsafe::rt
+} // namespace graphsafe

@@ -3,7 +3,7 @@
 #include "TUAnalyzer.h"
 #include "cache/ContentHash.h"
 #include "cache/Dependencies.h"
-#include "cache/PreambleCache.h"
+#include "PreambleCache.h"
 #include "cache/ResultCache.h"
 
 #include "clang/Basic/Diagnostic.h"

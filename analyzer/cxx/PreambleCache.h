@@ -5,8 +5,8 @@
 // text; valid while every header it read has the contents it had.
 #pragma once
 
-#include "CacheStore.h"
-#include "Dependencies.h"
+#include "cache/CacheStore.h"
+#include "cache/Dependencies.h"
 
 #include "clang/Frontend/CompilerInvocation.h"
 

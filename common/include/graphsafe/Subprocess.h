@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace graphsafe::rt {
+namespace graphsafe {
 
 // Runs Argv[0] (searched on PATH) with Argv; returns its exit status, or -1
 // when it could not be started or was killed. Its stdout is kept in Stdout
@@ -16,4 +16,4 @@ int runProgram(const std::vector<std::string> &Argv, std::string *Stdout = nullp
 // Whether Program is an executable file on PATH.
 bool onPath(const std::string &Program);
 
-} // namespace graphsafe::rt
+} // namespace graphsafe

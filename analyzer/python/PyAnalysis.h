@@ -1,0 +1,26 @@
+// The Python front end from files to summaries: every file parsed and
+// indexed first, so imports, classes and methods resolve across the files of
+// one invocation, then each function summarised as the C++ front end does.
+#pragma once
+
+#include "Summary.h"
+#include "graphsafe/Finding.h"
+#include "graphsafe/Rule.h"
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+struct PyResult {
+  std::vector<TUSummary> Summaries; // one per file, in the order given
+  std::vector<std::vector<ToolError>> Errors;
+  size_t Lines = 0;
+};
+
+PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
+                            unsigned Jobs);
+
+bool isPythonFile(const std::string &Path);
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,60 @@
+// What the Python checks see of one function: its types, the capture regions
+// and guarded ranges in it, and a way to report sites with their context.
+#pragma once
+
+#include "PyTypes.h"
+#include "Summary.h"
+#include "graphsafe/Rule.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+struct PyRegion {
+  unsigned Begin = 0, End = 0; // byte offsets, [Begin, End)
+  SourceLoc BeginLoc;
+  std::string Graph; // the graph object's spelling, when the region names one
+  TSNode Opener{};   // the `with` statement or the capture_begin call
+};
+
+class PyFunctionContext {
+public:
+  PyFunctionContext(const PyTypes &T, const RuleSet &Rules,
+                    const std::map<std::string, const Rule *> &CheckRules, FunctionSummary &Out)
+      : T(T), S(*T.M.Src), Rules(Rules), CheckRules(CheckRules), Out(Out) {}
+
+  TSNode body() const { return T.F.IsModuleBody ? T.F.Node : field(T.F.Node, "body"); }
+  CaptureContext contextAt(unsigned Offset, SourceLoc *RegionBegin = nullptr) const;
+  const PyRegion *regionAt(unsigned Offset) const;
+  bool inCapture(unsigned Offset) const {
+    auto C = contextAt(Offset);
+    return C == CaptureContext::InRegion || C == CaptureContext::Ambient;
+  }
+
+  // A site for this rule at N, in the rule's Python message (or its own).
+  void report(const Rule &R, TSNode N, const std::string &Callee);
+  // For the rule that enables the named check, if one is loaded. Message is
+  // the whole message; Always reports outside any region too (lifetime
+  // mistakes after capture).
+  void reportCheck(const std::string &Check, TSNode N, const std::string &Message,
+                   std::vector<Note> Notes = {}, bool Always = false);
+  bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
+
+  const PyTypes &T;
+  const PySource &S;
+  const RuleSet &Rules;
+  std::vector<PyRegion> Regions;
+  std::vector<std::pair<unsigned, unsigned>> Guarded;
+
+private:
+  const std::map<std::string, const Rule *> &CheckRules;
+  FunctionSummary &Out;
+};
+
+// Finds the capture regions (`with torch.cuda.graph(g):`, capture_begin/end)
+// and the ranges a capture-status test keeps out of capture.
+void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec);
+
+} // namespace graphsafe::lint::py

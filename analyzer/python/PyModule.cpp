@@ -1,0 +1,222 @@
+#include "PyModule.h"
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace graphsafe::lint::py {
+
+std::string moduleNameOf(const std::string &Path, std::string *Package) {
+  fs::path P = fs::absolute(Path).lexically_normal();
+  std::string Name = P.stem().string();
+  std::string Pkg;
+  std::error_code EC;
+  for (fs::path D = P.parent_path(); !D.empty() && fs::exists(D / "__init__.py", EC);
+       D = D.parent_path()) {
+    Pkg = Pkg.empty() ? D.filename().string() : D.filename().string() + "." + Pkg;
+    if (D == D.root_path())
+      break;
+  }
+  if (Name == "__init__") {
+    if (Package)
+      *Package = Pkg;
+    return Pkg.empty() ? Name : Pkg;
+  }
+  if (Package)
+    *Package = Pkg;
+  return Pkg.empty() ? Name : Pkg + "." + Name;
+}
+
+namespace {
+
+std::string dotted(const PySource &S, TSNode N) {
+  std::string Out;
+  for (char C : S.text(N))
+    if (C != ' ' && C != '\t' && C != '\n' && C != '\\' && C != '\r')
+      Out += C;
+  return Out;
+}
+
+// `from ..a import b` in package p.q.r: the module the dots and name point at.
+std::string relativeBase(const PyModuleInfo &M, const std::string &Spelled) {
+  size_t Dots = Spelled.find_first_not_of('.');
+  if (Dots == std::string::npos)
+    Dots = Spelled.size();
+  std::string Rest = Spelled.substr(Dots);
+  std::string Base = M.Package;
+  for (size_t I = 1; I < Dots && !Base.empty(); ++I) {
+    size_t Cut = Base.rfind('.');
+    Base = Cut == std::string::npos ? "" : Base.substr(0, Cut);
+  }
+  if (Rest.empty())
+    return Base;
+  return Base.empty() ? Rest : Base + "." + Rest;
+}
+
+void indexImports(PyModuleInfo &M, TSNode N) {
+  const PySource &S = *M.Src;
+  if (is(N, "import_statement")) {
+    for (TSNode C : namedChildren(N)) {
+      if (is(C, "aliased_import")) {
+        M.Imports[std::string(S.text(field(C, "alias")))] = dotted(S, field(C, "name"));
+      } else if (is(C, "dotted_name")) {
+        // `import a.b` binds a, and a.b.f still spells the full name.
+        std::string Full = dotted(S, C);
+        std::string Head = Full.substr(0, Full.find('.'));
+        M.Imports.emplace(Head, Head);
+      }
+    }
+    return;
+  }
+  // import_from_statement
+  TSNode ModNode = field(N, "module_name");
+  std::string From = dotted(S, ModNode);
+  if (is(ModNode, "relative_import"))
+    From = relativeBase(M, From);
+  uint32_t Count = ts_node_named_child_count(N);
+  for (uint32_t I = 0; I < Count; ++I) {
+    TSNode C = ts_node_named_child(N, I);
+    if (ts_node_eq(C, ModNode))
+      continue;
+    if (is(C, "aliased_import"))
+      M.Imports[std::string(S.text(field(C, "alias")))] = From + "." + dotted(S, field(C, "name"));
+    else if (is(C, "dotted_name"))
+      M.Imports[dotted(S, C)] = From + "." + dotted(S, C);
+  }
+}
+
+void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
+                const std::string &ClassQName, bool TopLevel) {
+  const PySource &S = *M.Src;
+  walk(Body, [&](TSNode N) {
+    if (ts_node_eq(N, Body))
+      return true;
+    if (is(N, "import_statement") || is(N, "import_from_statement")) {
+      // Imports inside functions bind there; one table is precise enough.
+      indexImports(M, N);
+      return false;
+    }
+    if (is(N, "decorated_definition")) {
+      TSNode D = field(N, "definition");
+      N = D;
+    }
+    if (is(N, "function_definition")) {
+      std::string Name(S.text(field(N, "name")));
+      PyFunctionDef F;
+      F.Name = Name;
+      F.QualName = Prefix + "." + Name;
+      F.ClassQName = ClassQName;
+      F.Node = N;
+      M.Functions.push_back(F);
+      if (TopLevel)
+        M.Defs[Name] = F.QualName;
+      if (!ClassQName.empty())
+        M.Classes[ClassQName].Methods.insert(Name);
+      indexScope(M, field(N, "body"), F.QualName, "", false);
+      return false;
+    }
+    if (is(N, "class_definition")) {
+      std::string Name(S.text(field(N, "name")));
+      PyClassDef C;
+      C.QualName = Prefix + "." + Name;
+      C.Node = N;
+      C.Module = &M;
+      if (TSNode Sup = field(N, "superclasses"); !ts_node_is_null(Sup))
+        for (TSNode B : namedChildren(Sup))
+          if (!is(B, "keyword_argument"))
+            C.Bases.push_back(dotted(S, B));
+      M.Classes[C.QualName] = C;
+      if (TopLevel)
+        M.Defs[Name] = C.QualName;
+      indexScope(M, field(N, "body"), C.QualName, C.QualName, false);
+      return false;
+    }
+    return true;
+  });
+}
+
+} // namespace
+
+void indexModule(PyModuleInfo &M) {
+  PyFunctionDef Body;
+  Body.QualName = M.Module + ".<module>";
+  Body.Name = "<module>";
+  Body.Node = M.Src->root();
+  Body.IsModuleBody = true;
+  M.Functions.push_back(Body);
+  indexScope(M, M.Src->root(), M.Module, "", true);
+}
+
+void PyProgram::link() {
+  for (const auto &M : Modules) {
+    ByModule[M->Module] = M.get();
+    for (const auto &F : M->Functions)
+      FunctionNames.insert(F.QualName);
+  }
+  for (auto &M : Modules)
+    for (auto &[Name, C] : M->Classes) {
+      for (auto &B : C.Bases) {
+        // Bases are spelled in the defining module: resolve through its imports.
+        std::string Head = B.substr(0, B.find('.'));
+        std::string Tail = B.size() > Head.size() ? B.substr(Head.size()) : "";
+        if (auto It = M->Imports.find(Head); It != M->Imports.end())
+          B = It->second + Tail;
+        else if (auto D = M->Defs.find(Head); D != M->Defs.end())
+          B = D->second + Tail;
+        B = canonical(B);
+      }
+      ClassByName[Name] = &C;
+    }
+}
+
+std::string PyProgram::canonical(const std::string &Name) const {
+  // `pkg.Net` where pkg/__init__.py does `from .model import Net`.
+  std::string Cur = Name;
+  for (int Hops = 0; Hops < 8; ++Hops) {
+    if (ClassByName.count(Cur) || FunctionNames.count(Cur))
+      return Cur;
+    bool Moved = false;
+    for (size_t Cut = Cur.rfind('.'); Cut != std::string::npos && Cut > 0;
+         Cut = Cur.rfind('.', Cut - 1)) {
+      auto M = ByModule.find(Cur.substr(0, Cut));
+      if (M == ByModule.end())
+        continue;
+      std::string Rest = Cur.substr(Cut + 1);
+      std::string Head = Rest.substr(0, Rest.find('.'));
+      std::string Tail = Rest.substr(Head.size());
+      if (auto It = M->second->Imports.find(Head); It != M->second->Imports.end()) {
+        Cur = It->second + Tail;
+        Moved = true;
+      }
+      break;
+    }
+    if (!Moved)
+      return Cur;
+  }
+  return Cur;
+}
+
+const PyClassDef *PyProgram::classNamed(const std::string &QName) const {
+  auto It = ClassByName.find(QName);
+  return It == ClassByName.end() ? nullptr : It->second;
+}
+
+std::string PyProgram::methodOf(const std::string &Class, const std::string &Method) const {
+  std::set<std::string> Seen;
+  std::vector<std::string> Todo = {Class};
+  while (!Todo.empty()) {
+    std::string C = Todo.back();
+    Todo.pop_back();
+    if (!Seen.insert(C).second)
+      continue;
+    const PyClassDef *D = classNamed(C);
+    if (!D)
+      continue;
+    if (D->Methods.count(Method))
+      return C + "." + Method;
+    Todo.insert(Todo.end(), D->Bases.rbegin(), D->Bases.rend());
+  }
+  return "";
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,80 @@
+// What one Python file defines and imports (pass one), and the program-wide
+// tables built from all files of an invocation: which qualified name a
+// spelling means, which classes exist and what they derive from.
+#pragma once
+
+#include "PyParser.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+struct PyFunctionDef {
+  std::string QualName; // module.Class.method; module.<module> for top-level code
+  std::string Name;
+  std::string ClassQName; // empty unless a method
+  TSNode Node{};          // function_definition, or the module
+  bool IsModuleBody = false;
+};
+
+struct PyClassDef {
+  std::string QualName;
+  std::vector<std::string> Bases; // qualified after resolution
+  std::set<std::string> Methods;
+  TSNode Node{};
+  const struct PyModuleInfo *Module = nullptr;
+};
+
+struct PyModuleInfo {
+  std::string Module;  // dotted name (pkg.sub.mod); the file stem for a script
+  std::string Package; // for relative imports
+  std::unique_ptr<PySource> Src;
+  std::map<std::string, std::string> Imports; // local name -> qualified name
+  std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
+  std::vector<PyFunctionDef> Functions;       // all defs, nested and methods, and the module body
+  std::map<std::string, PyClassDef> Classes;  // by qualified name
+};
+
+// The dotted module name of a file: directories with __init__.py are packages.
+std::string moduleNameOf(const std::string &Path, std::string *Package);
+
+// Pass one over a parsed file.
+void indexModule(PyModuleInfo &M);
+
+class PyProgram {
+public:
+  std::vector<std::unique_ptr<PyModuleInfo>> Modules;
+
+  // Builds the program-wide tables once all modules are indexed.
+  void link();
+
+  // The qualified name `Name` means in module M (import aliases and
+  // re-exports followed); Name itself when it is neither.
+  std::string canonical(const std::string &Name) const;
+  const PyClassDef *classNamed(const std::string &QName) const;
+  bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
+  // The method a call on an instance of Class reaches, through base classes.
+  std::string methodOf(const std::string &Class, const std::string &Method) const;
+
+  // Parameters known to take tensors: every parameter of a callable given to
+  // make_graphed_callables, and positions where some caller passes a tensor.
+  bool tensorParam(const std::string &Function, unsigned Index) const {
+    if (GraphedEntries.count(Function))
+      return true;
+    auto It = TensorParams.find(Function);
+    return It != TensorParams.end() && It->second.count(Index);
+  }
+  std::set<std::string> GraphedEntries;
+  std::map<std::string, std::set<unsigned>> TensorParams;
+
+private:
+  std::map<std::string, const PyClassDef *> ClassByName;
+  std::set<std::string> FunctionNames;
+  std::map<std::string, const PyModuleInfo *> ByModule;
+};
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,88 @@
+// One Python file parsed with tree-sitter: the text, its syntax tree, and the
+// small vocabulary the rest of the Python front end reads nodes with.
+#pragma once
+
+#include "graphsafe/Finding.h"
+
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+class PySource {
+public:
+  // Null with Error set when the grammar cannot be loaded into the runtime.
+  static std::unique_ptr<PySource> parse(std::string Path, std::string Text, std::string &Error);
+  ~PySource();
+  PySource(const PySource &) = delete;
+  PySource &operator=(const PySource &) = delete;
+
+  const std::string &path() const { return Path; }
+  const std::string &text() const { return Text; }
+  TSNode root() const { return ts_tree_root_node(Tree); }
+
+  std::string_view text(TSNode N) const {
+    return std::string_view(Text).substr(ts_node_start_byte(N),
+                                         ts_node_end_byte(N) - ts_node_start_byte(N));
+  }
+  SourceLoc loc(TSNode N) const;
+  SourceLoc locAtByte(unsigned Byte) const;
+
+  // Where the parser had to skip or invent tokens, first ones first.
+  std::vector<std::pair<SourceLoc, std::string>> syntaxErrors(size_t Max = 5) const;
+
+private:
+  PySource(std::string Path, std::string Text) : Path(std::move(Path)), Text(std::move(Text)) {}
+  std::string Path, Text;
+  std::vector<unsigned> LineStarts;
+  TSTree *Tree = nullptr;
+};
+
+inline std::string_view kind(TSNode N) { return ts_node_is_null(N) ? "" : ts_node_type(N); }
+inline bool is(TSNode N, std::string_view K) { return kind(N) == K; }
+inline TSNode field(TSNode N, std::string_view Name) {
+  return ts_node_child_by_field_name(N, Name.data(), Name.size());
+}
+inline unsigned beginOf(TSNode N) { return ts_node_start_byte(N); }
+inline unsigned endOf(TSNode N) { return ts_node_end_byte(N); }
+inline bool contains(TSNode Outer, TSNode Inner) {
+  return beginOf(Outer) <= beginOf(Inner) && endOf(Inner) <= endOf(Outer);
+}
+std::vector<TSNode> namedChildren(TSNode N);
+// Strips parentheses: `(x)` is x.
+TSNode unparen(TSNode N);
+
+// The positional and keyword arguments of a call.
+struct CallArgs {
+  std::vector<TSNode> Positional;
+  std::vector<std::pair<std::string_view, TSNode>> Keywords;
+  TSNode keyword(std::string_view Name) const;
+};
+CallArgs argsOf(const PySource &S, TSNode Call);
+
+// Nodes that start a scope of their own: walked as functions or classes, not
+// as part of the body around them.
+inline bool isScope(TSNode N) {
+  auto K = kind(N);
+  return K == "function_definition" || K == "class_definition";
+}
+
+// Visits N and its named descendants in source order. Nested functions and
+// classes are visited but not entered. Visit returns false to skip children.
+template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
+  std::vector<TSNode> Stack = {Root};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (!Visit(N) || (isScope(N) && !ts_node_eq(N, Root)))
+      continue;
+    for (uint32_t I = ts_node_named_child_count(N); I-- > 0;)
+      Stack.push_back(ts_node_named_child(N, I));
+  }
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,168 @@
+#include "PyContext.h"
+
+#include <algorithm>
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+bool listed(const std::vector<std::string> &Names, const std::string &Q) {
+  return !Q.empty() && std::find(Names.begin(), Names.end(), Q) != Names.end();
+}
+
+bool endsFlow(TSNode Block) {
+  auto Stmts = namedChildren(Block);
+  if (Stmts.empty())
+    return false;
+  auto K = kind(Stmts.back());
+  return K == "return_statement" || K == "raise_statement" || K == "continue_statement" ||
+         K == "break_statement";
+}
+
+// The capture-status test in an `if` condition: +1 when true means
+// capturing, -1 when negated, 0 when the condition is something else.
+int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Cond) {
+  Cond = unparen(Cond);
+  int Sign = 1;
+  while (is(Cond, "not_operator")) {
+    Sign = -Sign;
+    Cond = unparen(field(Cond, "argument"));
+  }
+  if (is(Cond, "call") && listed(Spec.PyStatusQueries, Ctx.T.resolve(field(Cond, "function"))))
+    return Sign;
+  return 0;
+}
+
+} // namespace
+
+void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
+  const PySource &S = Ctx.S;
+  struct Open {
+    std::string Graph;
+    unsigned Begin;
+    TSNode Call;
+  };
+  std::vector<Open> Pending;
+  walk(Ctx.body(), [&](TSNode N) {
+    auto K = kind(N);
+    if (K == "with_statement") {
+      TSNode Clause = ts_node_named_child(N, 0);
+      for (TSNode Item : namedChildren(Clause)) {
+        TSNode V = field(Item, "value");
+        if (is(V, "as_pattern"))
+          V = ts_node_named_child(V, 0);
+        if (!is(V, "call") || !listed(Spec.PyContextManagers, Ctx.T.resolve(field(V, "function"))))
+          continue;
+        TSNode Body = field(N, "body");
+        CallArgs A = argsOf(S, V);
+        TSNode G = !A.Positional.empty() ? A.Positional[0] : A.keyword("cuda_graph");
+        Ctx.Regions.push_back({beginOf(Body), endOf(Body), S.loc(N),
+                               ts_node_is_null(G) ? "" : std::string(S.text(G)), N});
+      }
+    } else if (K == "call") {
+      TSNode Fn = field(N, "function");
+      if (is(Fn, "attribute")) {
+        std::string Method(S.text(field(Fn, "attribute")));
+        std::string Graph(S.text(field(Fn, "object")));
+        if (listed(Spec.PyBegin, Method)) {
+          Pending.push_back({Graph, endOf(N), N});
+        } else if (listed(Spec.PyEnd, Method)) {
+          auto It = std::find_if(Pending.rbegin(), Pending.rend(),
+                                 [&](const Open &O) { return O.Graph == Graph; });
+          if (It != Pending.rend()) {
+            Ctx.Regions.push_back({It->Begin, beginOf(N), S.loc(It->Call), It->Graph, It->Call});
+            Pending.erase(std::next(It).base());
+          }
+        }
+      }
+    } else if (K == "if_statement") {
+      int Test = statusTest(Ctx, Spec, field(N, "condition"));
+      if (Test == 0)
+        return true;
+      TSNode Then = field(N, "consequence");
+      TSNode Else{};
+      for (TSNode C : namedChildren(N))
+        if (is(C, "else_clause"))
+          Else = field(C, "body");
+      if (Test < 0) {
+        Ctx.Guarded.push_back({beginOf(Then), endOf(Then)});
+      } else {
+        if (!ts_node_is_null(Else))
+          Ctx.Guarded.push_back({beginOf(Else), endOf(Else)});
+        // `if capturing: return` keeps the rest of the block out of capture.
+        if (endsFlow(Then)) {
+          TSNode Block = ts_node_parent(N);
+          Ctx.Guarded.push_back({endOf(N), endOf(Block)});
+        }
+      }
+    }
+    return true;
+  });
+  // Begun here, ended by a caller or never: capture runs to the end.
+  for (const auto &O : Pending)
+    Ctx.Regions.push_back({O.Begin, endOf(Ctx.body()), S.loc(O.Call), O.Graph, O.Call});
+}
+
+const PyRegion *PyFunctionContext::regionAt(unsigned Offset) const {
+  for (const auto &R : Regions)
+    if (R.Begin <= Offset && Offset < R.End)
+      return &R;
+  return nullptr;
+}
+
+CaptureContext PyFunctionContext::contextAt(unsigned Offset, SourceLoc *RegionBegin) const {
+  for (const auto &[B, E] : Guarded)
+    if (B <= Offset && Offset < E)
+      return CaptureContext::Guarded;
+  if (const PyRegion *R = regionAt(Offset)) {
+    if (RegionBegin)
+      *RegionBegin = R->BeginLoc;
+    return CaptureContext::InRegion;
+  }
+  // Top-level code runs once, from no caller: outside any region it is not
+  // captured.
+  return Regions.empty() && !T.F.IsModuleBody ? CaptureContext::Ambient : CaptureContext::Outside;
+}
+
+void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Callee) {
+  Site Site;
+  Site.Context = contextAt(beginOf(N), &Site.RegionBegin);
+  if (Site.Context == CaptureContext::Outside || Site.Context == CaptureContext::Guarded)
+    return;
+  Site.RuleId = R.Id;
+  if (R.Python.Message.empty()) {
+    Site.Message = R.formatMessage(Callee);
+  } else {
+    fmt::dynamic_format_arg_store<fmt::format_context> Args;
+    Args.push_back(fmt::arg("callee", Callee));
+    Site.Message = fmt::vformat(R.Python.Message, Args);
+  }
+  Site.Fix = R.Python.Fix;
+  Site.Loc = S.loc(N);
+  Out.Sites.push_back(std::move(Site));
+}
+
+void PyFunctionContext::reportCheck(const std::string &Check, TSNode N, const std::string &Message,
+                                    std::vector<Note> Notes, bool Always) {
+  auto It = CheckRules.find(Check);
+  if (It == CheckRules.end())
+    return;
+  Site Site;
+  Site.Context = contextAt(beginOf(N), &Site.RegionBegin);
+  if (Always) {
+    Site.Context = CaptureContext::InRegion;
+    Site.RegionBegin = {};
+  } else if (Site.Context == CaptureContext::Outside || Site.Context == CaptureContext::Guarded) {
+    return;
+  }
+  Site.RuleId = It->second->Id;
+  Site.Message = Message;
+  Site.Fix = It->second->Python.Fix;
+  Site.Loc = S.loc(N);
+  Site.Notes = std::move(Notes);
+  Out.Sites.push_back(std::move(Site));
+}
+
+} // namespace graphsafe::lint::py

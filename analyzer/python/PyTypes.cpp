@@ -1,0 +1,490 @@
+#include "PyTypes.h"
+
+#include <set>
+
+namespace graphsafe::lint::py {
+
+bool startsWith(std::string_view S, std::string_view Prefix) {
+  return S.substr(0, Prefix.size()) == Prefix;
+}
+
+namespace {
+
+// Tensor methods whose result lives on the host.
+const std::set<std::string, std::less<>> HostResultMethods = {
+    "item",           "tolist",   "numel",      "dim",
+    "size",           "stride",   "data_ptr",   "is_contiguous",
+    "element_size",   "nelement", "get_device", "is_floating_point",
+    "storage_offset", "numpy",    "is_complex", "is_pinned",
+    "is_set_to",      "__len__",  "ndimension", "untyped_storage"};
+const std::set<std::string, std::less<>> BoolMethods = {
+    "bool",        "eq",          "ne",      "gt",       "lt",          "ge",
+    "le",          "isnan",       "isinf",   "isfinite", "logical_and", "logical_or",
+    "logical_not", "logical_xor", "isclose", "signbit",  "isneginf",    "isposinf"};
+const std::set<std::string, std::less<>> HostAttrs = {
+    "shape", "dtype",   "device",    "ndim",         "is_cuda", "requires_grad", "layout",
+    "names", "is_leaf", "is_sparse", "is_quantized", "is_meta", "itemsize",      "nbytes"};
+const std::set<std::string, std::less<>> TensorAttrs = {"grad", "data", "T",    "mT",
+                                                        "H",    "mH",   "real", "imag"};
+const std::set<std::string, std::less<>> HostBuiltins = {
+    "int",   "float", "str", "len",  "bool", "round",  "repr",     "isinstance", "hasattr",
+    "range", "ord",   "chr", "hash", "id",   "format", "callable", "issubclass"};
+const std::set<std::string, std::less<>> HostModules = {
+    "numpy.", "math.",    "time.",     "random.",     "os.",        "sys.",
+    "json.",  "pathlib.", "datetime.", "statistics.", "itertools.", "collections."};
+// torch.* names that do not return tensors.
+const std::vector<std::string_view> TorchNonTensor = {"torch.cuda.",
+                                                      "torch.backends.",
+                                                      "torch.distributed.",
+                                                      "torch.utils.",
+                                                      "torch.optim.",
+                                                      "torch.device",
+                                                      "torch.dtype",
+                                                      "torch.Size",
+                                                      "torch.is_",
+                                                      "torch.get_",
+                                                      "torch.set_",
+                                                      "torch.manual_seed",
+                                                      "torch.seed",
+                                                      "torch.initial_seed",
+                                                      "torch.no_grad",
+                                                      "torch.inference_mode",
+                                                      "torch.enable_grad",
+                                                      "torch.compile",
+                                                      "torch.jit.",
+                                                      "torch.autograd.",
+                                                      "torch.nn.",
+                                                      "torch.Generator",
+                                                      "torch.amp.",
+                                                      "torch.profiler.",
+                                                      "torch.numel",
+                                                      "torch.finfo",
+                                                      "torch.iinfo",
+                                                      "torch.library.",
+                                                      "torch._dynamo.",
+                                                      "torch.fx.",
+                                                      "torch.export.",
+                                                      "torch.hub.",
+                                                      "torch.save",
+                                                      "torch.load",
+                                                      "torch.use_deterministic_algorithms"};
+const std::set<std::string, std::less<>> TorchBool = {
+    "torch.eq",          "torch.ne",          "torch.gt",         "torch.lt",
+    "torch.ge",          "torch.le",          "torch.isnan",      "torch.isinf",
+    "torch.isfinite",    "torch.logical_and", "torch.logical_or", "torch.logical_not",
+    "torch.logical_xor", "torch.isclose",     "torch.isin"};
+// Optimizers that keep their step count on the host unless capturable=True.
+const std::set<std::string, std::less<>> CapturableOptimizers = {
+    "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "RMSprop", "Adadelta"};
+
+bool isLiteralHost(std::string_view K) {
+  return K == "integer" || K == "float" || K == "string" || K == "concatenated_string" ||
+         K == "true" || K == "false" || K == "none";
+}
+
+bool mentionsCuda(const PySource &S, TSNode Call) {
+  CallArgs A = argsOf(S, Call);
+  auto Cuda = [&](TSNode N) { return S.text(N).find("cuda") != std::string_view::npos; };
+  if (TSNode D = A.keyword("device"); !ts_node_is_null(D))
+    return Cuda(D);
+  return !A.Positional.empty() && Cuda(A.Positional.front());
+}
+
+} // namespace
+
+PyTypes::PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
+                 PyTypeCache &Cache)
+    : P(P), M(M), F(F), Cache(Cache) {
+  collect();
+}
+
+bool PyTypes::isSelf(TSNode N) const {
+  return !SelfName.empty() && is(N, "identifier") && M.Src->text(N) == SelfName;
+}
+
+void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset) {
+  T = unparen(T);
+  if (is(T, "identifier")) {
+    Bindings[std::string(M.Src->text(T))].push_back({Offset, V});
+    return;
+  }
+  if (is(T, "pattern_list") || is(T, "tuple_pattern") || is(T, "list_pattern") || is(T, "tuple") ||
+      is(T, "list") || is(T, "list_splat_pattern"))
+    for (TSNode C : namedChildren(T))
+      bindTarget(C, Value{}, Offset);
+}
+
+void PyTypes::collect() {
+  const PySource &S = *M.Src;
+  TSNode Params = F.IsModuleBody ? TSNode{} : field(F.Node, "parameters");
+  if (!ts_node_is_null(Params)) {
+    bool First = true;
+    unsigned Index = 0;
+    for (TSNode Param : namedChildren(Params)) {
+      // Positions as callers count them: `self` is not passed.
+      unsigned ThisIndex = First && !F.ClassQName.empty() ? ~0u : Index++;
+      TSNode NameNode = Param;
+      TSNode Type{}, Default{};
+      if (is(Param, "typed_parameter")) {
+        NameNode = ts_node_named_child(Param, 0);
+        Type = field(Param, "type");
+      } else if (is(Param, "default_parameter") || is(Param, "typed_default_parameter")) {
+        NameNode = field(Param, "name");
+        Type = field(Param, "type");
+        Default = field(Param, "value");
+      }
+      if (!is(NameNode, "identifier")) {
+        First = false;
+        continue;
+      }
+      std::string Name(S.text(NameNode));
+      Value V;
+      if (First && !F.ClassQName.empty() && ts_node_is_null(Default)) {
+        SelfName = Name;
+        V = {VK::Instance, F.ClassQName};
+      } else if (!ts_node_is_null(Type)) {
+        std::string_view T = S.text(Type);
+        if (T.find("Tensor") != std::string_view::npos)
+          V.K = VK::Tensor;
+        else if (T == "int" || T == "float" || T == "bool" || T == "str")
+          V.K = VK::Host;
+        else if (T.find("Stream") != std::string_view::npos)
+          V.K = VK::Stream;
+        else if (T.find("Generator") != std::string_view::npos)
+          V.K = VK::Generator;
+      } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) &&
+                 !is(Default, "none")) {
+        V.K = VK::Host;
+      } else if ((F.Name == "forward" || P.tensorParam(F.QualName, ThisIndex)) &&
+                 ts_node_is_null(Default)) {
+        // nn.Module.forward takes the tensors the graph captures; other
+        // functions, what their callers pass.
+        V.K = VK::Tensor;
+      }
+      First = false;
+      Bindings[Name].push_back({0, V});
+    }
+  }
+  TSNode Body = F.IsModuleBody ? F.Node : field(F.Node, "body");
+  walk(Body, [&](TSNode N) {
+    auto K = kind(N);
+    if (K == "assignment") {
+      TSNode Right = field(N, "right");
+      TSNode Left = field(N, "left");
+      Value V = ts_node_is_null(Right) ? Value{} : valueOf(Right);
+      // a, b = x, y
+      if ((is(Left, "pattern_list") || is(Left, "tuple_pattern")) &&
+          (is(unparen(Right), "expression_list") || is(unparen(Right), "tuple"))) {
+        auto Ls = namedChildren(Left), Rs = namedChildren(unparen(Right));
+        if (Ls.size() == Rs.size()) {
+          for (size_t I = 0; I < Ls.size(); ++I)
+            bindTarget(Ls[I], valueOf(Rs[I]), endOf(N));
+          return true;
+        }
+      }
+      bindTarget(Left, V, endOf(N));
+    } else if (K == "augmented_assignment") {
+      TSNode Left = field(N, "left");
+      Value Old = valueOf(Left), Add = valueOf(field(N, "right"));
+      Value V = Old.tensor() || Add.tensor()             ? Value{VK::Tensor, ""}
+                : Old.K == VK::Host && Add.K == VK::Host ? Value{VK::Host, ""}
+                                                         : Value{};
+      bindTarget(Left, V, endOf(N));
+    } else if (K == "named_expression") {
+      bindTarget(field(N, "name"), valueOf(field(N, "value")), endOf(N));
+    } else if (K == "for_statement" || K == "for_in_clause") {
+      TSNode Right = field(N, "right");
+      Value V;
+      if (is(Right, "call") && S.text(field(Right, "function")) == "range")
+        V.K = VK::Host;
+      bindTarget(field(N, "left"), V, beginOf(N));
+    } else if (K == "as_pattern") {
+      if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias))
+        bindTarget(ts_node_named_child(Alias, 0), Value{}, endOf(N));
+    }
+    return true;
+  });
+}
+
+Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
+  auto It = Bindings.find(Name);
+  if (It != Bindings.end()) {
+    const Value *Last = nullptr;
+    for (const auto &[At, V] : It->second)
+      if (At <= Offset)
+        Last = &V;
+    // Bound later in a loop: the earliest binding stands in.
+    return Last ? *Last : It->second.front().second;
+  }
+  if (F.IsModuleBody || Cache.Depth > 2)
+    return {};
+  // A global: its value at the end of the module's top-level code.
+  auto &Scope = Cache.ModuleScopes[&M];
+  if (!Scope) {
+    ++Cache.Depth;
+    Scope = std::make_unique<PyTypes>(P, M, M.Functions.front(), Cache);
+    --Cache.Depth;
+  }
+  return Scope->nameAt(Name, ~0u);
+}
+
+Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const {
+  auto Found = Cache.ClassAttrs.find(Class);
+  if (Found == Cache.ClassAttrs.end()) {
+    auto &Attrs = Cache.ClassAttrs[Class];
+    const PyClassDef *C = P.classNamed(Class);
+    if (!C || Cache.Depth > 2)
+      return {};
+    ++Cache.Depth;
+    std::map<std::string, std::vector<Value>> Seen;
+    for (const auto &Fn : C->Module->Functions) {
+      if (Fn.ClassQName != Class)
+        continue;
+      PyTypes T(P, *C->Module, Fn, Cache);
+      const PySource &S = *C->Module->Src;
+      walk(field(Fn.Node, "body"), [&](TSNode N) {
+        if (is(N, "assignment") || is(N, "augmented_assignment")) {
+          TSNode L = field(N, "left");
+          if (is(L, "attribute") && T.isSelf(field(L, "object"))) {
+            Value V = is(N, "assignment") ? T.valueOf(field(N, "right")) : Value{};
+            Seen[std::string(S.text(field(L, "attribute")))].push_back(V);
+          }
+        } else if (is(N, "call")) {
+          // self.register_buffer("name", tensor)
+          TSNode Fn2 = field(N, "function");
+          if (is(Fn2, "attribute") && T.isSelf(field(Fn2, "object")) &&
+              S.text(field(Fn2, "attribute")) == "register_buffer") {
+            CallArgs A = argsOf(S, N);
+            if (!A.Positional.empty() && is(A.Positional[0], "string")) {
+              std::string_view Q = S.text(A.Positional[0]);
+              if (Q.size() >= 2)
+                Seen[std::string(Q.substr(1, Q.size() - 2))].push_back({VK::Tensor, ""});
+            }
+          }
+        }
+        return true;
+      });
+    }
+    --Cache.Depth;
+    for (auto &[Name, Vs] : Seen) {
+      // Values that disagree (or an augmented update) make the kind unknown,
+      // except a counter: a number increased stays a host value.
+      Value V = Vs.front();
+      for (const auto &O : Vs)
+        if (O.K != V.K && O.K != VK::Unknown)
+          V = {};
+      Attrs[Name] = V;
+    }
+    Found = Cache.ClassAttrs.find(Class);
+  }
+  if (auto It = Found->second.find(Attr); It != Found->second.end())
+    return It->second;
+  // Inherited from a base class of the project.
+  if (const PyClassDef *C = P.classNamed(Class))
+    for (const auto &B : C->Bases)
+      if (B != Class && Cache.Depth < 4) {
+        ++Cache.Depth;
+        Value V = selfAttr(B, Attr);
+        --Cache.Depth;
+        if (V.K != VK::Unknown)
+          return V;
+      }
+  return {};
+}
+
+std::string PyTypes::resolve(TSNode E) const {
+  E = unparen(E);
+  const PySource &S = *M.Src;
+  if (is(E, "identifier")) {
+    std::string Name(S.text(E));
+    // A def nested in this function.
+    if (!F.IsModuleBody && P.isFunction(F.QualName + "." + Name))
+      return F.QualName + "." + Name;
+    if (Bindings.count(Name) && !M.Imports.count(Name))
+      return ""; // a local variable
+    if (auto It = M.Imports.find(Name); It != M.Imports.end())
+      return P.canonical(It->second);
+    if (auto It = M.Defs.find(Name); It != M.Defs.end())
+      return It->second;
+    return Name; // a builtin, or a global defined elsewhere
+  }
+  if (is(E, "attribute")) {
+    std::string Base = resolve(field(E, "object"));
+    if (Base.empty())
+      return "";
+    return P.canonical(Base + "." + std::string(S.text(field(E, "attribute"))));
+  }
+  return "";
+}
+
+Value PyTypes::callValue(TSNode Call) const {
+  const PySource &S = *M.Src;
+  TSNode Fn = unparen(field(Call, "function"));
+  if (is(Fn, "attribute")) {
+    Value Recv = valueOf(field(Fn, "object"));
+    std::string_view Method = S.text(field(Fn, "attribute"));
+    if (Recv.tensor()) {
+      if (HostResultMethods.count(Method))
+        return {VK::Host, ""};
+      if (BoolMethods.count(Method) || Method == "any" || Method == "all")
+        return {VK::BoolTensor, ""};
+      return {VK::Tensor, ""};
+    }
+    if (Recv.K == VK::Host)
+      return Recv; // a method of a number, a string or a numpy value
+    if (Recv.K == VK::Instance) {
+      if (Method == "forward")
+        return {VK::Tensor, ""};
+      // nn.Module's chainable set-up returns the module itself.
+      static const std::set<std::string, std::less<>> ReturnsSelf = {
+          "cuda",     "to",  "train",          "eval",         "half",  "float",    "double",
+          "bfloat16", "cpu", "requires_grad_", "share_memory", "apply", "to_empty", "type"};
+      if (ReturnsSelf.count(Method))
+        return Recv;
+    }
+  }
+  std::string Q = resolve(Fn);
+  if (!Q.empty()) {
+    if (Q == "torch.cuda.Stream" || Q == "torch.cuda.current_stream" ||
+        Q == "torch.cuda.default_stream" || Q == "torch.cuda.ExternalStream" ||
+        Q == "torch.cuda.streams.Stream")
+      return {VK::Stream, ""};
+    if (Q == "torch.cuda.Event" || Q == "torch.cuda.streams.Event")
+      return {VK::Event, ""};
+    if (Q == "torch.Generator" || Q == "torch._C.Generator")
+      return {mentionsCuda(S, Call) ? VK::CudaGenerator : VK::Generator, ""};
+    if (Q == "torch.cuda.CUDAGraph" || Q == "torch.cuda.graphs.CUDAGraph")
+      return {VK::Graph, ""};
+    if (Q == "logging.getLogger")
+      return {VK::Logger, ""};
+    if (startsWith(Q, "torch.optim.")) {
+      std::string_view Cls = std::string_view(Q).substr(Q.rfind('.') + 1);
+      if (Cls.empty() || !isupper(static_cast<unsigned char>(Cls[0])) ||
+          startsWith(Q, "torch.optim.lr_scheduler."))
+        return {};
+      TSNode Cap = argsOf(S, Call).keyword("capturable");
+      bool Capturable = !ts_node_is_null(Cap) && S.text(Cap) == "True";
+      return {CapturableOptimizers.count(Cls) && !Capturable ? VK::UncapturableOptimizer
+                                                             : VK::Optimizer,
+              Q};
+    }
+    if (HostBuiltins.count(Q))
+      return {VK::Host, ""};
+    for (const auto &H : HostModules)
+      if (startsWith(Q, H))
+        return {VK::Host, ""};
+    if (P.classNamed(Q))
+      return {VK::Instance, Q};
+    if (startsWith(Q, "torch.nn.functional."))
+      return {VK::Tensor, ""};
+    if (startsWith(Q, "torch.nn.")) {
+      std::string_view Last = std::string_view(Q).substr(Q.rfind('.') + 1);
+      if (!Last.empty() && isupper(static_cast<unsigned char>(Last[0])))
+        return {VK::Instance, Q};
+      return {};
+    }
+    if (startsWith(Q, "torch.")) {
+      for (auto Prefix : TorchNonTensor)
+        if (startsWith(Q, Prefix))
+          return {};
+      if (TorchBool.count(Q))
+        return {VK::BoolTensor, ""};
+      return {VK::Tensor, ""};
+    }
+  }
+  // Calling a module instance runs its forward.
+  Value Callee = valueOf(Fn);
+  if (Callee.K == VK::Instance)
+    return {VK::Tensor, ""};
+  return {};
+}
+
+Value PyTypes::valueOf(TSNode E) const {
+  E = unparen(E);
+  if (ts_node_is_null(E))
+    return {};
+  const PySource &S = *M.Src;
+  auto K = kind(E);
+  if (isLiteralHost(K))
+    return {VK::Host, ""};
+  if (K == "identifier") {
+    Value V = nameAt(S.text(E), beginOf(E));
+    if (V.K == VK::Unknown && !Bindings.count(S.text(E))) {
+      std::string Q = resolve(E);
+      if (!Q.empty() && P.classNamed(Q))
+        return {VK::Unknown, ""};
+    }
+    return V;
+  }
+  if (K == "attribute") {
+    TSNode Obj = field(E, "object");
+    std::string Attr(S.text(field(E, "attribute")));
+    if (isSelf(Obj))
+      return selfAttr(F.ClassQName, Attr);
+    if (HostAttrs.count(Attr))
+      return {VK::Host, ""};
+    if (TensorAttrs.count(Attr)) {
+      Value O = valueOf(Obj);
+      if (O.tensor() || Attr == "grad")
+        return {VK::Tensor, ""};
+    }
+    Value O = valueOf(Obj);
+    if (O.K == VK::Instance)
+      return selfAttr(O.Name, Attr);
+    return {};
+  }
+  if (K == "call")
+    return callValue(E);
+  if (K == "subscript") {
+    TSNode Obj = unparen(field(E, "value"));
+    if (is(Obj, "attribute") && S.text(field(Obj, "attribute")) == "shape")
+      return {VK::Host, ""};
+    Value O = valueOf(Obj);
+    if (O.tensor())
+      return O;
+    return {};
+  }
+  if (K == "binary_operator") {
+    Value L = valueOf(field(E, "left")), R = valueOf(field(E, "right"));
+    if (L.K == VK::BoolTensor && R.K == VK::BoolTensor)
+      return {VK::BoolTensor, ""};
+    if (L.tensor() || R.tensor())
+      return {VK::Tensor, ""};
+    if (L.K == VK::Host && R.K == VK::Host)
+      return {VK::Host, ""};
+    return {};
+  }
+  if (K == "comparison_operator") {
+    // `x is None`, `k in d`: Python's own tests.
+    for (uint32_t I = 0; I < ts_node_child_count(E); ++I) {
+      auto Op = kind(ts_node_child(E, I));
+      if (Op == "is" || Op == "in" || Op == "not" || Op == "is not" || Op == "not in")
+        return {VK::Host, ""};
+    }
+    bool AnyTensor = false, AllHost = true;
+    for (TSNode C : namedChildren(E)) {
+      Value V = valueOf(C);
+      AnyTensor |= V.tensor();
+      AllHost &= V.K == VK::Host;
+    }
+    return AnyTensor ? Value{VK::BoolTensor, ""} : AllHost ? Value{VK::Host, ""} : Value{};
+  }
+  if (K == "unary_operator")
+    return valueOf(field(E, "argument"));
+  if (K == "not_operator")
+    return {VK::Host, ""};
+  if (K == "conditional_expression") {
+    auto Cs = namedChildren(E);
+    if (Cs.size() == 3) {
+      Value A = valueOf(Cs[0]), B = valueOf(Cs[2]);
+      if (A.K == B.K)
+        return A;
+    }
+    return {};
+  }
+  if (K == "named_expression")
+    return valueOf(field(E, "value"));
+  return {};
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,73 @@
+// Which Python values are tensors, streams, events, generators, graphs,
+// optimizers or plain host values, well enough not to flag `.item()` on a
+// number. Flow: each name's last binding before the use, in source order.
+#pragma once
+
+#include "PyModule.h"
+
+#include <map>
+#include <string>
+
+namespace graphsafe::lint::py {
+
+enum class VK {
+  Unknown,
+  Host, // a Python number, string, bool or None
+  Tensor,
+  BoolTensor, // a tensor of truth values (a comparison, a mask)
+  Stream,
+  Event,
+  Generator,
+  CudaGenerator,
+  Graph,
+  Optimizer,
+  UncapturableOptimizer, // keeps its step count on the host (no capturable=True)
+  Logger,
+  Instance, // of a class; Name is the class's qualified name
+};
+
+struct Value {
+  VK K = VK::Unknown;
+  std::string Name;
+  bool tensor() const { return K == VK::Tensor || K == VK::BoolTensor; }
+};
+
+class PyTypes;
+
+// Per-thread memo of class attribute kinds and module-level bindings.
+struct PyTypeCache {
+  std::map<std::string, std::map<std::string, Value>> ClassAttrs;
+  std::map<const PyModuleInfo *, std::unique_ptr<PyTypes>> ModuleScopes;
+  int Depth = 0;
+};
+
+class PyTypes {
+public:
+  PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F, PyTypeCache &Cache);
+
+  // The qualified name a name or attribute chain spells (`T.cuda.graph` ->
+  // torch.cuda.graph); empty for values that are not static names.
+  std::string resolve(TSNode Expr) const;
+  Value valueOf(TSNode Expr) const;
+  Value nameAt(std::string_view Name, unsigned Offset) const;
+  Value selfAttr(const std::string &Class, const std::string &Attr) const;
+  // The class of `self` in a method, else empty.
+  const std::string &selfClass() const { return F.ClassQName; }
+  bool isSelf(TSNode N) const;
+
+  const PyProgram &P;
+  const PyModuleInfo &M;
+  const PyFunctionDef &F;
+
+private:
+  void bindTarget(TSNode Target, const Value &V, unsigned Offset);
+  void collect();
+  Value callValue(TSNode Call) const;
+  std::map<std::string, std::vector<std::pair<unsigned, Value>>, std::less<>> Bindings;
+  std::string SelfName;
+  PyTypeCache &Cache;
+};
+
+bool startsWith(std::string_view S, std::string_view Prefix);
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,151 @@
+#include "PyCheck.h"
+
+#include <fmt/format.h>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+const std::set<std::string, std::less<>> ContainerMutators = {
+    "append",  "extend",     "insert", "add",        "update", "pop",
+    "popleft", "appendleft", "clear",  "setdefault", "remove", "discard"};
+
+// State that outlives the call: an attribute, or a name declared global or
+// nonlocal. Locals die with the frame, so changing them is harmless.
+bool outlivesCall(const PyFunctionContext &Ctx, TSNode Target,
+                  const std::set<std::string> &Globals) {
+  Target = unparen(Target);
+  if (is(Target, "attribute"))
+    return true;
+  if (is(Target, "subscript"))
+    return outlivesCall(Ctx, field(Target, "value"), Globals);
+  // At the top level of a module every name is a global.
+  return is(Target, "identifier") &&
+         (Ctx.T.F.IsModuleBody || Globals.count(std::string(Ctx.S.text(Target))));
+}
+
+class PyHostSideEffectCheck : public PyCheck {
+public:
+  void run(PyFunctionContext &Ctx) override {
+    const PySource &S = Ctx.S;
+    const PyTypes &T = Ctx.T;
+    std::set<std::string> Globals;
+    walk(Ctx.body(), [&](TSNode N) {
+      if (is(N, "global_statement") || is(N, "nonlocal_statement"))
+        for (TSNode C : namedChildren(N))
+          Globals.insert(std::string(S.text(C)));
+      return true;
+    });
+    walk(Ctx.body(), [&](TSNode N) {
+      auto K = kind(N);
+      if (!Ctx.inCapture(beginOf(N)))
+        return true;
+      if (K == "augmented_assignment") {
+        TSNode L = field(N, "left");
+        Value Old = T.valueOf(L);
+        // `self.total += loss` on a tensor is an in-place GPU op: captured.
+        if (outlivesCall(Ctx, L, Globals) && !Old.tensor() && Old.K != VK::Instance &&
+            !(Old.K == VK::Unknown && T.valueOf(field(N, "right")).tensor()))
+          Ctx.reportCheck("host-state-mutation", N,
+                          fmt::format("'{}' is host state changed in captured code: the change "
+                                      "happens once, at capture, and replays never repeat it",
+                                      S.text(L)));
+      } else if (K == "assignment") {
+        // self.step = self.step + 1
+        TSNode L = field(N, "left"), R = field(N, "right");
+        if (!ts_node_is_null(R) && outlivesCall(Ctx, L, Globals) && T.valueOf(L).K == VK::Host &&
+            mentions(S, R, L))
+          Ctx.reportCheck("host-state-mutation", N,
+                          fmt::format("'{}' is host state changed in captured code: the change "
+                                      "happens once, at capture, and replays never repeat it",
+                                      S.text(L)));
+      } else if (K == "call") {
+        TSNode Fn = unparen(field(N, "function"));
+        if (is(Fn, "attribute") && ContainerMutators.count(S.text(field(Fn, "attribute"))) &&
+            outlivesCall(Ctx, field(Fn, "object"), Globals) &&
+            !mayBeTensorOrModule(T, field(Fn, "object")))
+          Ctx.reportCheck("host-state-mutation", N,
+                          fmt::format("'{}' changes a host container in captured code: it "
+                                      "happens once, at capture, and replays never repeat it",
+                                      calleeText(S, N)));
+        else if (S.text(Fn) == "print" && T.resolve(Fn) == "print")
+          printCall(Ctx, N);
+        else if (T.resolve(Fn) == "torch.optim.lr_scheduler" ||
+                 (is(Fn, "attribute") && (S.text(field(Fn, "attribute")) == "get_last_lr" ||
+                                          S.text(field(Fn, "attribute")) == "get_lr")))
+          Ctx.reportCheck("host-scalar-read", N,
+                          fmt::format("'{}()' reads the learning rate on the host: the graph "
+                                      "bakes in its value at capture, later changes never reach "
+                                      "replays",
+                                      calleeText(S, N)));
+      } else if (K == "subscript") {
+        // optimizer.param_groups[0]["lr"]
+        TSNode Idx = field(N, "subscript");
+        std::string_view V = S.text(field(N, "value"));
+        if (is(Idx, "string") && (S.text(Idx) == "\"lr\"" || S.text(Idx) == "'lr'") &&
+            V.find("param_groups") != std::string_view::npos && !isStoreTarget(N))
+          Ctx.reportCheck("host-scalar-read", N,
+                          fmt::format("'{}' reads the learning rate on the host: the graph bakes "
+                                      "in its value at capture, later changes never reach "
+                                      "replays",
+                                      S.text(N)));
+      } else if (K == "string" && hasTensorInterpolation(T, N)) {
+        Ctx.reportCheck("tensor-in-format", N,
+                        "formatting a tensor into a string copies it to the host: a GPU sync, "
+                        "illegal during CUDA graph capture");
+        return false;
+      }
+      return true;
+    });
+  }
+
+private:
+  // Whether E reads Target itself (`self.step + 1` reads self.step).
+  static bool mentions(const PySource &S, TSNode E, TSNode Target) {
+    bool Found = false;
+    walk(E, [&](TSNode N) {
+      Found |= kind(N) == kind(Target) && S.text(N) == S.text(Target);
+      return !Found;
+    });
+    return Found;
+  }
+
+  static bool mayBeTensorOrModule(const PyTypes &T, TSNode E) {
+    Value V = T.valueOf(E);
+    return V.tensor() || V.K == VK::Instance;
+  }
+
+  static bool isStoreTarget(TSNode N) {
+    TSNode P = ts_node_parent(N);
+    return is(P, "assignment") && ts_node_eq(field(P, "left"), N);
+  }
+
+  static bool hasTensorInterpolation(const PyTypes &T, TSNode Str) {
+    for (TSNode C : namedChildren(Str))
+      if (is(C, "interpolation") && T.valueOf(field(C, "expression")).tensor())
+        return true;
+    return false;
+  }
+
+  void printCall(PyFunctionContext &Ctx, TSNode Call) {
+    CallArgs A = argsOf(Ctx.S, Call);
+    for (TSNode P : A.Positional)
+      if (Ctx.T.valueOf(P).tensor()) {
+        Ctx.reportCheck("tensor-in-format", Call,
+                        fmt::format("'print' of tensor '{}' copies it to the host: a GPU sync, "
+                                    "illegal during CUDA graph capture",
+                                    Ctx.S.text(P)));
+        return;
+      }
+    Ctx.reportCheck("host-output", Call,
+                    "'print' in captured code runs once, at capture; replays print nothing");
+  }
+};
+
+} // namespace
+
+std::unique_ptr<PyCheck> makePyHostSideEffectCheck() {
+  return std::make_unique<PyHostSideEffectCheck>();
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,335 @@
+#include "PyCheck.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// Methods whose result shares the receiver's memory.
+const std::set<std::string, std::less<>> ViewMethods = {
+    "view",      "reshape", "detach", "squeeze",    "unsqueeze", "flatten",   "t",
+    "transpose", "permute", "narrow", "select",     "expand",    "view_as",   "as_strided",
+    "chunk",     "split",   "unbind", "contiguous", "expand_as", "unflatten", "movedim"};
+
+bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
+
+// The mistakes a reader can see in the code that replays a graph captured in
+// this function: a static input rebound instead of copied into, grads set to
+// None between replays, an output kept across a later replay, a Python
+// number the graph baked in changed between replays.
+class PyLifetimeCheck : public PyCheck {
+public:
+  explicit PyLifetimeCheck(const CaptureSpec &Spec) : Spec(Spec) {}
+
+  void run(PyFunctionContext &Ctx) override {
+    for (const auto &R : Ctx.Regions)
+      checkRegion(Ctx, R);
+  }
+
+private:
+  const CaptureSpec &Spec;
+
+  struct Facts {
+    std::vector<unsigned> Replays;
+    std::vector<TSNode> Loops; // loops after the region that replay
+  };
+
+  bool isReplay(const PyFunctionContext &Ctx, const PyRegion &R, TSNode Call) const {
+    TSNode Fn = field(Call, "function");
+    if (!is(Fn, "attribute"))
+      return false;
+    std::string Method(Ctx.S.text(field(Fn, "attribute")));
+    if (std::find(Spec.PyReplay.begin(), Spec.PyReplay.end(), Method) == Spec.PyReplay.end())
+      return false;
+    return R.Graph.empty() || Ctx.S.text(field(Fn, "object")) == R.Graph;
+  }
+
+  // Whether a change at Offset reaches a later replay: one follows it, or it
+  // sits in a loop that replays.
+  static bool replayedAfter(const Facts &F, TSNode At) {
+    for (unsigned Rp : F.Replays)
+      if (Rp > beginOf(At))
+        return true;
+    for (TSNode L : F.Loops)
+      if (contains(L, At))
+        return true;
+    return false;
+  }
+
+  void checkRegion(PyFunctionContext &Ctx, const PyRegion &R) {
+    const PySource &S = Ctx.S;
+    const PyTypes &T = Ctx.T;
+    Facts F;
+    std::map<std::string, Value> Inputs; // read in the region, bound before it
+    std::set<std::string> Outputs;
+    bool Backward = false;
+    unsigned CaptureLine = R.BeginLoc.Line;
+    walk(Ctx.body(), [&](TSNode N) {
+      unsigned At = beginOf(N);
+      bool In = At >= R.Begin && At < R.End;
+      if (is(N, "call")) {
+        if (In) {
+          TSNode Fn = field(N, "function");
+          if ((is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "backward") ||
+              T.resolve(Fn) == "torch.autograd.backward")
+            Backward = true;
+        } else if (At >= R.End && isReplay(Ctx, R, N)) {
+          F.Replays.push_back(At);
+        }
+      } else if (In && is(N, "identifier") && isRead(N)) {
+        std::string Name(S.text(N));
+        Value Before = T.nameAt(Name, R.Begin);
+        if (boundBefore(T, Name, R.Begin))
+          Inputs.emplace(Name, Before);
+      } else if (In && is(N, "assignment")) {
+        collectNames(S, field(N, "left"), Outputs);
+      }
+      return true;
+    });
+    if (F.Replays.empty())
+      return;
+    walk(Ctx.body(), [&](TSNode N) {
+      if (isLoop(N) && beginOf(N) >= R.End)
+        for (unsigned Rp : F.Replays)
+          if (Rp >= beginOf(N) && Rp < endOf(N)) {
+            F.Loops.push_back(N);
+            break;
+          }
+      return true;
+    });
+    for (const auto &O : Outputs)
+      Inputs.erase(O);
+
+    walk(Ctx.body(), [&](TSNode N) {
+      if (beginOf(N) < R.End)
+        return true;
+      if (is(N, "assignment") || is(N, "augmented_assignment")) {
+        TSNode L = unparen(field(N, "left"));
+        std::string Name(S.text(L));
+        auto In = Inputs.find(Name);
+        if (is(L, "identifier") && In != Inputs.end() && replayedAfter(F, N)) {
+          if (In->second.K == VK::Host)
+            Ctx.reportCheck("scalar-changed-between-replays", N,
+                            fmt::format("'{}' is a Python number the graph captured at line {} "
+                                        "baked in: changing it here does not reach replays",
+                                        Name, CaptureLine),
+                            {{"the capture region begins here", R.BeginLoc}}, true);
+          else if (is(N, "assignment")) // `x += 1` on a tensor is in place: fine
+            Ctx.reportCheck(
+                "static-input-rebound", N,
+                fmt::format("'{0}' is a static input of the graph captured at line {1}; "
+                            "rebinding it does not change what replays read: they keep using "
+                            "the old tensor's memory, freed once nothing else holds it. Copy "
+                            "into it instead: {0}.copy_(...)",
+                            Name, CaptureLine),
+                {{"the capture region begins here", R.BeginLoc}}, true);
+        }
+        if (Backward && is(N, "assignment") && is(L, "attribute") &&
+            S.text(field(L, "attribute")) == "grad" && S.text(field(N, "right")) == "None" &&
+            replayedAfter(F, N))
+          reportGradsFreed(Ctx, R, N, std::string(S.text(L)) + " = None");
+      } else if (Backward && is(N, "call")) {
+        TSNode Fn = field(N, "function");
+        if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "zero_grad" &&
+            replayedAfter(F, N)) {
+          CallArgs A = argsOf(S, N);
+          TSNode Keep = A.keyword("set_to_none");
+          if (!A.Positional.empty())
+            Keep = A.Positional[0];
+          if (ts_node_is_null(Keep) || S.text(Keep) != "False")
+            reportGradsFreed(Ctx, R, N, calleeText(S, N) + "()");
+        }
+      }
+      return true;
+    });
+    checkOutputAliases(Ctx, R, F, Outputs);
+  }
+
+  static void reportGradsFreed(PyFunctionContext &Ctx, const PyRegion &R, TSNode N,
+                               const std::string &What) {
+    Ctx.reportCheck("grads-set-to-none", N,
+                    fmt::format("'{}' sets .grad to None between replays of the graph captured at "
+                                "line {}, whose backward writes the grads: replays keep writing "
+                                "the old (freed) grad memory and the optimizer sees None. Use "
+                                "zero_grad(set_to_none=False), or do not clear grads between "
+                                "replays (the captured backward rewrites them)",
+                                What, R.BeginLoc.Line),
+                    {{"the capture region begins here", R.BeginLoc}}, true);
+  }
+
+  // Aliases of an output taken after one replay and read after the next.
+  void checkOutputAliases(PyFunctionContext &Ctx, const PyRegion &R, const Facts &F,
+                          const std::set<std::string> &Outputs) {
+    if (Outputs.empty())
+      return;
+    const PySource &S = Ctx.S;
+    std::map<std::string, unsigned> AliasEpoch;
+    std::set<std::string> Reported;
+    unsigned Epoch = 0;
+    auto aliasOf = [&](TSNode E) -> bool {
+      E = unparen(E);
+      for (;;) {
+        if (is(E, "identifier"))
+          return Outputs.count(std::string(S.text(E))) || AliasEpoch.count(std::string(S.text(E)));
+        if (is(E, "subscript")) {
+          E = unparen(field(E, "value"));
+          continue;
+        }
+        if (is(E, "call") && is(field(E, "function"), "attribute") &&
+            ViewMethods.count(S.text(field(field(E, "function"), "attribute")))) {
+          E = unparen(field(field(E, "function"), "object"));
+          continue;
+        }
+        return false;
+      }
+    };
+    std::function<void(TSNode)> Visit = [&](TSNode N) {
+      if (beginOf(N) < R.End && !contains(N, R.Opener) && endOf(N) <= R.End)
+        return;
+      if (isScope(N) && !ts_node_eq(N, Ctx.body()))
+        return;
+      if (isLoop(N) &&
+          std::any_of(F.Loops.begin(), F.Loops.end(), [&](TSNode L) { return ts_node_eq(L, N); })) {
+        TSNode Body = field(N, "body");
+        Visit(Body);
+        Visit(Body); // the next iteration sees this one's aliases
+        return;
+      }
+      if (is(N, "call") && isReplay(Ctx, R, N)) {
+        ++Epoch;
+        return;
+      }
+      if (is(N, "assignment")) {
+        TSNode L = unparen(field(N, "left")), Rt = field(N, "right");
+        if (!ts_node_is_null(Rt))
+          Visit(Rt);
+        if (is(L, "identifier") && !Outputs.count(std::string(S.text(L)))) {
+          std::string Name(S.text(L));
+          if (!ts_node_is_null(Rt) && aliasOf(Rt))
+            AliasEpoch[Name] = Epoch;
+          else
+            AliasEpoch.erase(Name);
+        }
+        return;
+      }
+      if (is(N, "call")) {
+        TSNode Fn = field(N, "function");
+        if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "append") {
+          CallArgs A = argsOf(S, N);
+          bool InLoop =
+              std::any_of(F.Loops.begin(), F.Loops.end(), [&](TSNode L) { return contains(L, N); });
+          if (InLoop && A.Positional.size() == 1 && aliasOf(A.Positional[0]) &&
+              Reported.insert("append@" + std::to_string(beginOf(N))).second)
+            Ctx.reportCheck("output-read-after-replay", N,
+                            fmt::format("'{}' keeps the graph's output buffer itself, not its "
+                                        "value: the next replay overwrites it, so every entry "
+                                        "ends up holding the last replay's result. Append "
+                                        "{}.clone() (or .item())",
+                                        calleeText(S, N), S.text(A.Positional[0])),
+                            {{"the capture region begins here", R.BeginLoc}}, true);
+        }
+      }
+      if (is(N, "identifier") && isRead(N)) {
+        std::string Name(S.text(N));
+        auto It = AliasEpoch.find(Name);
+        if (It != AliasEpoch.end() && It->second < Epoch && Reported.insert(Name).second)
+          Ctx.reportCheck("output-read-after-replay", N,
+                          fmt::format("'{}' aliases an output of the graph captured at line {}, "
+                                      "and a later replay has overwritten it: this reads the new "
+                                      "replay's values. Keep a copy: .clone() it before replaying",
+                                      Name, R.BeginLoc.Line),
+                          {{"the capture region begins here", R.BeginLoc}}, true);
+        return;
+      }
+      for (TSNode C : namedChildren(N))
+        Visit(C);
+    };
+    Visit(Ctx.body());
+  }
+
+  static bool boundBefore(const PyTypes &T, const std::string &Name, unsigned Offset) {
+    // A name of this function (or the module's top level) bound before the
+    // region, not an import or a def.
+    if (T.M.Imports.count(Name) || T.M.Defs.count(Name))
+      return false;
+    return hasBinding(T, Name, Offset);
+  }
+
+  static bool hasBinding(const PyTypes &T, const std::string &Name, unsigned Offset);
+
+  static bool isRead(TSNode Id) {
+    TSNode P = ts_node_parent(Id);
+    auto K = kind(P);
+    if ((K == "assignment" || K == "augmented_assignment") && ts_node_eq(field(P, "left"), Id))
+      return K == "augmented_assignment";
+    if (K == "attribute" && ts_node_eq(field(P, "attribute"), Id))
+      return false;
+    if (K == "keyword_argument" && ts_node_eq(field(P, "name"), Id))
+      return false;
+    if (K == "call" && ts_node_eq(field(P, "function"), Id))
+      return false;
+    if (K == "pattern_list" || K == "tuple_pattern" || K == "parameters" ||
+        K == "default_parameter" || K == "typed_parameter" || K == "global_statement" ||
+        K == "nonlocal_statement" || K == "dotted_name" || K == "aliased_import" ||
+        K == "function_definition" || K == "class_definition" || K == "for_statement" ||
+        K == "for_in_clause" || K == "as_pattern_target" || K == "named_expression")
+      return K == "for_statement" || K == "for_in_clause" ? !ts_node_eq(field(P, "left"), Id)
+             : K == "named_expression"                    ? !ts_node_eq(field(P, "name"), Id)
+                                                          : false;
+    return true;
+  }
+};
+
+bool PyLifetimeCheck::hasBinding(const PyTypes &T, const std::string &Name, unsigned Offset) {
+  // nameAt answers for bindings at or before Offset; a binding after it makes
+  // it answer with that one, so look for a binding strictly before.
+  const PySource &S = *T.M.Src;
+  bool Found = false;
+  walk(T.F.IsModuleBody ? T.F.Node : field(T.F.Node, "body"), [&](TSNode N) {
+    if (Found || beginOf(N) >= Offset)
+      return false;
+    if (is(N, "assignment")) {
+      std::set<std::string> Names;
+      collectNames(S, field(N, "left"), Names);
+      Found = Names.count(Name) > 0;
+    }
+    return !Found;
+  });
+  if (!Found && !T.F.IsModuleBody) {
+    // Parameters are bound before any region in the body.
+    TSNode Params = field(T.F.Node, "parameters");
+    for (TSNode P : namedChildren(Params)) {
+      TSNode Id = is(P, "identifier") ? P : field(P, "name");
+      if (is(P, "typed_parameter"))
+        Id = ts_node_named_child(P, 0);
+      if (!ts_node_is_null(Id) && S.text(Id) == Name)
+        Found = true;
+    }
+  }
+  return Found;
+}
+
+} // namespace
+
+void collectNames(const PySource &S, TSNode Target, std::set<std::string> &Into) {
+  Target = unparen(Target);
+  if (is(Target, "identifier")) {
+    Into.insert(std::string(S.text(Target)));
+    return;
+  }
+  if (is(Target, "pattern_list") || is(Target, "tuple_pattern") || is(Target, "list_pattern") ||
+      is(Target, "tuple") || is(Target, "list"))
+    for (TSNode C : namedChildren(Target))
+      collectNames(S, C, Into);
+}
+
+std::unique_ptr<PyCheck> makePyLifetimeCheck(const CaptureSpec &Spec) {
+  return std::make_unique<PyLifetimeCheck>(Spec);
+}
+
+} // namespace graphsafe::lint::py

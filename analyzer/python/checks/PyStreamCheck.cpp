@@ -1,0 +1,84 @@
+#include "PyCheck.h"
+
+#include <fmt/format.h>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// Inside a region, work moved to a side stream (`with torch.cuda.stream(s):`)
+// must first wait on the capturing stream (fork) and be waited on before the
+// capture ends (join), or capture fails with an unjoined or isolated stream.
+class PyStreamCheck : public PyCheck {
+public:
+  void run(PyFunctionContext &Ctx) override {
+    const PySource &S = Ctx.S;
+    struct Wait {
+      unsigned At;
+      std::string Waiter, On; // Waiter.wait_stream(On); On empty for wait_event
+    };
+    std::vector<Wait> Waits;
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return true;
+      TSNode Fn = field(N, "function");
+      if (!is(Fn, "attribute"))
+        return true;
+      std::string_view M = S.text(field(Fn, "attribute"));
+      if (M == "wait_stream" || M == "wait_event") {
+        CallArgs A = argsOf(S, N);
+        Waits.push_back({beginOf(N), std::string(S.text(field(Fn, "object"))),
+                         M == "wait_stream" && !A.Positional.empty()
+                             ? std::string(S.text(A.Positional[0]))
+                             : ""});
+      }
+      return true;
+    });
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!is(N, "with_statement"))
+        return true;
+      const PyRegion *R = Ctx.regionAt(beginOf(N));
+      if (!R)
+        return true;
+      for (TSNode Item : namedChildren(ts_node_named_child(N, 0))) {
+        TSNode V = field(Item, "value");
+        if (is(V, "as_pattern"))
+          V = ts_node_named_child(V, 0);
+        if (!is(V, "call") || Ctx.T.resolve(field(V, "function")) != "torch.cuda.stream")
+          continue;
+        CallArgs A = argsOf(S, V);
+        if (A.Positional.empty())
+          continue;
+        std::string Side(S.text(A.Positional[0]));
+        if (Side.find("current_stream") != std::string::npos || Side == "None")
+          continue;
+        bool Forked = false, Joined = false;
+        for (const auto &W : Waits) {
+          if (W.At >= R->Begin && W.At < beginOf(N) && W.Waiter == Side)
+            Forked = true;
+          if (W.At >= endOf(N) && W.At < R->End && (W.On == Side || W.On.empty()))
+            Joined = true;
+        }
+        if (!Forked)
+          Ctx.reportCheck("side-stream-without-fork", V,
+                          fmt::format("side stream '{}' is used in the capture without waiting on "
+                                      "the capturing stream first: its work is not part of the "
+                                      "graph and capture fails",
+                                      Side));
+        else if (!Joined)
+          Ctx.reportCheck("fork-not-joined", V,
+                          fmt::format("side stream '{}' forks from the capture but the capturing "
+                                      "stream never waits on it before the capture ends: capture "
+                                      "fails with an unjoined stream",
+                                      Side));
+      }
+      return true;
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<PyCheck> makePyStreamCheck() { return std::make_unique<PyStreamCheck>(); }
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,22 @@
+# Python control flow on tensor values: a sync, and replays keep capture's path.
+import torch
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:  # expected-error {{data-dependent-branch}}
+            x = x * 2
+        if not (x > 1).any():  # expected-error {{data-dependent-branch}}
+            x = x + 1
+        while x.norm() > 10:  # expected-error {{data-dependent-branch}}
+            x = x / 2
+        y = x if x.mean() > 0 else -x  # expected-error {{data-dependent-branch}}
+        assert torch.isfinite(x).all()  # expected-error {{data-dependent-branch}}
+        return y
+
+
+gate = Gate().cuda()
+static_x = torch.randn(4, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_y = gate(static_x)

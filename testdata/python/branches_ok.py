@@ -1,0 +1,28 @@
+# expected-no-diagnostics
+# Branches on host values: None checks, module flags, shapes, Python numbers.
+import torch
+
+
+class Gate(torch.nn.Module):
+    def __init__(self, scale: float = 2.0):
+        super().__init__()
+        self.scale = scale
+        self.use_bias = True
+
+    def forward(self, x, bias=None):
+        if bias is not None:
+            x = x + bias
+        if self.training:
+            x = x * 1.0
+        if x.shape[0] > 2 and self.use_bias:
+            x = x * self.scale
+        if x.dim() == 1:
+            x = x.unsqueeze(0)
+        return torch.where(x > 0, x, -x)
+
+
+gate = Gate().cuda()
+static_x = torch.randn(4, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_y = gate(static_x)

@@ -1,0 +1,2 @@
+# expected-no-diagnostics
+from .model import Net

@@ -1,0 +1,31 @@
+# expected-no-diagnostics
+# Locals, in-place tensor updates on attributes, and state changed outside capture.
+import torch
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+        self.register_buffer("running", torch.zeros(4))
+        self.calls = 0
+
+    def forward(self, x):
+        parts = []
+        parts.append(x)
+        count = 0
+        count += 1
+        y = self.lin(x)
+        self.running += y.mean(0)
+        self.running.mul_(0.9)
+        return y
+
+
+model = Model().cuda()
+static_x = torch.randn(2, 4, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_y = model(static_x)
+for i in range(3):
+    g.replay()
+    model.calls += 1

@@ -1,0 +1,16 @@
+# Printing or formatting a tensor in captured code reads it on the host.
+import torch
+
+
+def forward_step(x):
+    y = x.sin()
+    print(y)  # expected-error {{sync-print-tensor}}
+    # CHECK-NOTES@-1: 'forward_step' is called here under capture
+    msg = f"mean={y.mean()}"  # expected-error {{sync-print-tensor}}
+    return y
+
+
+static_x = torch.randn(4, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_y = forward_step(static_x)

@@ -1,0 +1,13 @@
+# expected-no-diagnostics
+# Fixed-shape forms of the same ops.
+import torch
+import torch.nn.functional as F
+
+static_x = torch.randn(16, device="cuda")
+labels = torch.zeros(16, dtype=torch.long, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    clipped = torch.where(static_x > 0, static_x, torch.zeros_like(static_x))
+    rep = static_x.repeat_interleave(labels, output_size=32)
+    onehot = F.one_hot(labels, num_classes=10)
+    nz = torch.nonzero_static(static_x, size=4)

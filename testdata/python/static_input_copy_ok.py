@@ -1,0 +1,15 @@
+# expected-no-diagnostics
+# The documented way: copy new data into the static input; rebinding after the last replay is fine.
+import torch
+
+model = torch.nn.Linear(8, 8).cuda()
+static_x = torch.randn(4, 8, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_y = model(static_x)
+
+for batch in [torch.randn(4, 8) for _ in range(3)]:
+    static_x.copy_(batch)
+    g.replay()
+    result = static_y.clone()
+static_x = None

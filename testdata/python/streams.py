@@ -1,0 +1,13 @@
+# Side streams in capture need a fork (wait on the capturing stream) and a join.
+import torch
+
+side = torch.cuda.Stream()
+other = torch.cuda.Stream()
+static_x = torch.randn(8, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    with torch.cuda.stream(side):  # expected-error {{side-stream-without-fork}}
+        a = static_x * 2
+    other.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(other):  # expected-error {{fork-not-joined}}
+        b = static_x + 1
