@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 namespace fs = std::filesystem;
 using namespace graphsafe::test;
@@ -293,6 +294,48 @@ TEST(GraphlintExample, ModelAloneGetsTheWholeDatabasesFindings) {
   EXPECT_EQ(inModel(Alone), Want) << Alone.Stdout;
   EXPECT_EQ(Alone.ExitCode, 1);
   fs::remove_all(Dir);
+}
+
+const char *PyUnsafe = R"(import torch
+g = torch.cuda.CUDAGraph()
+x = torch.zeros(4, device="cuda")
+with torch.cuda.graph(g):
+    v = x.sum().item()
+)";
+
+// A syntax error names the file, line and column, exits 2, and the rest of
+// that file and every other file are still analysed.
+TEST_F(GraphlintCli, PythonSyntaxErrorIsNamedAndAnalysisGoesOn) {
+  std::string Bad = write("broken.py", std::string(PyUnsafe) + "def oops(:\n    pass\n");
+  std::string Good = write("good.py", PyUnsafe);
+  RunResult R = runGraphlint({"--format", "json", Bad, Good});
+  EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
+  auto J = nlohmann::json::parse(R.Stdout);
+  ASSERT_FALSE(J["errors"].empty());
+  EXPECT_NE(J["errors"][0]["where"].get<std::string>().find("broken.py:6:"), std::string::npos)
+      << J["errors"].dump();
+  std::map<std::string, int> PerFile;
+  for (const auto &F : J["findings"])
+    ++PerFile[fs::path(F["location"]["file"].get<std::string>()).filename().string()];
+  EXPECT_EQ(PerFile["broken.py"], 1);
+  EXPECT_EQ(PerFile["good.py"], 1);
+}
+
+// A folder names its Python files, recursively, minus what .gitignore
+// ignores; Python needs no compile database.
+TEST_F(GraphlintCli, PythonFolderSkipsGitIgnoredFiles) {
+  write("proj/.gitignore", "generated/\n");
+  write("proj/train.py", PyUnsafe);
+  write("proj/sub/more.py", PyUnsafe);
+  write("proj/generated/out.py", PyUnsafe);
+  ASSERT_EQ(std::system(("git init -q " + Dir + "/proj").c_str()), 0);
+  RunResult R = runGraphlint({"--format", "json", Dir + "/proj"});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  std::set<std::string> Files;
+  auto J = nlohmann::json::parse(R.Stdout);
+  for (const auto &F : J["findings"])
+    Files.insert(fs::path(F["location"]["file"].get<std::string>()).filename().string());
+  EXPECT_EQ(Files, (std::set<std::string>{"train.py", "more.py"}));
 }
 
 } // namespace
