@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+namespace fs = std::filesystem;
 
 namespace graphsafe::lint::py {
 
@@ -209,6 +212,24 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     for (auto &T : Pool)
       T.join();
   };
+  // Module names first: two scripts of one name in different folders must
+  // not share one, so those take their whole path.
+  std::vector<std::pair<std::string, std::string>> Names(Files.size());
+  std::map<std::string, int> Uses;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Names[I].first = moduleNameOf(Files[I], &Names[I].second);
+    ++Uses[Names[I].first];
+  }
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (Uses[Names[I].first] > 1) {
+      std::string Dotted;
+      fs::path Whole = fs::absolute(Files[I]).lexically_normal();
+      Whole.replace_extension();
+      for (const auto &Part : Whole)
+        if (Part != "/")
+          Dotted += (Dotted.empty() ? "" : ".") + Part.string();
+      Names[I].first = Dotted;
+    }
   std::atomic<size_t> Lines{0};
   parallel(Files.size(), [&](size_t I) {
     const std::string &File = Files[I];
@@ -221,7 +242,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     SS << In.rdbuf();
     std::string Error;
     auto M = std::make_unique<PyModuleInfo>();
-    M->Module = moduleNameOf(File, &M->Package);
+    M->Path = fs::absolute(File).lexically_normal().string();
+    M->Module = Names[I].first;
+    M->Package = Names[I].second;
     M->Src = PySource::parse(File, SS.str(), Error);
     if (!M->Src) {
       Res.Errors[I].push_back({File, Error});

@@ -9,21 +9,25 @@ namespace graphsafe::lint::py {
 std::string moduleNameOf(const std::string &Path, std::string *Package) {
   fs::path P = fs::absolute(Path).lexically_normal();
   std::string Name = P.stem().string();
-  std::string Pkg;
+  // The package root is the topmost folder with an __init__.py within a few
+  // levels; folders between without one are namespace packages (PEP 420).
+  std::vector<std::string> Dirs;
+  size_t Top = 0;
   std::error_code EC;
-  for (fs::path D = P.parent_path(); !D.empty() && fs::exists(D / "__init__.py", EC);
-       D = D.parent_path()) {
-    Pkg = Pkg.empty() ? D.filename().string() : D.filename().string() + "." + Pkg;
-    if (D == D.root_path())
-      break;
+  fs::path D = P.parent_path();
+  for (int Level = 0; Level < 8 && !D.empty() && D != D.root_path(); ++Level) {
+    Dirs.push_back(D.filename().string());
+    if (fs::exists(D / "__init__.py", EC))
+      Top = Dirs.size();
+    D = D.parent_path();
   }
-  if (Name == "__init__") {
-    if (Package)
-      *Package = Pkg;
-    return Pkg.empty() ? Name : Pkg;
-  }
+  std::string Pkg;
+  for (size_t I = Top; I-- > 0;)
+    Pkg += (Pkg.empty() ? "" : ".") + Dirs[I];
   if (Package)
     *Package = Pkg;
+  if (Name == "__init__")
+    return Pkg.empty() ? Name : Pkg;
   return Pkg.empty() ? Name : Pkg + "." + Name;
 }
 
@@ -152,6 +156,21 @@ void PyProgram::link() {
     ByModule[M->Module] = M.get();
     for (const auto &F : M->Functions)
       FunctionNames.insert(F.QualName);
+    fs::path P = fs::path(M->Path).lexically_normal();
+    std::string Suffix = P.stem().string();
+    if (Suffix == "__init__") {
+      P = P.parent_path();
+      Suffix = P.filename().string();
+    }
+    for (int Depth = 0; Depth < 8 && !Suffix.empty(); ++Depth) {
+      auto [It, New] = BySuffix.emplace(Suffix, M.get());
+      if (!New && It->second != M.get())
+        It->second = nullptr;
+      P = P.parent_path();
+      if (P.filename().empty() || P == P.root_path())
+        break;
+      Suffix = P.filename().string() + "." + Suffix;
+    }
   }
   for (auto &M : Modules)
     for (auto &[Name, C] : M->Classes) {
@@ -178,14 +197,19 @@ std::string PyProgram::canonical(const std::string &Name) const {
     bool Moved = false;
     for (size_t Cut = Cur.rfind('.'); Cut != std::string::npos && Cut > 0;
          Cut = Cur.rfind('.', Cut - 1)) {
-      auto M = ByModule.find(Cur.substr(0, Cut));
-      if (M == ByModule.end())
+      const PyModuleInfo *M = moduleFor(Cur.substr(0, Cut));
+      if (!M)
         continue;
       std::string Rest = Cur.substr(Cut + 1);
       std::string Head = Rest.substr(0, Rest.find('.'));
       std::string Tail = Rest.substr(Head.size());
-      if (auto It = M->second->Imports.find(Head); It != M->second->Imports.end()) {
-        Cur = It->second + Tail;
+      std::string Next;
+      if (auto It = M->Imports.find(Head); It != M->Imports.end())
+        Next = It->second + Tail;
+      else if (auto D = M->Defs.find(Head); D != M->Defs.end())
+        Next = D->second + Tail;
+      if (!Next.empty() && Next != Cur) {
+        Cur = Next;
         Moved = true;
       }
       break;
@@ -194,6 +218,13 @@ std::string PyProgram::canonical(const std::string &Name) const {
       return Cur;
   }
   return Cur;
+}
+
+const PyModuleInfo *PyProgram::moduleFor(const std::string &Dotted) const {
+  if (auto It = ByModule.find(Dotted); It != ByModule.end())
+    return It->second;
+  auto It = BySuffix.find(Dotted);
+  return It == BySuffix.end() ? nullptr : It->second;
 }
 
 const PyClassDef *PyProgram::classNamed(const std::string &QName) const {

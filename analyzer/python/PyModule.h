@@ -30,6 +30,7 @@ struct PyClassDef {
 };
 
 struct PyModuleInfo {
+  std::string Path;    // absolute
   std::string Module;  // dotted name (pkg.sub.mod); the file stem for a script
   std::string Package; // for relative imports
   std::unique_ptr<PySource> Src;
@@ -75,6 +76,11 @@ private:
   std::map<std::string, const PyClassDef *> ClassByName;
   std::set<std::string> FunctionNames;
   std::map<std::string, const PyModuleInfo *> ByModule;
+  // Dotted path suffixes of each file (`nanovllm.models.qwen3` for
+  // .../nanovllm/models/qwen3.py), for namespace packages that have no
+  // __init__.py; a suffix two files share is left out (null).
+  std::map<std::string, const PyModuleInfo *> BySuffix;
+  const PyModuleInfo *moduleFor(const std::string &Dotted) const;
 };
 
 } // namespace graphsafe::lint::py

@@ -197,6 +197,8 @@ void PyTypes::collect() {
       Value V;
       if (is(Right, "call") && S.text(field(Right, "function")) == "range")
         V.K = VK::Host;
+      else if (Value C = valueOf(Right); C.Many)
+        V = {C.K, C.Name}; // for layer in self.layers
       bindTarget(field(N, "left"), V, beginOf(N));
     } else if (K == "as_pattern") {
       if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias))
@@ -357,6 +359,15 @@ Value PyTypes::callValue(TSNode Call) const {
       return {VK::Graph, ""};
     if (Q == "logging.getLogger")
       return {VK::Logger, ""};
+    if (Q == "torch.nn.ModuleList" || Q == "torch.nn.modules.container.ModuleList") {
+      CallArgs A = argsOf(S, Call);
+      if (!A.Positional.empty()) {
+        Value V = valueOf(A.Positional[0]);
+        if (V.Many)
+          return V;
+      }
+      return {};
+    }
     if (startsWith(Q, "torch.optim.")) {
       std::string_view Cls = std::string_view(Q).substr(Q.rfind('.') + 1);
       if (Cls.empty() || !isupper(static_cast<unsigned char>(Cls[0])) ||
@@ -435,6 +446,13 @@ Value PyTypes::valueOf(TSNode E) const {
   }
   if (K == "call")
     return callValue(E);
+  if (K == "list" || K == "list_comprehension") {
+    TSNode First = K == "list" ? ts_node_named_child(E, 0) : field(E, "body");
+    Value V = ts_node_is_null(First) ? Value{} : valueOf(First);
+    if (V.K == VK::Instance && !V.Many)
+      return {V.K, V.Name, true};
+    return {};
+  }
   if (K == "subscript") {
     TSNode Obj = unparen(field(E, "value"));
     if (is(Obj, "attribute") && S.text(field(Obj, "attribute")) == "shape")
@@ -442,6 +460,8 @@ Value PyTypes::valueOf(TSNode E) const {
     Value O = valueOf(Obj);
     if (O.tensor())
       return O;
+    if (O.Many)
+      return {O.K, O.Name};
     return {};
   }
   if (K == "binary_operator") {

@@ -29,6 +29,7 @@ enum class VK {
 struct Value {
   VK K = VK::Unknown;
   std::string Name;
+  bool Many = false; // a list of such values (nn.ModuleList of one class)
   bool tensor() const { return K == VK::Tensor || K == VK::BoolTensor; }
 };
 
