@@ -84,12 +84,9 @@ std::string cacheFolder(const Options &Opts) {
   return DbDir.empty() ? "" : (DbDir / ".cache" / "graphlint").string();
 }
 
-bool isSourceFile(const fs::path &P) {
-  static const std::set<std::string> Exts = {".py", ".pyi", ".cc", ".cpp", ".cxx", ".cu", ".c"};
-  return Exts.count(P.extension().string());
-}
+bool isSourceFile(const fs::path &P) { return py::isPythonFile(P.string()); }
 
-// A directory argument: its Python and C++/CUDA files, recursively, minus what
+// A directory argument: its Python files, recursively, minus what
 // git ignores when it is in a git work tree (asked of git itself, so every
 // .gitignore rule holds); otherwise minus hidden folders, virtualenvs and caches.
 std::vector<std::string> filesUnder(const std::string &Dir) {
@@ -176,7 +173,9 @@ int runGraphlint(const Options &Opts) {
     return Rep.Errors.empty() ? 0 : 2;
   }
 
-  // Directories name their files; Python files go to the Python front end.
+  // Directories name their Python files (C++ files need their compile
+  // commands, so they come from the database); Python files go to the Python
+  // front end.
   std::vector<std::string> Files, PyFiles;
   for (const auto &F : Opts.Files) {
     std::error_code EC;

@@ -15,7 +15,7 @@ std::vector<Suppression> parseSuppressions(const std::string &Text) {
   std::string Line;
   for (unsigned N = 1; std::getline(In, Line); ++N) {
     std::smatch M;
-    if (!std::regex_search(Line, M, Re))
+    if (Line.find("graphsafe:") == std::string::npos || !std::regex_search(Line, M, Re))
       continue;
     Suppression S;
     S.Line = N;

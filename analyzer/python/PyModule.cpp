@@ -100,6 +100,15 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       indexImports(M, N);
       return false;
     }
+    if (is(N, "call")) {
+      TSNode Fn = field(N, "function");
+      if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "register_generator_state") {
+        CallArgs A = argsOf(S, N);
+        if (!A.Positional.empty())
+          M.RegisteredGenerators.insert(std::string(S.text(A.Positional[0])));
+      }
+      return true;
+    }
     if (is(N, "decorated_definition")) {
       TSNode D = field(N, "definition");
       N = D;

@@ -38,6 +38,8 @@ struct PyModuleInfo {
   std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
   std::vector<PyFunctionDef> Functions;       // all defs, nested and methods, and the module body
   std::map<std::string, PyClassDef> Classes;  // by qualified name
+  // Spellings handed to g.register_generator_state(...) anywhere in the file.
+  std::set<std::string> RegisteredGenerators;
 };
 
 // The dotted module name of a file: directories with __init__.py are packages.

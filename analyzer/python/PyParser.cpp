@@ -78,13 +78,16 @@ std::vector<std::pair<SourceLoc, std::string>> PySource::syntaxErrors(size_t Max
 
 std::vector<TSNode> namedChildren(TSNode N) {
   std::vector<TSNode> Out;
-  uint32_t Count = ts_node_named_child_count(N);
-  Out.reserve(Count);
-  for (uint32_t I = 0; I < Count; ++I) {
-    TSNode C = ts_node_named_child(N, I);
-    if (!is(C, "comment"))
-      Out.push_back(C);
-  }
+  if (ts_node_is_null(N))
+    return Out;
+  TSTreeCursor C = ts_tree_cursor_new(N);
+  if (ts_tree_cursor_goto_first_child(&C))
+    do {
+      TSNode Child = ts_tree_cursor_current_node(&C);
+      if (ts_node_is_named(Child) && !is(Child, "comment"))
+        Out.push_back(Child);
+    } while (ts_tree_cursor_goto_next_sibling(&C));
+  ts_tree_cursor_delete(&C);
   return Out;
 }
 

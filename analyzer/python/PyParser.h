@@ -73,16 +73,27 @@ inline bool isScope(TSNode N) {
 
 // Visits N and its named descendants in source order. Nested functions and
 // classes are visited but not entered. Visit returns false to skip children.
+// A tree cursor, not ts_node_named_child: that one scans the siblings before
+// the child it returns, which made walks quadratic in wide nodes.
 template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
-  std::vector<TSNode> Stack = {Root};
-  while (!Stack.empty()) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
-    if (!Visit(N) || (isScope(N) && !ts_node_eq(N, Root)))
+  TSTreeCursor C = ts_tree_cursor_new(Root);
+  unsigned Depth = 0;
+  for (;;) {
+    TSNode N = ts_tree_cursor_current_node(&C);
+    bool Descend = ts_node_is_named(N) && Visit(N) && (Depth == 0 || !isScope(N));
+    if (Descend && ts_tree_cursor_goto_first_child(&C)) {
+      ++Depth;
       continue;
-    for (uint32_t I = ts_node_named_child_count(N); I-- > 0;)
-      Stack.push_back(ts_node_named_child(N, I));
+    }
+    bool Done = Depth == 0;
+    while (!Done && !ts_tree_cursor_goto_next_sibling(&C)) {
+      ts_tree_cursor_goto_parent(&C);
+      Done = --Depth == 0;
+    }
+    if (Done)
+      break;
   }
+  ts_tree_cursor_delete(&C);
 }
 
 } // namespace graphsafe::lint::py

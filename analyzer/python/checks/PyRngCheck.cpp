@@ -12,7 +12,7 @@ class PyRngCheck : public PyCheck {
 public:
   void run(PyFunctionContext &Ctx) override {
     const PySource &S = Ctx.S;
-    std::set<std::string> Registered = registered(*Ctx.T.M.Src);
+    const std::set<std::string> &Registered = Ctx.T.M.RegisteredGenerators;
     walk(Ctx.body(), [&](TSNode N) {
       if (!is(N, "call") || !Ctx.inCapture(beginOf(N)))
         return true;
@@ -28,28 +28,6 @@ public:
                                   calleeText(S, N), S.text(Gen)));
       return true;
     });
-  }
-
-private:
-  // Spellings handed to register_generator_state anywhere in the file.
-  static std::set<std::string> registered(const PySource &S) {
-    std::set<std::string> Out;
-    std::vector<TSNode> Stack = {S.root()};
-    while (!Stack.empty()) {
-      TSNode N = Stack.back();
-      Stack.pop_back();
-      if (is(N, "call")) {
-        TSNode Fn = field(N, "function");
-        if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "register_generator_state") {
-          CallArgs A = argsOf(S, N);
-          if (!A.Positional.empty())
-            Out.insert(std::string(S.text(A.Positional[0])));
-        }
-      }
-      for (uint32_t I = 0; I < ts_node_named_child_count(N); ++I)
-        Stack.push_back(ts_node_named_child(N, I));
-    }
-    return Out;
   }
 };
 
