@@ -130,6 +130,10 @@ std::vector<std::string> filesUnder(const std::string &Dir) {
 } // namespace
 
 int runGraphlint(const Options &Opts) {
+  // ClangTool changes the process's working directory to each compile
+  // command's, and parallel jobs do so at once: every path graphlint holds is
+  // made absolute against the directory it started in, before any of that.
+  const fs::path StartDir = fs::current_path();
   Report Rep;
   Rep.Tool = "graphlint";
   auto Format = parseReportFormat(Opts.Format);
@@ -182,7 +186,7 @@ int runGraphlint(const Options &Opts) {
     std::vector<std::string> Expanded =
         fs::is_directory(F, EC) ? filesUnder(F) : std::vector<std::string>{F};
     for (auto &E : Expanded)
-      (py::isPythonFile(E) ? PyFiles : Files).push_back(std::move(E));
+      (py::isPythonFile(E) ? PyFiles : Files).push_back((StartDir / E).lexically_normal().string());
   }
   const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
   std::string DbError;
@@ -276,17 +280,17 @@ int runGraphlint(const Options &Opts) {
   Rep.sort();
 
   Baseline Base;
-  Base.setRoot(fs::current_path().string());
+  Base.setRoot(StartDir.string());
   if (!Opts.Baseline.empty()) {
     std::string Err;
-    if (Base.load(Opts.Baseline, Err))
+    if (Base.load((StartDir / Opts.Baseline).string(), Err))
       Base.filter(Rep);
     else
       Rep.Errors.push_back({Opts.Baseline, Err});
   }
   if (!Opts.WriteBaseline.empty()) {
     std::string Err;
-    if (!Base.save(Opts.WriteBaseline, Rep, Err))
+    if (!Base.save((StartDir / Opts.WriteBaseline).string(), Rep, Err))
       Rep.Errors.push_back({Opts.WriteBaseline, Err});
   }
   Rep.Complete = Rep.Errors.empty();
@@ -296,11 +300,11 @@ int runGraphlint(const Options &Opts) {
   WO.ToolName = "graphlint";
   WO.ToolVersion = GRAPHSAFE_VERSION;
   WO.ShowSource = Opts.ShowSource;
-  WO.BaseDir = fs::current_path().string();
+  WO.BaseDir = StartDir.string();
   if (Opts.Output.empty() || Opts.Output == "-") {
     writeReport(*Format, std::cout, Rep, WO);
   } else {
-    std::ofstream OS(Opts.Output);
+    std::ofstream OS(StartDir / Opts.Output);
     if (!OS) {
       std::cerr << "graphlint: error: cannot write " << Opts.Output << "\n";
       return 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start: install dependencies, build, and run graphlint on the bundled
-# example training code (testdata/example), printing its findings.
+# example training code (testdata/example: C++, CUDA and Python), printing its findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
@@ -8,7 +8,9 @@ scripts/build.sh
 # The example ships a CMake project only to produce compile_commands.json.
 cmake -S testdata/example -B build/example -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 set +e
-build/bin/graphlint -p build/example -j "$(nproc)"
+# C++ and CUDA with the example's compile database, and its Python training loop, in one run.
+build/bin/graphlint -p build/example -j "$(nproc)" testdata/example/*.cpp testdata/example/*.cu \
+  testdata/example/train.py
 rc=$?
 set -e
 case $rc in

@@ -261,6 +261,23 @@ TEST(GraphlintExample, FindsEveryPlantedBug) {
   EXPECT_EQ(R.ExitCode, 1);
 }
 
+// The example's Python training loop: each planted bug at its line, and
+// nothing else (not the warm-up on a side stream, not the reads after replay).
+TEST(GraphlintExample, FindsEveryPlantedBugInPython) {
+  std::string Ex = std::string(GRAPHSAFE_TESTDATA) + "/example";
+  RunResult R = runGraphlint({"--format", "json", Ex + "/train.py"});
+  auto J = nlohmann::json::parse(R.Stdout);
+  ASSERT_TRUE(J["errors"].empty()) << J["errors"].dump(2);
+  std::vector<std::string> Got;
+  for (const auto &F : J["findings"])
+    Got.push_back(std::to_string(F["location"]["line"].get<int>()) + " " +
+                  F["rule"].get<std::string>());
+  std::vector<std::string> Want = {"16 host-state-mutation", "18 rng-unregistered-generator",
+                                   "20 data-dependent-branch", "49 graph-uses-freed-memory"};
+  EXPECT_EQ(Got, Want);
+  EXPECT_EQ(R.ExitCode, 1);
+}
+
 // The pre-commit case on the quick start's example: model.cpp alone, with the
 // example's compile database, gets what the whole database gives model.cpp
 // (its forward() is reached from the capture region in train.cpp).
