@@ -253,6 +253,7 @@ int runGraphlint(const Options &Opts) {
   py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs);
   for (auto &E : Py.Errors)
     Rep.Errors.insert(Rep.Errors.end(), E.begin(), E.end());
+  Rep.Warnings = std::move(Py.Warnings);
   Summaries.insert(Summaries.end(), std::make_move_iterator(Py.Summaries.begin()),
                    std::make_move_iterator(Py.Summaries.end()));
 

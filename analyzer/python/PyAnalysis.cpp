@@ -2,6 +2,7 @@
 
 #include "PyContext.h"
 #include "checks/PyCheck.h"
+#include "graphsafe/Subprocess.h"
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -182,6 +184,15 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
 
 } // namespace
 
+static bool compilesWithPython(const std::string &File) {
+  if (!onPath("python3"))
+    return false;
+  return runProgram({"python3", "-c",
+                     "import sys\n"
+                     "compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
+                     File}) == 0;
+}
+
 bool isPythonFile(const std::string &Path) {
   auto Dot = Path.rfind('.');
   if (Dot == std::string::npos)
@@ -231,6 +242,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
       Names[I].first = Dotted;
     }
   std::atomic<size_t> Lines{0};
+  std::mutex WarningsMutex;
   parallel(Files.size(), [&](size_t I) {
     const std::string &File = Files[I];
     std::ifstream In(File, std::ios::binary);
@@ -251,12 +263,22 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
       return;
     }
     Lines += std::count(M->Src->text().begin(), M->Src->text().end(), '\n');
-    for (const auto &[Loc, What] : M->Src->syntaxErrors())
-      Res.Errors[I].push_back(
-          {fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column),
-           fmt::format("{}; the rest of the file is still analysed, findings near here may be "
-                       "missing",
-                       What)});
+    auto Syntax = M->Src->syntaxErrors();
+    // tree-sitter's grammar lags CPython's in places (`x = *a, *b`): when the
+    // local python3 compiles the file, those are gaps of graphlint's parser,
+    // said as warnings, not the user's syntax errors.
+    bool Gap = !Syntax.empty() && compilesWithPython(File);
+    std::lock_guard<std::mutex> Lock(WarningsMutex);
+    for (const auto &[Loc, What] : Syntax)
+      (Gap ? Res.Warnings : Res.Errors[I])
+          .push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column),
+                      Gap ? fmt::format("graphlint's Python parser cannot read this line ({}), "
+                                        "though python3 compiles the file; findings near here "
+                                        "may be missing",
+                                        What)
+                          : fmt::format("{}; the rest of the file is still analysed, findings "
+                                        "near here may be missing",
+                                        What)});
     indexModule(*M);
     P.Modules[I] = std::move(M);
   });

@@ -15,6 +15,7 @@ namespace graphsafe::lint::py {
 struct PyResult {
   std::vector<TUSummary> Summaries; // one per file, in the order given
   std::vector<std::vector<ToolError>> Errors;
+  std::vector<ToolError> Warnings; // grammar gaps in files CPython accepts
   size_t Lines = 0;
 };
 

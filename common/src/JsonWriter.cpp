@@ -43,6 +43,11 @@ void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
                         {"complete", R.Complete},
                         {"findings", Findings},
                         {"errors", Errors}};
+  if (!R.Warnings.empty()) {
+    Out["warnings"] = nlohmann::json::array();
+    for (const auto &W : R.Warnings)
+      Out["warnings"].push_back({{"where", W.Where}, {"message", W.Message}});
+  }
   // Paths, names and messages come from files and traces that need not be
   // UTF-8: invalid bytes are replaced, so the report stays valid JSON.
   OS << Out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

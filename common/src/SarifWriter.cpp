@@ -140,6 +140,9 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
   for (const auto &E : Rep.Errors)
     Notifications.push_back(
         {{"level", "error"}, {"message", {{"text", E.Where + ": " + E.Message}}}});
+  for (const auto &W : Rep.Warnings)
+    Notifications.push_back(
+        {{"level", "warning"}, {"message", {{"text", W.Where + ": " + W.Message}}}});
 
   nlohmann::json Run = {
       {"tool",

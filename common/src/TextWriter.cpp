@@ -71,6 +71,8 @@ void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
   }
   for (const auto &E : R.Errors)
     OS << fmt::format("{}: error: {} [{}]\n", E.Where, E.Message, Opts.ToolName);
+  for (const auto &W : R.Warnings)
+    OS << fmt::format("{}: warning: {} [{}]\n", W.Where, W.Message, Opts.ToolName);
   size_t Counts[3] = {0, 0, 0};
   for (const auto &F : R.Findings)
     ++Counts[static_cast<int>(F.Level)];

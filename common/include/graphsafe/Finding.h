@@ -68,6 +68,9 @@ struct Report {
   std::string Tool;
   std::vector<Finding> Findings;
   std::vector<ToolError> Errors;
+  // Said, but not failures: the tool did its job, something near a place
+  // may be missed (a line its parser could not read in a file Python accepts).
+  std::vector<ToolError> Warnings;
   bool Complete = true;
 
   // Deterministic order: by file, line, column, then rule id.
