@@ -27,8 +27,8 @@ int main(int argc, char **argv) {
   OS << "# Rule reference\n\n"
         "Generated from `rules/*.yaml` by `graphsafe-ruledoc`; edit the rule files, then run\n"
         "`cmake --build build --target update-docs`.\n\n"
-        "Silence one finding with `// graphsafe: ignore[rule-id] reason` on its line or the line\n"
-        "above. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same "
+        "Silence one finding with `// graphsafe: ignore[rule-id] reason` (`#` in Python) on its "
+        "line or the line\nabove. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same "
         "id.\n\n"
         "| id | severity | category | tool | summary |\n| --- | --- | --- | --- | --- |\n";
   for (const auto &R : Rules.Rules)
@@ -39,9 +39,11 @@ int main(int argc, char **argv) {
     for (const auto *R : List) {
       OS << fmt::format("\n### {}\n\n**{}** ({}). {}\n\n**Why.** {}\n\n**Fix.** {}\n", R->Id,
                         graphsafe::severityName(R->Level), R->Tool, R->Summary, R->Why, R->Fix);
-      if (!R->Match.empty()) {
-        OS << "\n**Matches.**\n\n";
-        for (const auto &C : R->Match) {
+      auto clauses = [&](const char *Title, const std::vector<graphsafe::MatchClause> &Match) {
+        if (Match.empty())
+          return;
+        OS << fmt::format("\n**{}.**\n\n", Title);
+        for (const auto &C : Match) {
           static const char *Kinds[] = {"call", "method", "construct", "operator", "check"};
           std::string Names;
           for (const auto &N : C.Names)
@@ -49,7 +51,11 @@ int main(int argc, char **argv) {
           OS << fmt::format("- {} {}{}\n", Kinds[static_cast<int>(C.K)], Names,
                             C.On.empty() ? "" : " on `" + C.On + "`");
         }
-      }
+      };
+      clauses("Matches", R->Match);
+      clauses("Matches in Python", R->Python.Match);
+      if (!R->Python.Fix.empty())
+        OS << fmt::format("\n**Fix in Python.** {}\n", R->Python.Fix);
       for (const auto &S : R->See)
         OS << fmt::format("\nSee: {}\n", S);
     }
