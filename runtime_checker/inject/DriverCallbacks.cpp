@@ -44,6 +44,8 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
@@ -56,7 +58,7 @@ void onLaunch(CUfunction F, void **Params, bool Enter) {
   if (Enter) {
     countLaunch(true);
     if (eagerLaunchMatters())
-      recordEagerLaunchEnter(F, Params);
+      recordEagerLaunchEnter(functionForLaunch(F), Params);
   } else
     recordEagerLaunchExit();
 }
@@ -164,6 +166,10 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
     return onLaunch(params<cuLaunchKernelEx_params>(D)->f,
                     params<cuLaunchKernelEx_params>(D)->kernelParams, Enter);
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return onLaunch(params<cuLaunchCooperativeKernel_params>(D)->f,
+                    params<cuLaunchCooperativeKernel_params>(D)->kernelParams, Enter);
   default:
     break;
   }

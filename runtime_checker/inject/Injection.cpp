@@ -69,6 +69,8 @@ void atExit() {
                       {"stubs_resolved", S.Resolved},
                       {"stubs_unresolved", S.Unresolved},
                       {"scanned_by_cubin_name", S.ByCubinName},
+                      {"kernel_handles", S.KernelHandles},
+                      {"no_layout", S.NoLayout},
                       {"lookups_deferred", S.Deferred},
                       {"last_lookup_error", S.LastLookupError},
                       {"runtime", S.Runtime},

@@ -125,16 +125,50 @@ void scanKernelParams(CUfunction F, void **Params, std::set<uint64_t> &Out,
     scanKernelParams(paramSizesOf(F), Params, Out, Keep);
 }
 
+CUfunction functionForLaunch(CUfunction F) {
+  if (!F)
+    return F;
+  static std::mutex CacheMutex;
+  static std::unordered_map<CUfunction, CUfunction> Cache;
+  std::lock_guard<std::mutex> L(CacheMutex);
+  auto [It, New] = Cache.try_emplace(F, F);
+  if (New) {
+    size_t Offset = 0, Size = 0;
+    CUresult R = cuFuncGetParamInfo(F, 0, &Offset, &Size);
+    CUfunction G = nullptr;
+    if (R != CUDA_SUCCESS && R != CUDA_ERROR_INVALID_VALUE &&
+        cuKernelGetFunction(&G, reinterpret_cast<CUkernel>(F)) == CUDA_SUCCESS && G) {
+      It->second = G;
+      std::lock_guard<std::mutex> S(M);
+      ++Stats.KernelHandles;
+    }
+  }
+  return It->second;
+}
+
 const std::vector<size_t> &paramSizesOf(CUfunction F) {
   std::lock_guard<std::mutex> L(M);
   auto [It, New] = Layouts.try_emplace(F);
-  if (New)
+  if (New) {
     for (size_t I = 0;; ++I) {
       size_t Offset = 0, Size = 0;
       if (cuFuncGetParamInfo(F, I, &Offset, &Size) != CUDA_SUCCESS)
         break;
       It->second.push_back(Size);
     }
+    // Where the driver cannot say (older cubins), the layout read from the
+    // module's cubin by the kernel's name, as the runtime path does.
+    const char *Name = nullptr;
+    if (It->second.empty() && cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name) {
+      auto ByName = sizesByName().find(Name);
+      if (ByName != sizesByName().end()) {
+        It->second = ByName->second;
+        ++Stats.ByCubinName;
+      }
+    }
+    if (It->second.empty())
+      ++Stats.NoLayout;
+  }
   return It->second;
 }
 

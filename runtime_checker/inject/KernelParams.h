@@ -24,6 +24,10 @@ void scanKernelParams(const std::vector<size_t> &Sizes, void **Params, std::set<
 
 // Parameter sizes of F (cached), and of kernels known by name only, learned
 // from the cubins of loaded modules (see CubinParams.h).
+// The runtime launches through the driver with CUkernel handles (context-
+// independent loading) where cuLaunchKernel takes a CUfunction; the driver's
+// CUfunction for this context answers cuFuncGetParamInfo and cuFuncGetName.
+CUfunction functionForLaunch(CUfunction F);
 const std::vector<size_t> &paramSizesOf(CUfunction F);
 void rememberModule(const char *Cubin, size_t Size);
 const std::vector<size_t> *paramSizesByName(const char *Kernel);
@@ -41,7 +45,9 @@ void rememberFunction(CUfunction F, const char *Name);
 // How eager launches were resolved, for the trace's closing statistics.
 struct LaunchStats {
   uint64_t Launches = 0, DriverLaunches = 0, Resolved = 0, Unresolved = 0, Deferred = 0;
-  uint64_t ByCubinName = 0; // Launches scanned with sizes read from their module's cubin.
+  uint64_t ByCubinName = 0;   // Launches scanned with sizes read from their module's cubin.
+  uint64_t KernelHandles = 0; // Launch handles that were CUkernels, resolved to functions.
+  uint64_t NoLayout = 0;      // Functions whose parameter layout nothing could tell.
   int LastLookupError = 0;
   std::string Runtime;                     // The shared runtime library, "" when none was loaded.
   std::set<std::string> UnresolvedModules; // Where stubs that could not be resolved live.

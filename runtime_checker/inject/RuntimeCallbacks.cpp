@@ -29,12 +29,9 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecKernelNodeSetParams_v10010,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    // Kernel launches are not here: outside a capture they are seen once, at
+    // the driver (cuLaunchKernel*, which the runtime's launches go through),
+    // so an eager launch costs one callback pair instead of two.
 };
 
 cudaError_t result(const CUpti_CallbackData *D) { return returnCode(D, cudaSuccess); }
