@@ -300,6 +300,7 @@ int runGraphlint(const Options &Opts) {
   WO.Rules = &Rules;
   WO.ToolName = "graphlint";
   WO.ToolVersion = GRAPHSAFE_VERSION;
+  WO.InformationUri = GRAPHSAFE_INFORMATION_URI;
   WO.ShowSource = Opts.ShowSource;
   WO.BaseDir = StartDir.string();
   if (Opts.Output.empty() || Opts.Output == "-") {

@@ -47,13 +47,29 @@ nlohmann::json physical(const SourceLoc &L, const std::string &Base) {
   return {{"artifactLocation", Artifact}, {"region", Region}};
 }
 
+// SARIF wants a rule's name to be readable and different from its opaque id:
+// sync-tensor-read is named SyncTensorRead.
+std::string ruleName(const std::string &Id) {
+  std::string Out;
+  bool Up = true;
+  for (char C : Id) {
+    if (C == '-') {
+      Up = true;
+      continue;
+    }
+    Out += Up ? static_cast<char>(toupper(static_cast<unsigned char>(C))) : C;
+    Up = false;
+  }
+  return Out;
+}
+
 nlohmann::json ruleDescriptor(const Rule &R) {
   std::string Help = R.Why + "\n\nFix: " + R.Fix;
   std::string Markdown = "**Why:** " + R.Why + "\n\n**Fix:** " + R.Fix;
   for (const auto &S : R.See)
     Markdown += "\n\nSee: " + S;
   nlohmann::json D = {{"id", R.Id},
-                      {"name", R.Id},
+                      {"name", ruleName(R.Id)},
                       {"shortDescription", {{"text", R.Summary}}},
                       {"fullDescription", {{"text", R.Why}}},
                       {"help", {{"text", Help}, {"markdown", Markdown}}},
@@ -144,9 +160,12 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
     Notifications.push_back(
         {{"level", "warning"}, {"message", {{"text", W.Where + ": " + W.Message}}}});
 
+  nlohmann::json Driver = {
+      {"name", Opts.ToolName}, {"version", Opts.ToolVersion}, {"rules", Rules}};
+  if (!Opts.InformationUri.empty())
+    Driver["informationUri"] = Opts.InformationUri;
   nlohmann::json Run = {
-      {"tool",
-       {{"driver", {{"name", Opts.ToolName}, {"version", Opts.ToolVersion}, {"rules", Rules}}}}},
+      {"tool", {{"driver", Driver}}},
       {"invocations",
        {{{"executionSuccessful", Rep.Complete}, {"toolExecutionNotifications", Notifications}}}},
       {"results", Results}};

@@ -1,8 +1,8 @@
 #include "Commands.h"
 #include "HazardEngine.h"
-#include "graphsafe/Subprocess.h"
 #include "Symbolizer.h"
 #include "graphsafe/ReportWriter.h"
+#include "graphsafe/Subprocess.h"
 
 #include <cctype>
 #include <filesystem>
@@ -99,6 +99,7 @@ int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &O
   WO.Rules = &Rules;
   WO.ToolName = "graphcheck";
   WO.ToolVersion = GRAPHSAFE_VERSION;
+  WO.InformationUri = GRAPHSAFE_INFORMATION_URI;
   auto F = *parseReportFormat(Opts.Format);
   if (Output.empty() || Output == "-") {
     writeReport(F, std::cerr, Rep, WO); // stdout belongs to the program under test.

@@ -18,6 +18,7 @@ struct WriteOptions {
   const RuleSet *Rules = nullptr; // For rule metadata (SARIF driver rules, help text).
   std::string ToolName = "graphsafe";
   std::string ToolVersion;
+  std::string InformationUri; // SARIF: where to learn about the tool
   bool ShowSource = true; // Text: print the source line and a caret.
   std::string BaseDir;    // SARIF: URIs are made relative to this when possible.
 };
