@@ -56,6 +56,12 @@ struct TUSummary {
   // of them: (storage key, callee USR). An indirect call is an edge to the
   // storage key, which reaches every callable any TU stored there.
   std::vector<std::pair<std::string, std::string>> CallableStores;
+  // Callables this TU starts on other threads (std::thread, std::async, ...),
+  // with where each is started.
+  std::vector<CallEdge> ThreadEntries;
+  // Where this TU begins a capture in global mode (cudaStreamCaptureModeGlobal,
+  // PyTorch's default); invalid when it does not.
+  SourceLoc GlobalCapture;
 };
 
 } // namespace graphsafe::lint

@@ -12,7 +12,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBe
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
                                    Calls)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TUSummary, File, Functions, CallableStores)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TUSummary, File, Functions, CallableStores, ThreadEntries,
+                                   GlobalCapture)
 
 nlohmann::json summaryToJson(const TUSummary &S) { return S; }
 

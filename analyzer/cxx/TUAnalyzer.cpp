@@ -99,8 +99,10 @@ public:
           if (Init->isMemberInitializer() && Init->isWritten())
             Facts.FieldInits[Init->getMember()] = Init->getInit();
     }
-    for (const FunctionDecl *F : Collector.Functions)
+    for (const FunctionDecl *F : Collector.Functions) {
       collectCallableStores(F);
+      collectThreadEntries(F, Ctx.getSourceManager());
+    }
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {
       FunctionSummary S;
@@ -116,6 +118,7 @@ public:
       FC.Spec = &Rules.Capture;
       Finder.populate(FC);
       S.IsEntryPoint = FC.IsEntryPoint;
+      noteGlobalCapture(FC, Ctx.getSourceManager());
       for (auto &C : Checks)
         C->run(FC, Facts);
       collectCalls(FC, Finder, S);
@@ -189,6 +192,52 @@ private:
       return store(Into, Ctor->getArg(0));
     if (const FunctionDecl *F = callableOf(Value))
       CallableStores[Into].insert(F);
+  }
+
+  // A capture begun without relaxed or thread-local mode is global: while it
+  // runs, potentially unsafe calls on any other thread break it.
+  void noteGlobalCapture(const FunctionContext &FC, const SourceManager &SM) {
+    if (Out.GlobalCapture.valid())
+      return;
+    for (const CaptureEvent &Ev : FC.Events)
+      if (Ev.K == CaptureEvent::Begin && !Ev.ViaCallee && !Ev.Relaxed &&
+          !anyDescendant(Ev.Call, [](const Stmt *S) {
+            const auto *D = dyn_cast<DeclRefExpr>(S);
+            return D && (D->getDecl()->getName() == "cudaStreamCaptureModeThreadLocal" ||
+                         D->getDecl()->getName() == "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL");
+          })) {
+        Out.GlobalCapture = toLoc(SM, Ev.Call->getBeginLoc());
+        return;
+      }
+  }
+
+  // Callables handed to a thread spawner (capture spec `thread-spawners`):
+  // they run on another thread than the code around them.
+  void collectThreadEntries(const FunctionDecl *F, const SourceManager &SM) {
+    const auto &Spawners = Rules.Capture.ThreadSpawners;
+    if (Spawners.empty())
+      return;
+    auto spawner = [&](const NamedDecl *D) {
+      return D && std::find(Spawners.begin(), Spawners.end(), qualifiedName(D)) != Spawners.end();
+    };
+    walkBody(F->getBody(), [&](const Stmt *S) {
+      std::vector<const Expr *> Args;
+      if (const auto *C = dyn_cast<CallExpr>(S); C && spawner(C->getDirectCallee()))
+        Args.assign(C->arg_begin(), C->arg_end());
+      else if (const auto *K = dyn_cast<CXXConstructExpr>(S);
+               K && K->getConstructor() && spawner(K->getConstructor()->getParent()))
+        Args.assign(K->arg_begin(), K->arg_end());
+      for (const Expr *A : Args)
+        if (const FunctionDecl *Callee = callableOf(A)) {
+          const FunctionDecl *Def = Callee->getDefinition() ? Callee->getDefinition() : Callee;
+          if (std::string Usr = usrOf(Def); !Usr.empty())
+            Out.ThreadEntries.push_back({Usr,
+                                         qualifiedName(Def),
+                                         toLoc(SM, S->getBeginLoc()),
+                                         CaptureContext::Ambient,
+                                         {}});
+        }
+    });
   }
 
   // Every callable stored into a std::function, a function pointer or a

@@ -23,7 +23,7 @@ const std::set<std::string> Categories = {
 
 const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category", "summary",
                                         "message", "why",     "fix",      "see",      "match",
-                                        "tool",    "capture", "python"};
+                                        "tool",    "capture", "python",   "reach"};
 
 const std::set<std::string> ClauseKinds = {"call", "method", "construct", "operator", "check"};
 const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "operator",
@@ -291,7 +291,7 @@ CaptureSpec parseCapture(const YAML::Node &N) {
     throw Bad{lineOf(N), "'capture' must be a mapping"};
   checkKeys(N,
             {"begin", "end", "scoped", "status-queries", "not-capturing", "helpers", "entry-points",
-             "stream-guards", "stream-setters", "python"},
+             "stream-guards", "stream-setters", "thread-spawners", "python"},
             "'capture'");
   CaptureSpec S;
   if (N["begin"])
@@ -308,6 +308,7 @@ CaptureSpec parseCapture(const YAML::Node &N) {
   list("entry-points", S.EntryPoints);
   list("stream-guards", S.StreamGuards);
   list("stream-setters", S.StreamSetters);
+  list("thread-spawners", S.ThreadSpawners);
   if (N["helpers"])
     S.Helpers = parseHelpers(N["helpers"]);
   if (N["python"])
@@ -376,6 +377,11 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
     R.Match = parseClauses(Doc["match"], "match");
   if (Doc["python"])
     R.Python = parsePython(Doc["python"]);
+  if (Doc["reach"]) {
+    R.Reach = scalar(Doc["reach"], "reach");
+    if (R.Reach != "capture" && R.Reach != "other-threads")
+      throw Bad{lineOf(Doc["reach"]), "'reach' must be 'capture' or 'other-threads'"};
+  }
 
   auto Same = std::find_if(Into.Rules.begin(), Into.Rules.end(),
                            [&](const Rule &O) { return O.Id == R.Id; });
@@ -409,6 +415,7 @@ void CaptureSpec::merge(const CaptureSpec &O) {
   add(PyGraphedCallables, O.PyGraphedCallables);
   add(PyStatusQueries, O.PyStatusQueries);
   add(PyReplay, O.PyReplay);
+  add(ThreadSpawners, O.ThreadSpawners);
   add(Scoped, O.Scoped);
   add(StatusQueries, O.StatusQueries);
   add(NotCapturing, O.NotCapturing);

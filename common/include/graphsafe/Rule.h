@@ -53,13 +53,14 @@ struct HelperSpec {
 struct CaptureSpec {
   std::vector<MatchClause> Begin;
   std::vector<MatchClause> End;
-  std::vector<std::string> Scoped;        // RAII types whose lifetime is a region
-  std::vector<std::string> StatusQueries; // calls that report capture status
-  std::vector<std::string> NotCapturing;  // enumerators meaning "not capturing"
-  std::vector<HelperSpec> Helpers;        // argument N is run under capture
-  std::vector<std::string> EntryPoints;   // functions always run under capture
-  std::vector<std::string> StreamGuards;  // RAII types that set the current stream
-  std::vector<std::string> StreamSetters; // calls that set the current stream
+  std::vector<std::string> Scoped;         // RAII types whose lifetime is a region
+  std::vector<std::string> StatusQueries;  // calls that report capture status
+  std::vector<std::string> NotCapturing;   // enumerators meaning "not capturing"
+  std::vector<HelperSpec> Helpers;         // argument N is run under capture
+  std::vector<std::string> EntryPoints;    // functions always run under capture
+  std::vector<std::string> StreamGuards;   // RAII types that set the current stream
+  std::vector<std::string> StreamSetters;  // calls that set the current stream
+  std::vector<std::string> ThreadSpawners; // calls/constructors that run a callable on a new thread
 
   // Python spellings (`python:` in a capture file), as qualified names after
   // import aliases are resolved, or method names on any receiver.
@@ -93,6 +94,10 @@ struct Rule {
   std::vector<MatchClause> Match; // empty for runtime rules
   PythonSpelling Python;
   std::string Tool; // graphlint, graphcheck or both
+  // What makes a site a finding: being reached from a capture region
+  // ("capture"), or running on another thread of a program that captures in
+  // global mode ("other-threads").
+  std::string Reach = "capture";
   std::string File;
   unsigned Line = 1;
 
