@@ -267,16 +267,18 @@ PythonSpelling parsePython(const YAML::Node &N) {
   return P;
 }
 
+void optionalList(const YAML::Node &Map, const char *Key, std::vector<std::string> &Into) {
+  if (Map[Key])
+    Into = strings(Map[Key], Key);
+}
+
 void parsePythonCapture(const YAML::Node &N, CaptureSpec &S) {
   if (!N.IsMap())
     throw Bad{lineOf(N), "'capture: python' must be a mapping"};
   checkKeys(N,
             {"context-managers", "begin", "end", "graphed-callables", "status-queries", "replay"},
             "'capture: python'");
-  auto list = [&](const char *Key, std::vector<std::string> &Into) {
-    if (N[Key])
-      Into = strings(N[Key], Key);
-  };
+  auto list = [&](const char *Key, std::vector<std::string> &Into) { optionalList(N, Key, Into); };
   list("context-managers", S.PyContextManagers);
   list("begin", S.PyBegin);
   list("end", S.PyEnd);
@@ -298,10 +300,7 @@ CaptureSpec parseCapture(const YAML::Node &N) {
     S.Begin = parseClauses(N["begin"], "begin");
   if (N["end"])
     S.End = parseClauses(N["end"], "end");
-  auto list = [&](const char *Key, std::vector<std::string> &Into) {
-    if (N[Key])
-      Into = strings(N[Key], Key);
-  };
+  auto list = [&](const char *Key, std::vector<std::string> &Into) { optionalList(N, Key, Into); };
   list("scoped", S.Scoped);
   list("status-queries", S.StatusQueries);
   list("not-capturing", S.NotCapturing);
