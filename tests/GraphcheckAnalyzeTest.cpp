@@ -5,6 +5,8 @@
 #include "Symbolizer.h"
 
 #include <gtest/gtest.h>
+
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -117,6 +119,24 @@ TEST(GraphcheckRun, ReportIsWrittenWhenNothingCouldBeObserved) {
                 .get<std::string>()
                 .find("nothing was checked"),
             std::string::npos);
+  fs::remove_all(Dir);
+}
+
+// A target that crashes: graphcheck exits with its status (128 + signal, as
+// a shell does) and the report, still written, says how the program ended.
+TEST(GraphcheckRun, CrashedTargetIsNamedInTheReportAndItsStatusKept) {
+  std::string Dir = tempDir();
+  std::string Json = Dir + "/report.json";
+  int Status = std::system((std::string(GRAPHCHECK_BIN) + " run --format json -o " + Json +
+                            " -- sh -c 'kill -SEGV $$' 2>/dev/null")
+                               .c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 128 + SIGSEGV);
+  auto J = nlohmann::json::parse(readAll(Json));
+  EXPECT_FALSE(J["complete"].get<bool>());
+  bool Named = false;
+  for (const auto &E : J["errors"])
+    Named |= E["message"].get<std::string>().find("killed by signal 11") != std::string::npos;
+  EXPECT_TRUE(Named) << J["errors"].dump();
   fs::remove_all(Dir);
 }
 

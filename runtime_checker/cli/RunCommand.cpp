@@ -72,6 +72,14 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   int Status = 0;
   waitpid(Child, &Status, 0);
   int ProgramCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+  // A crash or a kill: the trace went to disk line by line, so what was
+  // recorded until then is still analysed, and the report says it stops there.
+  std::string Fate;
+  if (WIFSIGNALED(Status))
+    Fate = "the program was killed by signal " + std::to_string(WTERMSIG(Status)) + " (" +
+           strsignal(WTERMSIG(Status)) + "); the report holds what was recorded until then";
+  if (!Fate.empty())
+    std::cerr << "graphcheck: " << Fate << "\n";
 
   Report Load;
   RuleSet Rules = loadRulesFor(Opts, Load);
@@ -94,6 +102,8 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       Empty.Tool = "graphcheck";
       Empty.Errors = Load.Errors;
       Empty.Errors.push_back({"graphcheck", Why + "; nothing was checked"});
+      if (!Fate.empty())
+        Empty.Errors.push_back({"graphcheck", Fate});
       Empty.Complete = false;
       writeAndScore(Empty, Rules, Opts, Opts.Output);
     }
@@ -103,6 +113,10 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   for (const auto &T : Traces) {
     Report Rep = analyzeTrace(T.string(), Rules, Opts);
     Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
+    if (!Fate.empty()) {
+      Rep.Errors.push_back({"graphcheck", Fate});
+      Rep.Complete = false;
+    }
     // One report per process (torchrun ranks each write their own), named
     // by rank and pid: REPORT.rank1-4242.
     std::string Out = Opts.Output;
@@ -120,6 +134,8 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       fs::copy_file(T, fs::path(Keep) / T.filename(), fs::copy_options::overwrite_existing);
   }
   fs::remove_all(Dir);
+  if (!Fate.empty())
+    return ProgramCode; // the target's status, as a shell reports a killed program
   if (Worst == 2)
     return 2;
   return Worst == 1 ? 1 : ProgramCode;
