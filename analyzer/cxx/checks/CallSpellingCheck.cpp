@@ -29,6 +29,57 @@ bool returnsOrLeaves(const Stmt *S) {
   return S && (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S));
 }
 
+// The variable that indexes E (`devs[i]`, `args->gpus[i]`, `v[i]` through
+// operator[]), if any.
+const VarDecl *indexVarOf(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  const Expr *Index = nullptr;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    Index = A->getIdx();
+  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+           Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    Index = Op->getArg(1);
+  return Index ? dyn_cast_or_null<VarDecl>(referencedDecl(Index->IgnoreParenImpCasts())) : nullptr;
+}
+
+// One thread capturing on several GPUs: `for (i...) { setDevice(devs[i]);
+// work(streams[i]); }`. Each device's work goes to that device's own
+// capturing stream, so the switch sends nothing outside a graph.
+bool perDeviceLoop(const CallExpr *C, const std::map<const Stmt *, const Stmt *> &Parents) {
+  if (C->getNumArgs() == 0)
+    return false;
+  const VarDecl *I = indexVarOf(C->getArg(0));
+  if (!I)
+    return false;
+  const Stmt *Loop = nullptr;
+  for (const Stmt *Cur = C; Cur;) {
+    auto It = Parents.find(Cur);
+    if (It == Parents.end())
+      break;
+    Cur = It->second;
+    if (const auto *F = dyn_cast<ForStmt>(Cur);
+        F && F->getInit() && anyDescendant(F->getInit(), [&](const Stmt *S) {
+          const auto *D = dyn_cast<DeclStmt>(S);
+          return D && D->isSingleDecl() && D->getSingleDecl() == I;
+        })) {
+      Loop = F->getBody();
+      break;
+    }
+  }
+  // Every stream the loop body hands to a call is that device's: streams[i].
+  // A body with no stream work (per-device event or handle set-up) sends
+  // nothing to a capture either.
+  return Loop && !anyDescendant(Loop, [&](const Stmt *S) {
+           const auto *Call = dyn_cast<CallExpr>(S);
+           if (!Call || Call == C)
+             return false;
+           for (const Expr *A : Call->arguments())
+             if (isStreamType(A->getType()) && indexVarOf(A) != I)
+               return true;
+           return false;
+         });
+}
+
 // The switch-only-if-needed idiom: the call runs only when its argument
 // differs from the value it was compared with (`if (want != current)
 // set(want)`, or `if (want == current) return;` before it), the current
@@ -97,7 +148,8 @@ public:
         if (M.clause().When.NotIfDifferent && isa<CallExpr>(S)) {
           if (Parents.empty())
             collectParents(Ctx.body(), Parents);
-          if (onlyIfDifferent(cast<CallExpr>(S), Parents))
+          if (onlyIfDifferent(cast<CallExpr>(S), Parents) ||
+              perDeviceLoop(cast<CallExpr>(S), Parents))
             continue;
         }
         Last = R;
