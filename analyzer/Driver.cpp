@@ -181,12 +181,33 @@ int runGraphlint(const Options &Opts) {
   // commands, so they come from the database); Python files go to the Python
   // front end.
   std::vector<std::string> Files, PyFiles;
+  std::string FirstNamedPy;
   for (const auto &F : Opts.Files) {
     std::error_code EC;
-    std::vector<std::string> Expanded =
-        fs::is_directory(F, EC) ? filesUnder(F) : std::vector<std::string>{F};
+    bool Folder = fs::is_directory(F, EC);
+    std::vector<std::string> Expanded = Folder ? filesUnder(F) : std::vector<std::string>{F};
     for (auto &E : Expanded)
       (py::isPythonFile(E) ? PyFiles : Files).push_back((StartDir / E).lexically_normal().string());
+    if (!Folder && py::isPythonFile(F) && FirstNamedPy.empty())
+      FirstNamedPy = PyFiles.back();
+  }
+  // Named Python files (a pre-commit hook's changed files) get what checking
+  // their whole work tree gives them, as named C++ files get their compile
+  // database's: the other Python files of their git work tree are analysed as
+  // context, since a capture region in another module can reach them.
+  const size_t NamedPy = PyFiles.size();
+  if (!FirstNamedPy.empty()) {
+    std::string Top;
+    if (onPath("git") && runProgram({"git", "-C", fs::path(FirstNamedPy).parent_path().string(),
+                                     "rev-parse", "--show-toplevel"},
+                                    &Top) == 0) {
+      while (!Top.empty() && (Top.back() == '\n' || Top.back() == '\r'))
+        Top.pop_back();
+      std::set<std::string> Have(PyFiles.begin(), PyFiles.end());
+      for (const auto &F : filesUnder(Top))
+        if (std::string N = fs::path(F).lexically_normal().string(); Have.insert(N).second)
+          PyFiles.push_back(N);
+    }
   }
   const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
   std::string DbError;
@@ -251,9 +272,12 @@ int runGraphlint(const Options &Opts) {
     Rep.Errors.insert(Rep.Errors.end(), FileErrors[I].begin(), FileErrors[I].end());
 
   py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs);
-  for (auto &E : Py.Errors)
-    Rep.Errors.insert(Rep.Errors.end(), E.begin(), E.end());
-  Rep.Warnings = std::move(Py.Warnings);
+  for (size_t I = 0; I < NamedPy; ++I)
+    Rep.Errors.insert(Rep.Errors.end(), Py.Errors[I].begin(), Py.Errors[I].end());
+  for (auto &W : Py.Warnings)
+    if (std::any_of(PyFiles.begin(), PyFiles.begin() + NamedPy,
+                    [&](const std::string &F) { return W.Where.rfind(F + ":", 0) == 0; }))
+      Rep.Warnings.push_back(std::move(W));
   Summaries.insert(Summaries.end(), std::make_move_iterator(Py.Summaries.begin()),
                    std::make_move_iterator(Py.Summaries.end()));
 
@@ -263,6 +287,8 @@ int runGraphlint(const Options &Opts) {
   std::set<std::string> Context;
   for (size_t I = NamedCount; I < Files.size(); ++I)
     Context.insert(fs::absolute(Files[I]).lexically_normal().string());
+  for (size_t I = NamedPy; I < PyFiles.size(); ++I)
+    Context.insert(PyFiles[I]);
   Rep.Findings.erase(
       std::remove_if(Rep.Findings.begin(), Rep.Findings.end(),
                      [&](const Finding &F) {
@@ -273,8 +299,8 @@ int runGraphlint(const Options &Opts) {
   std::vector<std::string> Analysed;
   for (const auto &F : Files)
     Analysed.push_back(fs::absolute(F).lexically_normal().string());
-  for (const auto &F : PyFiles)
-    Analysed.push_back(fs::absolute(F).lexically_normal().string());
+  for (size_t I = 0; I < NamedPy; ++I)
+    Analysed.push_back(PyFiles[I]);
   const Rule *Missing = Rules.find("suppression-missing-reason");
   SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",
                             Missing ? Missing->Level : Severity::Warning);

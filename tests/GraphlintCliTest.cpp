@@ -353,6 +353,29 @@ TEST_F(GraphlintCli, PythonGrammarGapIsAWarningWhenPython3CompilesTheFile) {
   EXPECT_EQ(J["findings"].size(), 1u);
 }
 
+// The pre-commit case in Python: a changed model file alone still gets the
+// finding a capture in another module of its work tree reaches; the capture
+// file alone does not report the model's.
+TEST_F(GraphlintCli, NamedPythonFilesGetTheirWorkTreesFindings) {
+  std::string Model = write("repo/model.py", "import torch\n\n\nclass Net(torch.nn.Module):\n"
+                                             "    def forward(self, x):\n"
+                                             "        return x * x.max().item()\n");
+  std::string Train =
+      write("repo/train.py", "import torch\nfrom model import Net\n\nnet = Net()\n"
+                             "x = torch.zeros(4, device=\"cuda\")\ng = torch.cuda.CUDAGraph()\n"
+                             "with torch.cuda.graph(g):\n    y = net(x)\n");
+  ASSERT_EQ(std::system(("git init -q " + Dir + "/repo").c_str()), 0);
+  RunResult Alone = runGraphlint({"--format", "json", Model});
+  EXPECT_EQ(Alone.ExitCode, 1) << Alone.Stdout << Alone.Stderr;
+  auto J = nlohmann::json::parse(Alone.Stdout);
+  ASSERT_EQ(J["findings"].size(), 1u);
+  EXPECT_EQ(fs::path(J["findings"][0]["location"]["file"].get<std::string>()).filename(),
+            "model.py");
+  EXPECT_EQ(J["findings"][0]["location"]["line"].get<int>(), 6);
+  RunResult Capture = runGraphlint({"--format", "json", Train});
+  EXPECT_EQ(Capture.ExitCode, 0) << Capture.Stdout;
+}
+
 // A folder names its Python files, recursively, minus what .gitignore
 // ignores; Python needs no compile database.
 TEST_F(GraphlintCli, PythonFolderSkipsGitIgnoredFiles) {
