@@ -235,7 +235,8 @@ TEST(GraphlintCacheTestdata, FindingsAreIdenticalWithAndWithoutTheCache) {
   for (const char *Pass : {"building preambles", "reusing preambles"}) {
     fs::remove_all(fs::path(Cache) / "results");
     RunResult Parsed = report({"--cache-dir", Cache});
-    EXPECT_EQ(Parsed.Stdout, Fresh.Stdout) << Pass;
+    EXPECT_EQ(Parsed.Stdout, Fresh.Stdout) << Pass << "; exit " << Parsed.ExitCode << ", stderr:\n"
+                                           << Parsed.Stderr;
   }
   EXPECT_FALSE(fs::is_empty(fs::path(Cache) / "preambles"));
   RunResult Warm = report({"--cache-dir", Cache, "--cache-stats"});
