@@ -1,5 +1,7 @@
 #include "Driver.h"
 
+#include "ParallelFor.h"
+
 #include "Reachability.h"
 #include "Suppressions.h"
 #include "cache/CacheKeys.h"
@@ -84,7 +86,16 @@ std::string cacheFolder(const Options &Opts) {
   return DbDir.empty() ? "" : (DbDir / ".cache" / "graphlint").string();
 }
 
-bool isSourceFile(const fs::path &P) { return py::isPythonFile(P.string()); }
+// The top folder of the git work tree Dir is in; empty outside one (or
+// without git).
+std::string gitTopLevel(const std::string &Dir) {
+  std::string Top;
+  if (!onPath("git") || runProgram({"git", "-C", Dir, "rev-parse", "--show-toplevel"}, &Top) != 0)
+    return "";
+  while (!Top.empty() && (Top.back() == '\n' || Top.back() == '\r'))
+    Top.pop_back();
+  return Top;
+}
 
 // A directory argument: its Python files, recursively, minus what
 // git ignores when it is in a git work tree (asked of git itself, so every
@@ -92,20 +103,17 @@ bool isSourceFile(const fs::path &P) { return py::isPythonFile(P.string()); }
 std::vector<std::string> filesUnder(const std::string &Dir) {
   std::vector<std::string> Out;
   std::string Listing;
-  if (onPath("git") && runProgram({"git", "-C", Dir, "ls-files", "--cached", "--others",
-                                   "--exclude-standard", "--full-name", "-z", "."},
-                                  &Listing) == 0) {
-    std::string Top;
-    runProgram({"git", "-C", Dir, "rev-parse", "--show-toplevel"}, &Top);
-    while (!Top.empty() && (Top.back() == '\n' || Top.back() == '\r'))
-      Top.pop_back();
+  std::string Top = gitTopLevel(Dir);
+  if (!Top.empty() && runProgram({"git", "-C", Dir, "ls-files", "--cached", "--others",
+                                  "--exclude-standard", "--full-name", "-z", "."},
+                                 &Listing) == 0) {
     for (size_t B = 0, E; B < Listing.size(); B = E + 1) {
       E = Listing.find('\0', B);
       if (E == std::string::npos)
         E = Listing.size();
       fs::path P = fs::path(Top) / Listing.substr(B, E - B);
       std::error_code EC;
-      if (E > B && isSourceFile(P) && fs::is_regular_file(P, EC))
+      if (E > B && py::isPythonFile(P.string()) && fs::is_regular_file(P, EC))
         Out.push_back(P.string());
     }
   } else {
@@ -119,7 +127,7 @@ std::vector<std::string> filesUnder(const std::string &Dir) {
         It.disable_recursion_pending();
         continue;
       }
-      if (It->is_regular_file() && isSourceFile(It->path()))
+      if (It->is_regular_file() && py::isPythonFile(It->path().string()))
         Out.push_back(It->path().string());
     }
   }
@@ -196,19 +204,14 @@ int runGraphlint(const Options &Opts) {
   // database's: the other Python files of their git work tree are analysed as
   // context, since a capture region in another module can reach them.
   const size_t NamedPy = PyFiles.size();
-  if (!FirstNamedPy.empty()) {
-    std::string Top;
-    if (onPath("git") && runProgram({"git", "-C", fs::path(FirstNamedPy).parent_path().string(),
-                                     "rev-parse", "--show-toplevel"},
-                                    &Top) == 0) {
-      while (!Top.empty() && (Top.back() == '\n' || Top.back() == '\r'))
-        Top.pop_back();
+  if (!FirstNamedPy.empty())
+    if (std::string Top = gitTopLevel(fs::path(FirstNamedPy).parent_path().string());
+        !Top.empty()) {
       std::set<std::string> Have(PyFiles.begin(), PyFiles.end());
       for (const auto &F : filesUnder(Top))
         if (std::string N = fs::path(F).lexically_normal().string(); Have.insert(N).second)
           PyFiles.push_back(N);
     }
-  }
   const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
   std::string DbError;
   auto DB = WantCxx ? loadDatabase(Opts, Files.empty() ? "" : Files.front(), DbError) : nullptr;
@@ -244,22 +247,13 @@ int runGraphlint(const Options &Opts) {
                       Cache, Cache.enabled() ? toolFingerprint() + rulesFingerprint(Dirs) : ""};
   std::vector<TUSummary> Summaries(Files.size());
   std::vector<std::vector<ToolError>> FileErrors(Files.size());
-  std::atomic<size_t> Next{0}, Cached{0};
-  auto worker = [&] {
-    for (size_t I = Next++; I < Files.size(); I = Next++) {
-      FileResult R = analyzeFile(Setup, Files[I]);
-      Cached += R.FromCache;
-      Summaries[I] = std::move(R.Summary);
-      FileErrors[I] = std::move(R.Errors);
-    }
-  };
-  unsigned Jobs = std::max(1u, std::min<unsigned>(Opts.Jobs, Files.size()));
-  std::vector<std::thread> Pool;
-  for (unsigned J = 1; J < Jobs; ++J)
-    Pool.emplace_back(worker);
-  worker();
-  for (auto &T : Pool)
-    T.join();
+  std::atomic<size_t> Cached{0};
+  parallelFor(Files.size(), Opts.Jobs, [&](size_t I) {
+    FileResult R = analyzeFile(Setup, Files[I]);
+    Cached += R.FromCache;
+    Summaries[I] = std::move(R.Summary);
+    FileErrors[I] = std::move(R.Errors);
+  });
   Cache.trim();
   if (Opts.CacheStats)
     std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "

@@ -39,11 +39,11 @@ static const Expr *streamArgOf(const CallExpr *C) {
   return C->getNumArgs() > 0 && isStreamType(C->getArg(0)->getType()) ? C->getArg(0) : nullptr;
 }
 
-static bool mentionsRelaxed(const CallExpr *C) {
-  return anyDescendant(C, [](const Stmt *S) {
+// Whether a capture-begin call names this mode (runtime or driver spelling).
+static bool mentionsMode(const CallExpr *C, StringRef Runtime, StringRef Driver) {
+  return anyDescendant(C, [&](const Stmt *S) {
     const auto *D = dyn_cast<DeclRefExpr>(S);
-    return D && (D->getDecl()->getName() == "cudaStreamCaptureModeRelaxed" ||
-                 D->getDecl()->getName() == "CU_STREAM_CAPTURE_MODE_RELAXED");
+    return D && (D->getDecl()->getName() == Runtime || D->getDecl()->getName() == Driver);
   });
 }
 
@@ -94,7 +94,11 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       bool Matched = false;
       for (const auto &M : BeginMatchers)
         if (!Matched && M.match(C)) {
-          Events.push_back({CaptureEvent::Begin, Off, C, Key, Stream, false, mentionsRelaxed(C)});
+          Events.push_back(
+              {CaptureEvent::Begin, Off, C, Key, Stream, false,
+               mentionsMode(C, "cudaStreamCaptureModeRelaxed", "CU_STREAM_CAPTURE_MODE_RELAXED"),
+               mentionsMode(C, "cudaStreamCaptureModeThreadLocal",
+                            "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL")});
           Matched = true;
         }
       for (const auto &M : EndMatchers)

@@ -24,7 +24,8 @@ struct CaptureEvent {
   std::string Key;                     // Graph object or stream the event applies to.
   const clang::Expr *Stream = nullptr; // Stream argument of stream-capture calls.
   bool ViaCallee = false;              // Comes from a function that opens/closes capture.
-  bool Relaxed = false;
+  bool Relaxed = false;                // Begun in relaxed mode.
+  bool ThreadLocal = false;            // Begun in thread-local mode (neither: global).
 };
 
 struct Region {

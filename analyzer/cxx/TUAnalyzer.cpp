@@ -200,12 +200,7 @@ private:
     if (Out.GlobalCapture.valid())
       return;
     for (const CaptureEvent &Ev : FC.Events)
-      if (Ev.K == CaptureEvent::Begin && !Ev.ViaCallee && !Ev.Relaxed &&
-          !anyDescendant(Ev.Call, [](const Stmt *S) {
-            const auto *D = dyn_cast<DeclRefExpr>(S);
-            return D && (D->getDecl()->getName() == "cudaStreamCaptureModeThreadLocal" ||
-                         D->getDecl()->getName() == "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL");
-          })) {
+      if (Ev.K == CaptureEvent::Begin && !Ev.ViaCallee && !Ev.Relaxed && !Ev.ThreadLocal) {
         Out.GlobalCapture = toLoc(SM, Ev.Call->getBeginLoc());
         return;
       }

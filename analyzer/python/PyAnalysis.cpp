@@ -1,5 +1,6 @@
 #include "PyAnalysis.h"
 
+#include "ParallelFor.h"
 #include "PyContext.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
@@ -12,7 +13,6 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -30,18 +30,19 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
   return F.Name;
 }
 
+// What calling an instance of Class runs: nn.Module's forward, or __call__.
+void addInstanceCall(const PyProgram &P, const std::string &Class, std::vector<std::string> &Out) {
+  for (const char *M : {"forward", "__call__"})
+    if (std::string Q = P.methodOf(Class, M); !Q.empty())
+      Out.push_back(usr(Q));
+}
+
 // Where a call goes: project functions and methods, constructors, a module
 // instance's forward, and callables stored in attributes.
 std::vector<std::string> calleesOf(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   std::vector<std::string> Out;
   TSNode Fn = unparen(field(Call, "function"));
-  auto addClass = [&](const std::string &Class, bool Construct) {
-    static const std::vector<std::string> Init = {"__init__"}, Call = {"forward", "__call__"};
-    for (const auto &M : Construct ? Init : Call)
-      if (std::string Q = T.P.methodOf(Class, M); !Q.empty())
-        Out.push_back(usr(Q));
-  };
   if (is(Fn, "attribute")) {
     TSNode Obj = field(Fn, "object");
     std::string Method(S.text(field(Fn, "attribute")));
@@ -55,16 +56,17 @@ std::vector<std::string> calleesOf(const PyTypes &T, TSNode Call) {
         Out.push_back(usr(Q));
         return Out;
       }
-      // self.layer(x) where layer holds a module.
+      // Not a method: `self.layer(x)` calls what the attribute holds (below).
     }
   }
   std::string Q = T.resolve(Fn);
   if (!Q.empty() && T.P.isFunction(Q)) {
     Out.push_back(usr(Q));
   } else if (!Q.empty() && T.P.classNamed(Q)) {
-    addClass(Q, true);
+    if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
+      Out.push_back(usr(Init));
   } else if (Value V = T.valueOf(Fn); V.K == VK::Instance) {
-    addClass(V.Name, false);
+    addInstanceCall(T.P, V.Name, Out);
   } else if (is(Fn, "attribute")) {
     // A callable kept in an attribute (`self.step_fn(x)`): whatever any file
     // stored there.
@@ -87,11 +89,8 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
   std::string Q = T.resolve(Arg);
   if (!Q.empty() && T.P.isFunction(Q))
     return {usr(Q)};
-  Value V = T.valueOf(Arg);
-  if (V.K == VK::Instance)
-    for (const char *M : {"forward", "__call__"})
-      if (std::string Mq = T.P.methodOf(V.Name, M); !Mq.empty())
-        Out.push_back(usr(Mq));
+  if (Value V = T.valueOf(Arg); V.K == VK::Instance)
+    addInstanceCall(T.P, V.Name, Out);
   return Out;
 }
 
@@ -104,7 +103,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
     PyTypes T(P, M, F, Cache);
-    walk(F.IsModuleBody ? F.Node : field(F.Node, "body"), [&](TSNode N) {
+    walk(F.body(), [&](TSNode N) {
       if (!is(N, "call"))
         return true;
       CallArgs A = argsOf(S, N);
@@ -208,21 +207,6 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   Res.Errors.resize(Files.size());
   PyProgram P;
   P.Modules.resize(Files.size());
-  std::atomic<size_t> Next{0};
-  auto parallel = [&](size_t Count, auto &&Work) {
-    Next = 0;
-    auto Worker = [&] {
-      for (size_t I = Next++; I < Count; I = Next++)
-        Work(I);
-    };
-    std::vector<std::thread> Pool;
-    unsigned N = std::max(1u, std::min<unsigned>(Jobs, Count));
-    for (unsigned J = 1; J < N; ++J)
-      Pool.emplace_back(Worker);
-    Worker();
-    for (auto &T : Pool)
-      T.join();
-  };
   // Module names first: two scripts of one name in different folders must
   // not share one, so those take their whole path.
   std::vector<std::pair<std::string, std::string>> Names(Files.size());
@@ -243,7 +227,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     }
   std::atomic<size_t> Lines{0};
   std::mutex WarningsMutex;
-  parallel(Files.size(), [&](size_t I) {
+  parallelFor(Files.size(), Jobs, [&](size_t I) {
     const std::string &File = Files[I];
     std::ifstream In(File, std::ios::binary);
     if (!In) {
@@ -303,8 +287,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   {
     std::vector<std::set<std::string>> Graphed(P.Modules.size());
     std::vector<std::map<std::string, std::set<unsigned>>> Params(P.Modules.size());
-    parallel(P.Modules.size(),
-             [&](size_t I) { learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I]); });
+    parallelFor(P.Modules.size(), Jobs,
+                [&](size_t I) { learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I]); });
     for (size_t I = 0; I < P.Modules.size(); ++I) {
       P.GraphedEntries.insert(Graphed[I].begin(), Graphed[I].end());
       for (auto &[F, Is] : Params[I])
@@ -312,8 +296,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     }
   }
   std::vector<TUSummary> Sums(P.Modules.size());
-  parallel(Sums.size(),
-           [&](size_t I) { summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]); });
+  parallelFor(Sums.size(), Jobs,
+              [&](size_t I) { summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]); });
   for (size_t I = 0; I < Index.size(); ++I)
     Res.Summaries[Index[I]] = std::move(Sums[I]);
   for (size_t I = 0; I < Files.size(); ++I)

@@ -25,7 +25,7 @@ public:
                     const std::map<std::string, const Rule *> &CheckRules, FunctionSummary &Out)
       : T(T), S(*T.M.Src), Rules(Rules), CheckRules(CheckRules), Out(Out) {}
 
-  TSNode body() const { return T.F.IsModuleBody ? T.F.Node : field(T.F.Node, "body"); }
+  TSNode body() const { return T.F.body(); }
   CaptureContext contextAt(unsigned Offset, SourceLoc *RegionBegin = nullptr) const;
   const PyRegion *regionAt(unsigned Offset) const;
   bool inCapture(unsigned Offset) const {

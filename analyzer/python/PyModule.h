@@ -19,6 +19,9 @@ struct PyFunctionDef {
   std::string ClassQName; // empty unless a method
   TSNode Node{};          // function_definition, or the module
   bool IsModuleBody = false;
+
+  // The statements this function runs: its block, or the whole module.
+  TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
 };
 
 struct PyClassDef {

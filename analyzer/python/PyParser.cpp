@@ -97,6 +97,23 @@ TSNode unparen(TSNode N) {
   return N;
 }
 
+TSNode parameterName(TSNode Param) {
+  TSNode Name = is(Param, "typed_parameter") ? ts_node_named_child(Param, 0)
+                : is(Param, "default_parameter") || is(Param, "typed_default_parameter")
+                    ? field(Param, "name")
+                    : Param;
+  return is(Name, "identifier") ? Name : TSNode{};
+}
+
+std::vector<TSNode> withContexts(TSNode With) {
+  std::vector<TSNode> Out;
+  for (TSNode Item : namedChildren(ts_node_named_child(With, 0))) {
+    TSNode V = field(Item, "value");
+    Out.push_back(is(V, "as_pattern") ? ts_node_named_child(V, 0) : V);
+  }
+  return Out;
+}
+
 TSNode CallArgs::keyword(std::string_view Name) const {
   for (const auto &[K, V] : Keywords)
     if (K == Name)

@@ -64,6 +64,14 @@ struct CallArgs {
 };
 CallArgs argsOf(const PySource &S, TSNode Call);
 
+// The identifier a parameter binds (`x`, `x: T`, `x=1`, `x: T = 1`); null
+// for `*args`, `**kw` and the bare `*` and `/` markers.
+TSNode parameterName(TSNode Param);
+
+// The context expressions of a `with` statement (`with a() as x, b():` gives
+// a() and b()).
+std::vector<TSNode> withContexts(TSNode With);
+
 // Nodes that start a scope of their own: walked as functions or classes, not
 // as part of the body around them.
 inline bool isScope(TSNode N) {

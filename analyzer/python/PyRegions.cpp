@@ -48,11 +48,7 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
   walk(Ctx.body(), [&](TSNode N) {
     auto K = kind(N);
     if (K == "with_statement") {
-      TSNode Clause = ts_node_named_child(N, 0);
-      for (TSNode Item : namedChildren(Clause)) {
-        TSNode V = field(Item, "value");
-        if (is(V, "as_pattern"))
-          V = ts_node_named_child(V, 0);
+      for (TSNode V : withContexts(N)) {
         if (!is(V, "call") || !listed(Spec.PyContextManagers, Ctx.T.resolve(field(V, "function"))))
           continue;
         TSNode Body = field(N, "body");

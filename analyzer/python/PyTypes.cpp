@@ -104,17 +104,9 @@ void PyTypes::collect() {
     for (TSNode Param : namedChildren(Params)) {
       // Positions as callers count them: `self` is not passed.
       unsigned ThisIndex = First && !F.ClassQName.empty() ? ~0u : Index++;
-      TSNode NameNode = Param;
-      TSNode Type{}, Default{};
-      if (is(Param, "typed_parameter")) {
-        NameNode = ts_node_named_child(Param, 0);
-        Type = field(Param, "type");
-      } else if (is(Param, "default_parameter") || is(Param, "typed_default_parameter")) {
-        NameNode = field(Param, "name");
-        Type = field(Param, "type");
-        Default = field(Param, "value");
-      }
-      if (!is(NameNode, "identifier")) {
+      TSNode NameNode = parameterName(Param);
+      TSNode Type = field(Param, "type"), Default = field(Param, "value");
+      if (ts_node_is_null(NameNode)) {
         First = false;
         continue;
       }
@@ -146,7 +138,7 @@ void PyTypes::collect() {
       Bindings[Name].push_back({0, V});
     }
   }
-  TSNode Body = F.IsModuleBody ? F.Node : field(F.Node, "body");
+  TSNode Body = F.body();
   walk(Body, [&](TSNode N) {
     auto K = kind(N);
     if (K == "assignment") {
@@ -399,15 +391,8 @@ Value PyTypes::valueOf(TSNode E) const {
   auto K = kind(E);
   if (isLiteralHost(K))
     return {VK::Host, ""};
-  if (K == "identifier") {
-    Value V = nameAt(S.text(E), beginOf(E));
-    if (V.K == VK::Unknown && !Bindings.count(S.text(E))) {
-      std::string Q = resolve(E);
-      if (!Q.empty() && P.classNamed(Q))
-        return {VK::Unknown, ""};
-    }
-    return V;
-  }
+  if (K == "identifier")
+    return nameAt(S.text(E), beginOf(E));
   if (K == "attribute") {
     TSNode Obj = field(E, "object");
     std::string Attr(S.text(field(E, "attribute")));

@@ -36,6 +36,18 @@ public:
           Globals.insert(std::string(S.text(C)));
       return true;
     });
+    auto stateChanged = [&](TSNode At, TSNode Target) {
+      Ctx.reportCheck("host-state-mutation", At,
+                      fmt::format("'{}' is host state changed in captured code: the change "
+                                  "happens once, at capture, and replays never repeat it",
+                                  S.text(Target)));
+    };
+    auto learningRateRead = [&](TSNode At, std::string_view What) {
+      Ctx.reportCheck("host-scalar-read", At,
+                      fmt::format("'{}' reads the learning rate on the host: the graph bakes in "
+                                  "its value at capture, later changes never reach replays",
+                                  What));
+    };
     walk(Ctx.body(), [&](TSNode N) {
       auto K = kind(N);
       if (!Ctx.inCapture(beginOf(N)))
@@ -46,23 +58,17 @@ public:
         // `self.total += loss` on a tensor is an in-place GPU op: captured.
         if (outlivesCall(Ctx, L, Globals) && !Old.tensor() && Old.K != VK::Instance &&
             !(Old.K == VK::Unknown && T.valueOf(field(N, "right")).tensor()))
-          Ctx.reportCheck("host-state-mutation", N,
-                          fmt::format("'{}' is host state changed in captured code: the change "
-                                      "happens once, at capture, and replays never repeat it",
-                                      S.text(L)));
+          stateChanged(N, L);
       } else if (K == "assignment") {
         // self.step = self.step + 1
         TSNode L = field(N, "left"), R = field(N, "right");
         if (!ts_node_is_null(R) && outlivesCall(Ctx, L, Globals) && T.valueOf(L).K == VK::Host &&
             mentions(S, R, L))
-          Ctx.reportCheck("host-state-mutation", N,
-                          fmt::format("'{}' is host state changed in captured code: the change "
-                                      "happens once, at capture, and replays never repeat it",
-                                      S.text(L)));
+          stateChanged(N, L);
       } else if (K == "call") {
         TSNode Fn = unparen(field(N, "function"));
-        if (is(Fn, "attribute") && ContainerMutators.count(S.text(field(Fn, "attribute"))) &&
-            outlivesCall(Ctx, field(Fn, "object"), Globals) &&
+        std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
+        if (ContainerMutators.count(Method) && outlivesCall(Ctx, field(Fn, "object"), Globals) &&
             !mayBeTensorOrModule(T, field(Fn, "object")))
           Ctx.reportCheck("host-state-mutation", N,
                           fmt::format("'{}' changes a host container in captured code: it "
@@ -70,25 +76,15 @@ public:
                                       calleeText(S, N)));
         else if (S.text(Fn) == "print" && T.resolve(Fn) == "print")
           printCall(Ctx, N);
-        else if (T.resolve(Fn) == "torch.optim.lr_scheduler" ||
-                 (is(Fn, "attribute") && (S.text(field(Fn, "attribute")) == "get_last_lr" ||
-                                          S.text(field(Fn, "attribute")) == "get_lr")))
-          Ctx.reportCheck("host-scalar-read", N,
-                          fmt::format("'{}()' reads the learning rate on the host: the graph "
-                                      "bakes in its value at capture, later changes never reach "
-                                      "replays",
-                                      calleeText(S, N)));
+        else if (Method == "get_last_lr" || Method == "get_lr")
+          learningRateRead(N, calleeText(S, N) + "()");
       } else if (K == "subscript") {
         // optimizer.param_groups[0]["lr"]
         TSNode Idx = field(N, "subscript");
         std::string_view V = S.text(field(N, "value"));
         if (is(Idx, "string") && (S.text(Idx) == "\"lr\"" || S.text(Idx) == "'lr'") &&
             V.find("param_groups") != std::string_view::npos && !isStoreTarget(N))
-          Ctx.reportCheck("host-scalar-read", N,
-                          fmt::format("'{}' reads the learning rate on the host: the graph bakes "
-                                      "in its value at capture, later changes never reach "
-                                      "replays",
-                                      S.text(N)));
+          learningRateRead(N, S.text(N));
       } else if (K == "string" && hasTensorInterpolation(T, N)) {
         Ctx.reportCheck("tensor-in-format", N,
                         "formatting a tensor into a string copies it to the host: a GPU sync, "

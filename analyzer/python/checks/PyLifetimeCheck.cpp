@@ -66,6 +66,7 @@ private:
     const PyTypes &T = Ctx.T;
     Facts F;
     std::map<std::string, Value> Inputs; // read in the region, bound before it
+    const std::set<std::string> BoundBefore = namesBoundBefore(T, R.Begin);
     std::set<std::string> Outputs;
     bool Backward = false;
     unsigned CaptureLine = R.BeginLoc.Line;
@@ -83,9 +84,8 @@ private:
         }
       } else if (In && is(N, "identifier") && isRead(N)) {
         std::string Name(S.text(N));
-        Value Before = T.nameAt(Name, R.Begin);
-        if (boundBefore(T, Name, R.Begin))
-          Inputs.emplace(Name, Before);
+        if (BoundBefore.count(Name))
+          Inputs.emplace(Name, T.nameAt(Name, R.Begin));
       } else if (In && is(N, "assignment")) {
         collectNames(S, field(N, "left"), Outputs);
       }
@@ -252,15 +252,9 @@ private:
     Visit(Ctx.body());
   }
 
-  static bool boundBefore(const PyTypes &T, const std::string &Name, unsigned Offset) {
-    // A name of this function (or the module's top level) bound before the
-    // region, not an import or a def.
-    if (T.M.Imports.count(Name) || T.M.Defs.count(Name))
-      return false;
-    return hasBinding(T, Name, Offset);
-  }
-
-  static bool hasBinding(const PyTypes &T, const std::string &Name, unsigned Offset);
+  // The names of this function (or the module's top level) bound before
+  // Offset, parameters included, imports and defs not.
+  static std::set<std::string> namesBoundBefore(const PyTypes &T, unsigned Offset);
 
   static bool isRead(TSNode Id) {
     TSNode P = ts_node_parent(Id);
@@ -285,33 +279,23 @@ private:
   }
 };
 
-bool PyLifetimeCheck::hasBinding(const PyTypes &T, const std::string &Name, unsigned Offset) {
-  // nameAt answers for bindings at or before Offset; a binding after it makes
-  // it answer with that one, so look for a binding strictly before.
+std::set<std::string> PyLifetimeCheck::namesBoundBefore(const PyTypes &T, unsigned Offset) {
   const PySource &S = *T.M.Src;
-  bool Found = false;
-  walk(T.F.IsModuleBody ? T.F.Node : field(T.F.Node, "body"), [&](TSNode N) {
-    if (Found || beginOf(N) >= Offset)
+  std::set<std::string> Out;
+  walk(T.F.body(), [&](TSNode N) {
+    if (beginOf(N) >= Offset)
       return false;
-    if (is(N, "assignment")) {
-      std::set<std::string> Names;
-      collectNames(S, field(N, "left"), Names);
-      Found = Names.count(Name) > 0;
-    }
-    return !Found;
+    if (is(N, "assignment"))
+      collectNames(S, field(N, "left"), Out);
+    return true;
   });
-  if (!Found && !T.F.IsModuleBody) {
-    // Parameters are bound before any region in the body.
-    TSNode Params = field(T.F.Node, "parameters");
-    for (TSNode P : namedChildren(Params)) {
-      TSNode Id = is(P, "identifier") ? P : field(P, "name");
-      if (is(P, "typed_parameter"))
-        Id = ts_node_named_child(P, 0);
-      if (!ts_node_is_null(Id) && S.text(Id) == Name)
-        Found = true;
-    }
-  }
-  return Found;
+  if (!T.F.IsModuleBody)
+    for (TSNode P : namedChildren(field(T.F.Node, "parameters")))
+      if (TSNode Id = parameterName(P); !ts_node_is_null(Id))
+        Out.insert(std::string(S.text(Id)));
+  for (auto It = Out.begin(); It != Out.end();)
+    It = T.M.Imports.count(*It) || T.M.Defs.count(*It) ? Out.erase(It) : std::next(It);
+  return Out;
 }
 
 } // namespace

@@ -40,10 +40,7 @@ public:
       const PyRegion *R = Ctx.regionAt(beginOf(N));
       if (!R)
         return true;
-      for (TSNode Item : namedChildren(ts_node_named_child(N, 0))) {
-        TSNode V = field(Item, "value");
-        if (is(V, "as_pattern"))
-          V = ts_node_named_child(V, 0);
+      for (TSNode V : withContexts(N)) {
         if (!is(V, "call") || Ctx.T.resolve(field(V, "function")) != "torch.cuda.stream")
           continue;
         CallArgs A = argsOf(S, V);
