@@ -1,43 +1,49 @@
 #!/usr/bin/env bash
 # graphcheck overhead, printed as ratios from one run: a replay-heavy loop, a
-# training loop of many small eager kernels and a 10,000-node capture +
-# instantiate, each plain and under `graphcheck run` (light mode, and verify
+# training loop of many small eager kernels and captures + instantiates of
+# 10,000 and 100,000 kernel nodes, each plain and under `graphcheck run` (light mode, and verify
 # mode unless GRAPHCHECK_BENCH_MODES says otherwise). Two figures each: the
 # loop time the script prints for itself, and the whole run's wall time
-# (start-up, tracker and report included).
+# (start-up, tracker and report included). Scripts that print their peak
+# memory (maxrss_mb) get a third: what graphcheck adds to the process.
 #
 # GPU timings drift by up to 20% between runs on a shared machine, so plain
 # and checked runs are interleaved, round by round, and each ratio is the
 # median of the per-round ratios.
 #   scripts/device-bench.sh [BUILD_DIR] [ROUNDS]
+# GRAPHCHECK_BENCH_MODES (default "light verify") and GRAPHCHECK_BENCH_SCRIPTS
+# (";"-separated "script args") narrow the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build-device}")/bin/graphcheck
 rounds=${2:-5}
 modes=${GRAPHCHECK_BENCH_MODES:-light verify}
-# Prints "LOOP WALL" for one run of the command.
+# Prints "LOOP WALL RSS_MB" for one run of the command (nan where not printed).
 once() {
-  local t0 t1 v
+  local t0 t1 out
   t0=$(date +%s.%N)
-  v=$("$@" 2>/dev/null | awk '/_s /{print $2}')
+  out=$("$@" 2>/dev/null)
   t1=$(date +%s.%N)
-  [ -n "$v" ] && python3 -c "print($v, $t1 - $t0)"
+  local v=$(awk '/_s /{print $2}' <<< "$out") m=$(awk '/^maxrss_mb /{print $2}' <<< "$out")
+  [ -n "$v" ] && python3 -c "print($v, $t1 - $t0, ${m:-float('nan')})"
 }
-for script in "bench/replay_loop.py 5000" "bench/eager_loop.py 500" "bench/instantiate_10k.py"; do
-  declare -A loop=() wall=()
+IFS=';' read -r -a scripts <<< "${GRAPHCHECK_BENCH_SCRIPTS:-bench/replay_loop.py 5000;bench/eager_loop.py 500;bench/instantiate_nodes.py 10000;bench/instantiate_nodes.py 100000}"
+for script in "${scripts[@]}"; do
+  declare -A loop=() wall=() rss=()
   for r in $(seq "$rounds"); do
     for mode in plain $modes; do
       if [ "$mode" = plain ]; then cmd=(python3 $script)
       else cmd=("$bin" run --mode "$mode" --fail-on error -o /dev/null -- python3 $script); fi
-      read -r l w <<< "$(once "${cmd[@]}" || echo "")"
-      loop[$mode]+="${l:-nan} "; wall[$mode]+="${w:-nan} "
+      read -r l w m <<< "$(once "${cmd[@]}" || echo "")"
+      loop[$mode]+="${l:-nan} "; wall[$mode]+="${w:-nan} "; rss[$mode]+="${m:-nan} "
     done
   done
   for mode in $modes; do
-    python3 - "$script" "$mode" "${loop[plain]}" "${loop[$mode]}" "${wall[plain]}" "${wall[$mode]}" <<'PY'
-import statistics, sys
+    python3 - "$script" "$mode" "${loop[plain]}" "${loop[$mode]}" "${wall[plain]}" "${wall[$mode]}" \
+      "${rss[plain]}" "${rss[$mode]}" <<'PY'
+import math, statistics, sys
 script, mode = sys.argv[1], sys.argv[2]
-pl, cl, pw, cw = ([float(x) for x in a.split()] for a in sys.argv[3:7])
+pl, cl, pw, cw, pm, cm = ([float(x) for x in a.split()] for a in sys.argv[3:9])
 ok = [i for i in range(len(pl)) if pl[i] == pl[i] and cl[i] == cl[i]]
 if not ok:
     print(f"{script:26s} {mode:6s} no figure"); sys.exit()
@@ -47,7 +53,14 @@ print(f"{script:26s} {mode:6s} loop {statistics.median(pl[i] for i in ok):7.3f} 
       f"{statistics.median(cl[i] for i in ok):7.3f} s (median ratio {rl:4.2f}x)   wall "
       f"{statistics.median(pw[i] for i in ok):7.3f} s -> {statistics.median(cw[i] for i in ok):7.3f} s "
       f"(median ratio {rw:4.2f}x)   rounds {len(ok)}", flush=True)
+if not math.isnan(pm[ok[0]]):
+    nodes = int(script.split()[-1]) if script.split()[-1].isdigit() else 0
+    dl = statistics.median(cl[i] - pl[i] for i in ok)
+    dm = statistics.median(cm[i] - pm[i] for i in ok)
+    print(f"{'':26s} {mode:6s} added {dl * 1e6 / max(nodes, 1):6.2f} us per node, peak memory "
+          f"{statistics.median(pm[i] for i in ok):6.0f} MB -> {statistics.median(cm[i] for i in ok):6.0f} MB "
+          f"(+{dm:.0f} MB, {dm * 1e6 / max(nodes, 1):.0f} bytes per node)", flush=True)
 PY
   done
-  unset loop wall
+  unset loop wall rss
 done

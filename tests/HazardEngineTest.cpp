@@ -102,6 +102,15 @@ TEST(HazardEngine, StaleReadNamesWhereTheTensorWasHandedOut) {
   EXPECT_EQ(Out->Loc.Line, 7u);
 }
 
+TEST(HazardEngine, NoLostWriteAcrossAStretchOfUnwatchedLaunches) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/eager_write_then_unobserved.jsonl");
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].RuleId, "eager-write-lost-at-replay");
+  // The add before the gap may have been read unseen; the mul after it was not.
+  EXPECT_NE(F[0].Message.find("'mul_'"), std::string::npos) << F[0].Message;
+  EXPECT_EQ(F[0].Message.find("'add_'"), std::string::npos) << F[0].Message;
+}
+
 TEST(HazardEngine, DotMarksTheFlaggedNodesAndBuffer) {
   std::ifstream In(std::string(GRAPHSAFE_TESTDATA) + "/runtime/accumulation_bug.jsonl");
   std::vector<rt::TraceError> Errors;

@@ -36,6 +36,7 @@ struct Event {
     ExecWrites,    // Exec, Nodes (with Writes): what a replay was seen to write (verify mode)
     Launch,        // Exec
     EagerKernel,   // Kernel, Pointers (Writes when known)
+    EagerGap,      // Eager launches go unwatched from here until the next eager_observed
     TensorOut,     // Tensor, Addr, Size, Exec: handed out by the last replay of Exec
     TensorDead,    // Tensor
     GradInstalled, // Param, Addr, Size: param.grad now is this storage

@@ -118,6 +118,11 @@ void HazardEngine::feed(const Event &E) {
     return onLaunch(E);
   case K::EagerKernel:
     return onEager(E);
+  case K::EagerGap:
+    // An unseen kernel may read a pending write before the next replay:
+    // calling it lost would be a guess.
+    EagerWrites.clear();
+    return;
   case K::TensorOut: {
     Range R{E.Addr, E.Addr + E.Size};
     std::string Exec = E.Exec;

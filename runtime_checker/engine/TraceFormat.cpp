@@ -22,6 +22,8 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"exec_writes", Event::Kind::ExecWrites},
     {"launch", Event::Kind::Launch},
     {"eager_kernel", Event::Kind::EagerKernel},
+    {"eager_unobserved", Event::Kind::EagerGap},
+    {"eager_observed", Event::Kind::Meta},
     {"tensor_out", Event::Kind::TensorOut},
     {"tensor_dead", Event::Kind::TensorDead},
     {"grad_installed", Event::Kind::GradInstalled},

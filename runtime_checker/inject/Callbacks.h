@@ -22,6 +22,11 @@ const CUpti_CallbackId *watchedRuntimeCalls(size_t &Count);
 // outside one, only the watched calls above.
 void widenCallbacks(bool Wide);
 
+// The driver's kernel launch calls, which light mode watches only at times
+// (EagerWatch.h).
+const CUpti_CallbackId *eagerLaunchCalls(size_t &Count);
+void watchEagerLaunches(bool On);
+
 // The call's parameter struct (CUPTI's generated *_params types).
 template <typename T> const T *params(const CUpti_CallbackData *D) {
   return static_cast<const T *>(D->functionParams);

@@ -40,18 +40,21 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
+};
+
+const CUpti_CallbackId Launches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 };
 
 void onLaunch(CUfunction F, void **Params, bool Enter) {
@@ -68,6 +71,11 @@ void onLaunch(CUfunction F, void **Params, bool Enter) {
 const CUpti_CallbackId *watchedDriverCalls(size_t &Count) {
   Count = sizeof Watched / sizeof Watched[0];
   return Watched;
+}
+
+const CUpti_CallbackId *eagerLaunchCalls(size_t &Count) {
+  Count = sizeof Launches / sizeof Launches[0];
+  return Launches;
 }
 
 void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {

@@ -97,6 +97,13 @@ void widenCallbacks(bool Wide) {
     cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, Ids[I]);
 }
 
+void watchEagerLaunches(bool On) {
+  size_t N = 0;
+  const CUpti_CallbackId *Ids = eagerLaunchCalls(N);
+  for (size_t I = 0; I < N; ++I)
+    cuptiEnableCallback(On ? 1 : 0, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Ids[I]);
+}
+
 } // namespace graphsafe::inject
 
 // The Python shim and the libtorch adapter report tensor-level facts here, so
@@ -153,6 +160,7 @@ extern "C" int InitializeInjection(void) {
   const CUpti_CallbackId *Ids = watchedDriverCalls(N);
   for (size_t I = 0; I < N; ++I)
     cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Ids[I]);
+  watchEagerLaunches(true);
   const char *Mode = std::getenv("GRAPHCHECK_MODE");
   trace().writeEvent({{"ev", "checker_start"}, {"mode", Mode ? Mode : "light"}});
   return 1;

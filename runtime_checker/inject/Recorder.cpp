@@ -1,5 +1,7 @@
 #include "Recorder.h"
 
+#include "EagerWatch.h"
+
 #include "AllocatorBlocks.h"
 #include "Callbacks.h"
 #include "CaptureTracker.h"
@@ -67,6 +69,7 @@ struct Learned {
 };
 std::map<EagerKey, Learned> EagerLearned;
 unsigned LightModeLearnable = 64;
+std::set<EagerKey> EagerTouched; // Light mode: every pair seen, learned or not.
 thread_local EagerKey PendingEagerKey;
 
 json nodeJson(const NodeInfo &N) {
@@ -134,6 +137,7 @@ void recordUnmap(uint64_t Addr, uint64_t Size) {
 void recordCaptureBegin(uint64_t Stream) {
   attachAllocatorTrackerOnce();
   widenCallbacks(true);
+  watchEagerAgain();
   std::string Id = captures().begin(Stream);
   // Where the capture began names the graph in every finding about it.
   emit({{"ev", "capture_begin"},
@@ -157,10 +161,12 @@ void recordCaptureEnd(uint64_t Stream, CUgraph Result, const char *Api, bool Unj
 }
 
 void recordExecCreated(CUgraph Graph, CUgraphExec Exec) {
+  watchEagerAgain();
   describeExec(Exec, captures().idOf(Graph), walkGraph(Graph, isDevice));
 }
 
 void recordExecUpdate(CUgraphExec Exec, CUgraph Graph) {
+  watchEagerAgain();
   describeExec(Exec, captures().graphOfExec(Exec), walkGraph(Graph, isDevice));
 }
 
@@ -195,6 +201,8 @@ void recordExecDestroy(CUgraphExec Exec) {
 void recordGraphLaunchEnter(CUgraphExec Exec) {
   if (LaunchHook H = Hook.load())
     H();
+  if (!captures().anyCapture())
+    noteReplay();
   const json Launch = {{"ev", "launch"}, {"exec", hex(Exec)}};
   PendingLaunch.reset();
   // A launch being captured into another graph does not run now.
@@ -291,6 +299,8 @@ void recordEagerLaunchEnter(const char *Name, const std::vector<size_t> &Sizes, 
   EagerKey Learn{Key, {Ptrs.begin(), Ptrs.end()}};
   {
     std::lock_guard<std::mutex> L(ExecMutex);
+    if (!verifyMode())
+      noteEagerTouch(EagerTouched.insert(Learn).second);
     auto It = EagerLearned.find(Learn);
     if (It != EagerLearned.end() && It->second.Seen >= VerifiedReplays) {
       J["writes"] = It->second.Writes;

@@ -66,27 +66,74 @@ def _caller():
     return "?"
 
 
+# Backward passes, or zero_grad calls, that find no grad in graph memory
+# before that watch stands down until the next capture: a hook on every
+# parameter costs a training loop a GIL round trip per parameter per step,
+# and a grad that aliases a graph does so from the first step after capture.
+_QUIET = 3
+
+
 def _patch_torch(torch):
+    import weakref
+
     # One name per parameter, whoever saw it first (module or optimizer), so
     # installs and releases reported from different places agree.
     names = {}
+    hooks = []  # One _GradHook per watched parameter.
+    standing_down = []  # Hooks to remove, outside backward (autograd iterates them).
+    zero_grad_quiet = [0]
+
+    class GradHook:
+        def __init__(self, name, param):
+            self.name, self.param, self.handle, self.quiet = name, weakref.ref(param), None, 0
+
+        def arm(self):
+            p = self.param()
+            self.quiet = 0
+            if self.handle is None and p is not None:
+                self.handle = p.register_post_accumulate_grad_hook(self)
+
+        def disarm(self):
+            if self.handle is not None:
+                self.handle.remove()
+                self.handle = None
+
+        def __call__(self, p):
+            try:
+                g = p.grad
+                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
+                    self.quiet = 0
+                    where = _caller()  # "?" on autograd's worker threads
+                    _event(ev="grad_installed", param=self.name, addr=hex(g.data_ptr()),
+                           size=g.numel() * g.element_size(), stack=[where] if where != "?" else [])
+                else:
+                    self.quiet += 1
+                    if self.quiet == _QUIET:
+                        standing_down.append(self)
+            except Exception:  # An observer must never break the program.
+                pass
+
+    def stand_down():
+        while standing_down:
+            hook = standing_down.pop()
+            if hook.quiet >= _QUIET:
+                hook.disarm()
+
+    def watch_again():
+        # A new capture may give any parameter a grad in graph memory.
+        stand_down()
+        zero_grad_quiet[0] = 0
+        hooks[:] = [h for h in hooks if h.param() is not None]
+        for h in hooks:
+            h.arm()
 
     def watch(name, param):
         if id(param) in names or not param.requires_grad:
             return
         names[id(param)] = name
-
-        def installed(p, name=name):
-            try:
-                g = p.grad
-                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
-                    where = _caller()  # "?" on autograd's worker threads
-                    _event(ev="grad_installed", param=name, addr=hex(g.data_ptr()),
-                           size=g.numel() * g.element_size(), stack=[where] if where != "?" else [])
-            except Exception:  # An observer must never break the program.
-                pass
-
-        param.register_post_accumulate_grad_hook(installed)
+        hook = GradHook(name, param)
+        hooks.append(hook)
+        hook.arm()
 
     def watch_module(mod):
         if isinstance(mod, torch.nn.Module):
@@ -94,7 +141,6 @@ def _patch_torch(torch):
                 watch(name, p)
 
     import itertools
-    import weakref
 
     counter = itertools.count()
 
@@ -143,6 +189,9 @@ def _patch_torch(torch):
     def grads_of(params):
         """(param, name, grad storage) for CUDA grads, taken before zero_grad runs."""
         out = []
+        stand_down()
+        if zero_grad_quiet[0] >= _QUIET:
+            return out
         try:
             for name, p in params:
                 g = p.grad  # Asked before the call: once freed, its block is gone.
@@ -150,6 +199,7 @@ def _patch_torch(torch):
                     out.append((p, names.get(id(p), name), g.data_ptr(), g.numel() * g.element_size()))
         except Exception:
             pass
+        zero_grad_quiet[0] = 0 if out else zero_grad_quiet[0] + 1
         return out
 
     def released(before):
@@ -185,6 +235,7 @@ def _patch_torch(torch):
     torch.optim.Optimizer.zero_grad = opt_zero_grad
 
     def step_pre_hook(optimizer, args, kwargs):
+        stand_down()
         try:
             for group in optimizer.param_groups:
                 for i, p in enumerate(group["params"]):
@@ -225,6 +276,7 @@ def _patch_torch(torch):
     capture_begin = torch.cuda.CUDAGraph.capture_begin
 
     def begin(self, *args, **kwargs):
+        watch_again()
         where = _caller()
         if where != "?":
             _event(ev="capture_site", stack=[where])
