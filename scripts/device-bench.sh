@@ -15,6 +15,8 @@
 # (";"-separated "script args") narrow the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# On the device machine only $OUT's files come back whole: keep a copy there.
+[ -n "${OUT:-}" ] && [ -d "$OUT" ] && exec > >(tee -a "$OUT/bench.txt") 2>&1
 bin=$(realpath "${1:-build-device}")/bin/graphcheck
 rounds=${2:-5}
 modes=${GRAPHCHECK_BENCH_MODES:-light verify}

@@ -1,4 +1,4 @@
-# expect: sync-during-capture
+# expect: sync-during-capture at 10
 # .item() inside torch.cuda.graph: PyTorch only says the capture failed.
 import torch
 x = torch.ones(4, device="cuda")

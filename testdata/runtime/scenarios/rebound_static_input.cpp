@@ -1,4 +1,4 @@
-// expect: graph-uses-freed-memory
+// expect: graph-uses-freed-memory at 34
 // libtorch: the static input is rebound (`StaticX = Batch.cuda()`) instead of
 // copied into; the graph keeps reading the old, freed block.
 #include <ATen/cuda/CUDAGraph.h>

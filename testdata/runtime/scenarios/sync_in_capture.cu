@@ -1,4 +1,4 @@
-// expect: sync-during-capture
+// expect: sync-during-capture at 14
 // Raw CUDA: a helper synchronizes the stream while it is being captured.
 // CUDA reports the failure at cudaStreamEndCapture; graphcheck names the
 // helper's line (sync_in_capture.cu:14) from the symbolized host stack.

@@ -1,4 +1,4 @@
-# expect: sync-during-capture
+# expect: sync-during-capture at 17
 # Activation offload inside a captured forward: `.to("cpu")` copies to
 # pageable host memory and synchronizes, which capture forbids. PyTorch's
 # error names no line; graphcheck names this file's line 17.

@@ -1,7 +1,7 @@
-# expect: graph-uses-freed-memory
-# expect: graph-uses-freed-memory
-# expect: graph-uses-freed-memory
-# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory at 28
+# expect: graph-uses-freed-memory at 28
+# expect: graph-uses-freed-memory at 28
+# expect: graph-uses-freed-memory at 28
 # (one per freed .grad block: two weights, two biases)
 # Whole-network capture after a warm-up that left every .grad allocated: the
 # captured backward accumulates into those blocks. optimizer.zero_grad()

@@ -1,5 +1,5 @@
-// expect: graph-uses-freed-memory
-// expect: graph-uses-freed-memory
+// expect: graph-uses-freed-memory at 39
+// expect: graph-uses-freed-memory at 39
 // (weight.grad and bias.grad)
 // libtorch: whole-network capture after a warm-up that left .grad allocated;
 // the captured backward accumulates into those blocks. Optimizer::zero_grad()
