@@ -4,7 +4,8 @@
 # what earlier runs kept in BUILD/corpus. A crash, leak or sanitizer report
 # fails the script; the input is kept in BUILD/crashes/ (add it to the
 # target's seeds in fuzz/corpus as a regression case once fixed).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   (FUZZ_SEED=N picks the random seed, 0 a new one each run; 1 by
+#   default so CI runs are repeatable)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-30}
@@ -32,7 +33,7 @@ for t in "${targets[@]}"; do
   dirs=()
   for d in ${seeds[$t]}; do [ -d "$d" ] && dirs+=("$d"); done
   echo "fuzz: $t for ${secs}s on ${dirs[*]}"
-  if ! "$out/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$out/fuzz/$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$out/crashes/$t-" "$out/corpus/$t" "${dirs[@]}" > "$out/$t.log" 2>&1; then
     failed=1
     echo "fuzz: $t FAILED; the input is in $out/crashes/, the report in $out/$t.log" >&2

@@ -76,4 +76,23 @@ TEST_F(BaselineTest, MalformedFileIsAClearError) {
   EXPECT_NE(Err.find("cannot open"), std::string::npos);
 }
 
+// Found by fuzz_baseline: a count out of unsigned range was converted with
+// undefined behaviour instead of being refused.
+TEST_F(BaselineTest, CountMustBeANonNegativeInteger) {
+  for (const char *Count : {"1.44444e+62", "-1", "2.5", "\"3\"", "99999999999"}) {
+    std::ofstream(Dir / "count.json")
+        << R"({"version":1,"findings":[{"rule":"r","file":"f","code":"c","count":)" << Count
+        << "}]}";
+    Baseline B;
+    std::string Err;
+    EXPECT_FALSE(B.load((Dir / "count.json").string(), Err)) << Count;
+    EXPECT_NE(Err.find("\"count\" must be a non-negative integer"), std::string::npos) << Err;
+  }
+  std::ofstream(Dir / "count.json")
+      << R"({"version":1,"findings":[{"rule":"r","file":"f","code":"c","count":2}]})";
+  Baseline B;
+  std::string Err;
+  EXPECT_TRUE(B.load((Dir / "count.json").string(), Err)) << Err;
+}
+
 } // namespace

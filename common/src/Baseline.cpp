@@ -48,9 +48,22 @@ bool Baseline::load(const std::string &Path, std::string &Error) {
   }
   try {
     nlohmann::json J = nlohmann::json::parse(In);
-    for (const auto &E : J.at("findings"))
+    for (const auto &E : J.at("findings")) {
+      unsigned Count = 1;
+      if (E.contains("count")) {
+        // A float or a negative count must not reach get<unsigned>: the
+        // conversion is undefined for values out of range.
+        const auto &C = E.at("count");
+        if (!C.is_number_integer() || C.get<int64_t>() < 0 || C.get<int64_t>() > UINT32_MAX) {
+          Error = Path + ": \"count\" must be a non-negative integer, got " + C.dump() +
+                  "; regenerate the baseline with --write-baseline " + Path;
+          return false;
+        }
+        Count = static_cast<unsigned>(C.get<int64_t>());
+      }
       Counts[{E.at("rule").get<std::string>(), E.at("file").get<std::string>(),
-              E.at("code").get<std::string>()}] += E.value("count", 1u);
+              E.at("code").get<std::string>()}] += Count;
+    }
   } catch (const nlohmann::json::exception &E) {
     Error = Path + ": not a graphsafe baseline (" + E.what() +
             "); regenerate it with --write-baseline " + Path;
