@@ -30,6 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     F.Notes.push_back({field(), {field(), 1, 1}});
     F.FixIts.push_back({{F.Loc.File, 1, 1}, {F.Loc.File, 1, 2}, field()});
     F.Fix = field();
+    if (I % 2)
+      F.Processes = {field(), field()};
     if (I == 1)
       F.Runtime = graphsafe::RuntimeLoc{field(), field(), field(), field()};
     R.Findings.push_back(F);

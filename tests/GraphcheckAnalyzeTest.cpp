@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -137,6 +138,76 @@ TEST(GraphcheckRun, CrashedTargetIsNamedInTheReportAndItsStatusKept) {
   for (const auto &E : J["errors"])
     Named |= E["message"].get<std::string>().find("killed by signal 11") != std::string::npos;
   EXPECT_TRUE(Named) << J["errors"].dump();
+  fs::remove_all(Dir);
+}
+
+// torchrun ranks leave one trace each: one report, the same hazard once,
+// naming every rank that hit it; a hazard of one rank names that rank.
+TEST(GraphcheckAnalyze, SeveralTracesGiveOneReportNamingTheRanks) {
+  std::string Dir = tempDir();
+  std::string Src = std::string(GRAPHSAFE_TESTDATA) + "/runtime/";
+  fs::copy_file(Src + "accumulation_bug.jsonl", Dir + "/trace-rank0-100.jsonl");
+  fs::copy_file(Src + "accumulation_bug.jsonl", Dir + "/trace-rank1-101.jsonl");
+  fs::copy_file(Src + "freed_static_input.jsonl", Dir + "/trace-rank1-102.jsonl");
+  // These fixtures stop where their story ends; the ranks here exit cleanly.
+  for (const char *T :
+       {"/trace-rank0-100.jsonl", "/trace-rank1-101.jsonl", "/trace-rank1-102.jsonl"})
+    std::ofstream(Dir + T, std::ios::app) << "{\"ev\":\"end\"}\n";
+  std::string Json = Dir + "/report.json";
+  int Status = std::system((std::string(GRAPHCHECK_BIN) + " analyze --format json -o " + Json +
+                            " " + Dir + "/trace-rank0-100.jsonl " + Dir +
+                            "/trace-rank1-101.jsonl " + Dir + "/trace-rank1-102.jsonl")
+                               .c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 1);
+  auto J = nlohmann::json::parse(readAll(Json));
+  std::map<std::string, std::vector<std::string>> Ranks;
+  for (const auto &F : J["findings"])
+    for (const auto &P : F["processes"])
+      Ranks[F["rule"].get<std::string>()].push_back(P.get<std::string>());
+  // accumulation_bug.jsonl holds two grad findings (weight and bias).
+  EXPECT_EQ(Ranks["grad-aliases-graph-buffer"],
+            (std::vector<std::string>{"rank 0", "rank 1", "rank 0", "rank 1"}));
+  EXPECT_EQ(Ranks["graph-uses-freed-memory"], (std::vector<std::string>{"rank 1"}));
+  fs::remove_all(Dir);
+}
+
+// A profiler that set CUDA_INJECTION64_PATH keeps it: graphcheck says so in
+// one line, the program runs unchanged, the report says nothing was checked.
+TEST(GraphcheckRun, AnotherInjectionLibraryIsLeftInPlace) {
+  std::string Dir = tempDir();
+  std::string Json = Dir + "/report.json";
+  std::string Cmd = "CUDA_INJECTION64_PATH=/opt/profiler/libinject.so " +
+                    std::string(GRAPHCHECK_BIN) + " run --format json -o " + Json +
+                    " -- sh -c 'echo $CUDA_INJECTION64_PATH > " + Dir + "/seen' 2>" + Dir +
+                    "/stderr";
+  int Status = std::system(Cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 0);
+  EXPECT_EQ(readAll(Dir + "/seen"), "/opt/profiler/libinject.so\n");
+  std::string Err = readAll(Dir + "/stderr");
+  if (Err.find("injection library was not built") != std::string::npos)
+    GTEST_SKIP() << "built without CUPTI: no injection library to leave out";
+  EXPECT_NE(Err.find("CUDA_INJECTION64_PATH already names /opt/profiler/libinject.so"),
+            std::string::npos)
+      << Err;
+  auto J = nlohmann::json::parse(readAll(Json));
+  EXPECT_TRUE(J["findings"].empty());
+  EXPECT_NE(J["errors"].dump().find("another injection library"), std::string::npos);
+  fs::remove_all(Dir);
+}
+
+// torchrun running graphcheck once per rank: each rank keeps its own report.
+TEST(GraphcheckRun, EachRankOfALauncherWritesItsOwnReport) {
+  std::string Dir = tempDir();
+  std::string Json = Dir + "/report.json";
+  for (const char *Rank : {"0", "1"}) {
+    int Status = std::system(("RANK=" + std::string(Rank) + " " + GRAPHCHECK_BIN +
+                              " run --format json -o " + Json + " -- true 2>/dev/null")
+                                 .c_str());
+    EXPECT_EQ(WEXITSTATUS(Status), 0);
+  }
+  EXPECT_FALSE(fs::exists(Json));
+  EXPECT_TRUE(fs::exists(Json + ".rank0"));
+  EXPECT_TRUE(fs::exists(Json + ".rank1"));
   fs::remove_all(Dir);
 }
 

@@ -162,3 +162,22 @@ TEST(Report, SortKeepsDistinctRuntimeFindingsWithoutSourceLocation) {
   ASSERT_EQ(R.Findings.size(), 2u);
   EXPECT_EQ(R.Findings[0].Message, "bias.grad aliases");
 }
+
+// A finding of a run with several ranks names them in every format.
+TEST(ReportWriter, ProcessesOfAFindingAreNamed) {
+  Report R = sampleReport();
+  R.Findings[0].Processes = {"rank 0", "rank 1"};
+  WriteOptions O;
+  O.ShowSource = false;
+  std::ostringstream Text, Json, Sarif;
+  writeText(Text, R, O);
+  writeJson(Json, R, O);
+  writeSarif(Sarif, R, O);
+  EXPECT_NE(Text.str().find("  in rank 0, rank 1\n"), std::string::npos) << Text.str();
+  auto J = nlohmann::json::parse(Json.str());
+  EXPECT_EQ(J["findings"][0]["processes"], nlohmann::json({"rank 0", "rank 1"}));
+  EXPECT_FALSE(J["findings"][1].contains("processes"));
+  auto S = nlohmann::json::parse(Sarif.str());
+  EXPECT_EQ(S["runs"][0]["results"][0]["properties"]["processes"],
+            nlohmann::json({"rank 0", "rank 1"}));
+}

@@ -33,6 +33,8 @@ void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
           {{"begin", loc(X.Begin)}, {"end", loc(X.End)}, {"replacement", X.Replacement}});
     if (!F.Fix.empty())
       J["fix"] = F.Fix;
+    if (!F.Processes.empty())
+      J["processes"] = F.Processes;
     Findings.push_back(std::move(J));
   }
   nlohmann::json Errors = nlohmann::json::array();

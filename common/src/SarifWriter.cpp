@@ -121,6 +121,8 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
                            {"kernel", F.Runtime->Kernel},
                            {"buffer", F.Runtime->Buffer}};
     }
+    if (!F.Processes.empty())
+      Res["properties"]["processes"] = F.Processes;
     Res["locations"] = nlohmann::json::array({Loc});
     if (!F.Notes.empty()) {
       nlohmann::json Related = nlohmann::json::array();

@@ -1,6 +1,7 @@
 #include "graphsafe/ReportWriter.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <map>
@@ -60,6 +61,8 @@ void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
       OS << fmt::format("  graph {} node {} kernel {}\n  buffer {}\n", RT.Graph, RT.Node, RT.Kernel,
                         RT.Buffer);
     }
+    if (!F.Processes.empty())
+      OS << fmt::format("  in {}\n", fmt::join(F.Processes, ", "));
     if (Opts.ShowSource)
       snippet(OS, Src, F.Loc);
     for (const auto &Fix : F.FixIts)

@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "ProcessMerge.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -34,17 +35,38 @@ std::string findShim() {
 
 } // namespace
 
-int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Opts) {
+int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions &Options) {
+  CheckOptions Opts = Options;
+  // Run by a launcher once per rank (torchrun ... graphcheck run -o FILE):
+  // each rank writes FILE.rankN instead of all writing FILE.
+  if (const char *Rank = getenv("RANK");
+      Rank && *Rank && !Opts.Output.empty() && Opts.Output != "-") {
+    Opts.Output += std::string(".rank") + Rank;
+    std::cerr << "graphcheck: rank " << Rank << " writes its report to " << Opts.Output
+              << "; for one report naming every rank, run graphcheck around the launcher "
+                 "(graphcheck run -- torchrun ...)\n";
+  }
   if (Command.empty()) {
     std::cerr
         << "graphcheck: error: no command; use: graphcheck run [options] -- COMMAND [ARGS...]\n";
     return 2;
   }
   std::string Lib = findInjectionLibrary();
+  // CUDA loads one injection library: a profiler that set its own (Nsight
+  // Systems, Nsight Compute) keeps it, and this run observes nothing.
+  std::string Held;
+  if (const char *Other = getenv("CUDA_INJECTION64_PATH");
+      Other && *Other && !Lib.empty() && fs::path(Other) != fs::path(Lib)) {
+    Held = Other;
+    std::cerr << "graphcheck: CUDA_INJECTION64_PATH already names " << Held
+              << " (a profiler?); it is left in place and the program runs unobserved. Run "
+                 "graphcheck and the profiler separately.\n";
+    Lib.clear();
+  }
   std::string Dir =
       (fs::temp_directory_path() / ("graphcheck-" + std::to_string(::getpid()))).string();
   fs::create_directories(Dir);
-  if (Lib.empty())
+  if (Lib.empty() && Held.empty())
     std::cerr
         << "graphcheck: the injection library was not built (no CUPTI at build time); running the "
            "program unobserved\n";
@@ -83,7 +105,6 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
 
   Report Load;
   RuleSet Rules = loadRulesFor(Opts, Load);
-  int Worst = 0;
   std::vector<fs::path> Traces;
   for (const auto &E : fs::directory_iterator(Dir))
     if (E.path().extension() == ".jsonl")
@@ -91,9 +112,11 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   std::sort(Traces.begin(), Traces.end());
   if (Lib.empty() || Traces.empty()) {
     std::string Why =
-        Lib.empty() ? "the injection library was not built (no CUPTI at build time)"
-                    : "no trace was recorded (the program used no CUDA, or the injection library "
-                      "could not start: no GPU or driver, or CUPTI held by another profiler)";
+        !Held.empty() ? "CUDA_INJECTION64_PATH already named another injection library (" + Held +
+                            "), which CUDA loads instead of graphcheck's"
+        : Lib.empty() ? "the injection library was not built (no CUPTI at build time)"
+                      : "no trace was recorded (the program used no CUDA, or the injection library "
+                        "could not start: no GPU or driver, or CUPTI held by another profiler)";
     std::cerr << "graphcheck: " << Why << "; nothing was checked\n";
     // A CI job uploads -o whatever happened: it always exists, empty of
     // findings and saying why, so a missing file never hides a skipped check.
@@ -108,25 +131,20 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       writeAndScore(Empty, Rules, Opts, Opts.Output);
     }
     fs::remove_all(Dir);
-    return Lib.empty() ? 2 : ProgramCode;
+    return Lib.empty() && Held.empty() ? 2 : ProgramCode;
   }
-  for (const auto &T : Traces) {
-    Report Rep = analyzeTrace(T.string(), Rules, Opts);
-    Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
-    if (!Fate.empty()) {
-      Rep.Errors.push_back({"graphcheck", Fate});
-      Rep.Complete = false;
-    }
-    // One report per process (torchrun ranks each write their own), named
-    // by rank and pid: REPORT.rank1-4242.
-    std::string Out = Opts.Output;
-    std::string Process = T.stem().string().substr(6); // After "trace-".
-    if (!Out.empty() && Out != "-" && Traces.size() > 1)
-      Out += "." + Process;
-    else if (Traces.size() > 1)
-      std::cerr << "graphcheck: process " << Process << ":\n";
-    Worst = std::max(Worst, writeAndScore(Rep, Rules, Opts, Out));
+  // One report for the whole run: torchrun ranks each leave a trace, and
+  // the same hazard on every rank is one finding naming the ranks.
+  std::vector<ProcessReport> Parts;
+  for (const auto &T : Traces)
+    Parts.push_back({processOfTrace(T.string()), analyzeTrace(T.string(), Rules, Opts)});
+  Report Rep = mergeProcessReports(std::move(Parts));
+  Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
+  if (!Fate.empty()) {
+    Rep.Errors.push_back({"graphcheck", Fate});
+    Rep.Complete = false;
   }
+  int Worst = writeAndScore(Rep, Rules, Opts, Opts.Output);
   // GRAPHCHECK_KEEP_TRACES=DIR keeps the raw traces (they become engine fixtures).
   if (const char *Keep = getenv("GRAPHCHECK_KEEP_TRACES"); Keep && *Keep) {
     fs::create_directories(Keep);

@@ -1,7 +1,8 @@
 // graphcheck: finds memory hazards of captured CUDA graphs in a running program.
 //   graphcheck run [options] -- COMMAND [ARGS...]
-//   graphcheck analyze TRACE.jsonl [options]
+//   graphcheck analyze TRACE.jsonl... [options]
 #include "Commands.h"
+#include "ProcessMerge.h"
 
 #include <CLI/CLI.hpp>
 
@@ -12,7 +13,7 @@ int main(int argc, char **argv) {
   App.require_subcommand(1);
   rt::CheckOptions Opts;
   Opts.Argv0 = argv[0];
-  std::string Trace;
+  std::vector<std::string> Traces;
   std::vector<std::string> Command;
   auto common = [&](CLI::App *Sub) {
     Sub->add_option("--format", Opts.Format)->check(CLI::IsMember({"text", "json", "sarif"}));
@@ -34,7 +35,11 @@ int main(int argc, char **argv) {
   Run->add_option("command", Command, "The program and its arguments, after --")->required();
   auto *Analyze = App.add_subcommand("analyze", "Report hazards in a recorded event trace");
   common(Analyze);
-  Analyze->add_option("trace", Trace, "Event trace (JSON Lines)")->required();
+  Analyze
+      ->add_option("trace", Traces,
+                   "Event traces (JSON Lines), one per process: several give one report "
+                   "naming the process of each finding")
+      ->required();
   try {
     App.parse(argc, argv);
   } catch (const CLI::ParseError &E) {
@@ -44,7 +49,10 @@ int main(int argc, char **argv) {
     return rt::runUnderChecker(Command, Opts);
   Report Load;
   RuleSet Rules = rt::loadRulesFor(Opts, Load);
-  Report Rep = rt::analyzeTrace(Trace, Rules, Opts);
+  std::vector<rt::ProcessReport> Parts;
+  for (const auto &T : Traces)
+    Parts.push_back({rt::processOfTrace(T), rt::analyzeTrace(T, Rules, Opts)});
+  Report Rep = rt::mergeProcessReports(std::move(Parts));
   Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
   Rep.Complete = Rep.Errors.empty();
   return rt::writeAndScore(Rep, Rules, Opts, Opts.Output);

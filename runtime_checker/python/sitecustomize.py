@@ -66,79 +66,130 @@ def _caller():
     return "?"
 
 
-# Backward passes, or zero_grad calls, that find no grad in graph memory
-# before that watch stands down until the next capture: a hook on every
-# parameter costs a training loop a GIL round trip per parameter per step,
-# and a grad that aliases a graph does so from the first step after capture.
+# Checks that find a parameter's grad outside graph memory before that
+# parameter stops being checked, until the next capture: a grad that aliases a
+# graph does so from the first step after capture, and a loop over every
+# parameter at every step is what a training loop would pay otherwise.
 _QUIET = 3
+
+
+class _Suspect:
+    __slots__ = ("name", "ref", "quiet", "addr", "size")
+
+    def __init__(self, name, ref):
+        self.name, self.ref, self.quiet, self.addr, self.size = name, ref, 0, 0, 0
+
+
+class _GradWatch:
+    """Which parameters' .grad may be graph memory, and what the trace was told.
+
+    No autograd hooks: a post-accumulate hook costs every backward pass a GIL
+    round trip per parameter even after it is removed. The grads are read
+    instead where the main thread already is, once per step: after
+    torch.autograd.backward, before an optimizer step and around zero_grad.
+    """
+
+    def __init__(self, weakref, capturing):
+        self.weakref = weakref
+        self.capturing = capturing  # torch.cuda.is_current_stream_capturing
+        self.names = {}  # id(param) -> (name, weakref), whoever saw it first
+        self.suspects = {}  # id(param) -> _Suspect, those still checked
+
+    def watch(self, name, param):
+        known = self.names.get(id(param))
+        if (known is not None and known[1]() is param) or not param.requires_grad:
+            return
+        ref = self.weakref.ref(param)
+        self.names[id(param)] = (name, ref)
+        self.suspects[id(param)] = _Suspect(name, ref)
+
+    def watch_again(self):
+        # A new capture may give any parameter a grad in graph memory.
+        live = {}
+        for key, (name, ref) in self.names.items():
+            if ref() is not None:
+                live[key] = (name, ref)
+                old = self.suspects.get(key)
+                self.suspects[key] = _Suspect(name, ref) if old is None else old
+                self.suspects[key].quiet = 0
+        self.names = live
+
+    def check(self):
+        """Tells the trace about grads that became, or stopped being, graph memory."""
+        if not self.suspects:
+            return
+        stack = capturing = None
+        for key, s in list(self.suspects.items()):
+            p = s.ref()
+            if p is None:
+                del self.suspects[key]
+                continue
+            g = p.grad
+            addr = g.data_ptr() if g is not None and g.is_cuda else 0
+            if addr == s.addr:
+                continue
+            if s.addr:
+                _event(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size)
+                s.addr = 0
+            if not addr:
+                continue
+            # A grad made during capture is the documented whole-network
+            # pattern: the graph refills it at every replay by design, and the
+            # trace is told so while the capture is still open.
+            if capturing is None:
+                capturing = self.capturing()
+            if capturing or _graph_memory(addr):
+                if stack is None:
+                    where = _caller()  # The user's backward() or step() line.
+                    stack = [where] if where != "?" else []
+                s.addr, s.size, s.quiet = addr, g.numel() * g.element_size(), 0
+                _event(ev="grad_installed", param=s.name, addr=hex(addr), size=s.size, stack=stack)
+            else:
+                s.quiet += 1
+                if s.quiet >= _QUIET:
+                    del self.suspects[key]
+
+    def in_graph_memory(self):
+        """Suspects whose grad is graph memory now, read before a zero_grad frees it."""
+        self.check()
+        return [s for s in self.suspects.values() if s.addr]
+
+    def released(self, before):
+        # The storage each grad let go of names it when a graph still writes there.
+        for s in before:
+            p = s.ref()
+            if p is not None and p.grad is None:
+                _event(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size)
+                s.addr = 0
 
 
 def _patch_torch(torch):
     import weakref
 
-    # One name per parameter, whoever saw it first (module or optimizer), so
-    # installs and releases reported from different places agree.
-    names = {}
-    hooks = []  # One _GradHook per watched parameter.
-    standing_down = []  # Hooks to remove, outside backward (autograd iterates them).
-    zero_grad_quiet = [0]
+    def capturing():
+        # Asked only once a CUDA grad exists: asking earlier could create a
+        # CUDA context in a program that never made one.
+        return torch.cuda.is_initialized() and torch.cuda.is_current_stream_capturing()
 
-    class GradHook:
-        def __init__(self, name, param):
-            self.name, self.param, self.handle, self.quiet = name, weakref.ref(param), None, 0
-
-        def arm(self):
-            p = self.param()
-            self.quiet = 0
-            if self.handle is None and p is not None:
-                self.handle = p.register_post_accumulate_grad_hook(self)
-
-        def disarm(self):
-            if self.handle is not None:
-                self.handle.remove()
-                self.handle = None
-
-        def __call__(self, p):
-            try:
-                g = p.grad
-                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
-                    self.quiet = 0
-                    where = _caller()  # "?" on autograd's worker threads
-                    _event(ev="grad_installed", param=self.name, addr=hex(g.data_ptr()),
-                           size=g.numel() * g.element_size(), stack=[where] if where != "?" else [])
-                else:
-                    self.quiet += 1
-                    if self.quiet == _QUIET:
-                        standing_down.append(self)
-            except Exception:  # An observer must never break the program.
-                pass
-
-    def stand_down():
-        while standing_down:
-            hook = standing_down.pop()
-            if hook.quiet >= _QUIET:
-                hook.disarm()
-
-    def watch_again():
-        # A new capture may give any parameter a grad in graph memory.
-        stand_down()
-        zero_grad_quiet[0] = 0
-        hooks[:] = [h for h in hooks if h.param() is not None]
-        for h in hooks:
-            h.arm()
-
-    def watch(name, param):
-        if id(param) in names or not param.requires_grad:
-            return
-        names[id(param)] = name
-        hook = GradHook(name, param)
-        hooks.append(hook)
-        hook.arm()
+    grads = _GradWatch(weakref, capturing)
 
     def watch_module(mod):
         if isinstance(mod, torch.nn.Module):
             for name, p in mod.named_parameters():
-                watch(name, p)
+                grads.watch(name, p)
+
+    def watch_optimizer(optimizer):
+        # Once per optimizer and parameter count, not once per step.
+        try:
+            count = sum(len(group["params"]) for group in optimizer.param_groups)
+            if getattr(optimizer, "_graphcheck_watched", None) == count:
+                return
+            for group in optimizer.param_groups:
+                for i, p in enumerate(group["params"]):
+                    grads.watch(f"param{i}", p)
+            optimizer._graphcheck_watched = count
+        except Exception:
+            pass
 
     import itertools
 
@@ -170,7 +221,10 @@ def _patch_torch(torch):
 
     def make_graphed_callables(callables, *args, **kwargs):
         for c in (callables if isinstance(callables, tuple) else (callables,)):
-            watch_module(c)
+            try:
+                watch_module(c)
+            except Exception:
+                pass
         graphed = original(callables, *args, **kwargs)
         try:
             out = []
@@ -186,64 +240,54 @@ def _patch_torch(torch):
 
     torch.cuda.make_graphed_callables = make_graphed_callables
 
-    def grads_of(params):
-        """(param, name, grad storage) for CUDA grads, taken before zero_grad runs."""
-        out = []
-        stand_down()
-        if zero_grad_quiet[0] >= _QUIET:
+    def zeroing(zero_grad, watch_owner):
+        def wrapped(self, *args, **kwargs):
+            try:
+                watch_owner(self)
+                before = grads.in_graph_memory()
+            except Exception:  # An observer must never break the program.
+                before = []
+            if not before:
+                return zero_grad(self, *args, **kwargs)
+            with _FreeSite():
+                out = zero_grad(self, *args, **kwargs)
+            try:
+                grads.released(before)
+            except Exception:
+                pass
             return out
-        try:
-            for name, p in params:
-                g = p.grad  # Asked before the call: once freed, its block is gone.
-                if g is not None and g.is_cuda and _graph_memory(g.data_ptr()):
-                    out.append((p, names.get(id(p), name), g.data_ptr(), g.numel() * g.element_size()))
-        except Exception:
-            pass
-        zero_grad_quiet[0] = 0 if out else zero_grad_quiet[0] + 1
-        return out
+        return wrapped
 
-    def released(before):
-        # The storage each grad let go of names it when a graph still writes there.
-        try:
-            for p, name, addr, size in before:
-                if p.grad is None:
-                    _event(ev="grad_released", param=name, addr=hex(addr), size=size)
-        except Exception:
-            pass
+    def watch_module_once(mod):
+        if not getattr(mod, "_graphcheck_watched", False):
+            watch_module(mod)
+            mod._graphcheck_watched = True
 
-    module_zero_grad = torch.nn.Module.zero_grad
-
-    def zero_grad(self, *args, **kwargs):
-        before = grads_of(self.named_parameters())
-        with _FreeSite():
-            out = module_zero_grad(self, *args, **kwargs)
-        released(before)
-        return out
-
-    torch.nn.Module.zero_grad = zero_grad
-
-    optimizer_zero_grad = torch.optim.Optimizer.zero_grad
-
-    def opt_zero_grad(self, *args, **kwargs):
-        before = grads_of((f"param{i}", p) for group in self.param_groups
-                          for i, p in enumerate(group["params"]))
-        with _FreeSite():
-            out = optimizer_zero_grad(self, *args, **kwargs)
-        released(before)
-        return out
-
-    torch.optim.Optimizer.zero_grad = opt_zero_grad
+    torch.nn.Module.zero_grad = zeroing(torch.nn.Module.zero_grad, watch_module_once)
+    torch.optim.Optimizer.zero_grad = zeroing(torch.optim.Optimizer.zero_grad, watch_optimizer)
 
     def step_pre_hook(optimizer, args, kwargs):
-        stand_down()
+        watch_optimizer(optimizer)
         try:
-            for group in optimizer.param_groups:
-                for i, p in enumerate(group["params"]):
-                    watch(f"param{i}", p)
+            grads.check()
         except Exception:
             pass
 
     importlib.import_module("torch.optim.optimizer").register_optimizer_step_pre_hook(step_pre_hook)
+
+    # Autograd adopts a graph's output buffer as .grad here, when .grad was None.
+    autograd_backward = torch.autograd.backward
+
+    def backward(*args, **kwargs):
+        out = autograd_backward(*args, **kwargs)
+        if grads.suspects:
+            try:
+                grads.check()
+            except Exception:
+                pass
+        return out
+
+    torch.autograd.backward = backward
 
     # PyTorch refuses some operations during capture itself, before any CUDA
     # call CUPTI could see (a copy to pageable host memory raises "Cannot copy
@@ -276,7 +320,10 @@ def _patch_torch(torch):
     capture_begin = torch.cuda.CUDAGraph.capture_begin
 
     def begin(self, *args, **kwargs):
-        watch_again()
+        try:
+            grads.watch_again()
+        except Exception:
+            pass
         where = _caller()
         if where != "?":
             _event(ev="capture_site", stack=[where])

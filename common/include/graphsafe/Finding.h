@@ -55,6 +55,9 @@ struct Finding {
   std::vector<Note> Notes;
   std::vector<FixIt> FixIts;
   std::string Fix; // Human-readable advice, usually the rule's `fix`.
+  // The processes that hit it, when a run checked several ("rank 0", "pid
+  // 4242"): the same hazard on every rank is one finding.
+  std::vector<std::string> Processes;
 };
 
 // A problem of the tool itself (unparsable file, missing database). It does not

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Multi-rank GPU tests, for a machine with at least two GPUs (NCCL needs one
+# per rank): each scenario in testdata/runtime/ranks runs under torchrun with
+# two ranks, plain, then two ways under graphcheck:
+#   graphcheck run -- torchrun ...      one report; each finding names its ranks
+#   torchrun ... graphcheck run ...     one report per rank (REPORT.rankN)
+# Program output must match the plain run. `expect: RULE on every rank` lines
+# name the findings (one line per finding); `expect: nothing` a clean run.
+# Skips (exit 77) with fewer than two GPUs.
+#   scripts/gpu-ranks.sh [BUILD_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ -n "${OUT:-}" ] && [ -d "$OUT" ] && exec > >(tee -a "$OUT/gpu-ranks.txt") 2>&1
+bin=$(realpath "${1:-build-device}")/bin/graphcheck
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$gpus" -lt 2 ]; then
+  echo "gpu-ranks: skipped: $gpus GPU(s) here; NCCL ranks need two (run on nvidia-h200-x2)"; exit 77
+fi
+if ! command -v torchrun >/dev/null; then
+  echo "gpu-ranks: FAIL: torchrun is not installed on this GPU machine"; exit 1
+fi
+launch=(torchrun --standalone --nproc-per-node 2)
+# Prints "RULE@rank0,rank1 ..." for a merged report, "RULE ..." for one rank's.
+findings() {
+  python3 -c "import json,sys; print(' '.join(sorted(f['rule'] + ('@' + ','.join(f['processes']).replace(' ', '') if f.get('processes') else '') for f in json.load(open(sys.argv[1]))['findings'])))" "$1" 2>/dev/null || echo "no-report"
+}
+pass=0; fail=0
+for s in testdata/runtime/ranks/*.py; do
+  name=$(basename "$s")
+  rule_lines=$(grep -E '^# expect: \S+ on every rank$' "$s" | awk '{print $3}' | sort)
+  want_merged=$(for r in $rule_lines; do echo "$r@rank0,rank1"; done | sort | tr '\n' ' ' | sed 's/ $//')
+  want_rank=$(echo $rule_lines)
+  plain=$("${launch[@]}" "$s" 2>/dev/null); plain_rc=$?
+  rm -f /tmp/ranks-merged.json /tmp/ranks-each.json*
+  merged=$("$bin" run --format json -o /tmp/ranks-merged.json -- "${launch[@]}" "$s" 2>/tmp/ranks-merged.err); merged_rc=$?
+  got=$(findings /tmp/ranks-merged.json)
+  if [ "$plain_rc" == 0 ] && [ "$merged" == "$plain" ] && [ "$got" == "$want_merged" ]; then
+    pass=$((pass+1)); echo "PASS $name (graphcheck around torchrun): findings [$got] rc=$merged_rc output [$plain]"
+  else
+    fail=$((fail+1)); echo "FAIL $name (graphcheck around torchrun): findings [$got], want [$want_merged]; plain rc=$plain_rc [$plain], checked [$merged]"
+    tail -c 3000 /tmp/ranks-merged.err
+  fi
+  each=$("${launch[@]}" --no-python "$bin" run --format json -o /tmp/ranks-each.json -- python3 "$s" 2>/tmp/ranks-each.err)
+  r0=$(findings /tmp/ranks-each.json.rank0); r1=$(findings /tmp/ranks-each.json.rank1)
+  if [ "$each" == "$plain" ] && [ "$r0" == "$want_rank" ] && [ "$r1" == "$want_rank" ]; then
+    pass=$((pass+1)); echo "PASS $name (graphcheck per rank): rank0 [$r0] rank1 [$r1]"
+  else
+    fail=$((fail+1)); echo "FAIL $name (graphcheck per rank): rank0 [$r0] rank1 [$r1], want [$want_rank]; output [$each]"
+    tail -c 3000 /tmp/ranks-each.err
+  fi
+  # The merged report itself, for the record.
+  [ -f /tmp/ranks-merged.json ] && python3 -c "import json,sys; [print('  ', f['rule'], f['location'].get('file','')+':'+str(f['location'].get('line','')), f.get('processes'), f['message'][:160]) for f in json.load(open(sys.argv[1]))['findings']]" /tmp/ranks-merged.json
+done
+echo "gpu-ranks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,141 @@
+"""The Python shim's grad watch, without torch or a GPU: which grad events
+reach the trace for the grad lifetimes graphcheck cares about."""
+import importlib.util
+import json
+import os
+import unittest
+import weakref
+
+SHIM = os.path.join(os.path.dirname(__file__), "..", "..", "runtime_checker", "python",
+                    "sitecustomize.py")
+
+
+def load_shim():
+    # Loaded under another name: importing it as sitecustomize would install it.
+    spec = importlib.util.spec_from_file_location("graphcheck_shim", SHIM)
+    module = importlib.util.module_from_spec(spec)
+    saved = os.environ.pop("CUDA_INJECTION64_PATH", None)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if saved is not None:
+            os.environ["CUDA_INJECTION64_PATH"] = saved
+    return module
+
+
+class Grad:
+    def __init__(self, addr, numel=16):
+        self.addr, self.n, self.is_cuda = addr, numel, True
+
+    def data_ptr(self):
+        return self.addr
+
+    def numel(self):
+        return self.n
+
+    def element_size(self):
+        return 4
+
+
+class Param:
+    def __init__(self):
+        self.grad, self.requires_grad = None, True
+
+
+GRAPH = 0x7000  # Addresses at or above are graph memory.
+
+
+class GradWatchTest(unittest.TestCase):
+    def setUp(self):
+        self.shim = load_shim()
+        self.events = []
+        self.shim._emit = lambda line: self.events.append(json.loads(line.decode()))
+        self.shim._matters = lambda addr: addr >= GRAPH
+        self.capturing = False
+        self.watch = self.shim._GradWatch(weakref, lambda: self.capturing)
+
+    def kinds(self):
+        out = [(e["ev"], e["param"], e["addr"]) for e in self.events]
+        self.events.clear()
+        return out
+
+    def test_adopted_graph_buffer_is_installed_once_and_released_by_zero_grad(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        w.grad = Grad(0x7100)  # autograd adopted the graph's buffer
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100")])
+        self.watch.check()  # Same grad, nothing new to say.
+        self.assertEqual(self.kinds(), [])
+        before = self.watch.in_graph_memory()
+        self.assertEqual([s.name for s in before], ["weight"])
+        w.grad = None  # zero_grad(set_to_none=True)
+        self.watch.released(before)
+        self.assertEqual(self.kinds(), [("grad_released", "weight", "0x7100")])
+        w.grad = Grad(0x7100)  # The next step adopts it again: a new install.
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100")])
+
+    def test_grad_replaced_by_own_memory_is_released(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        w.grad = Grad(0x7100)
+        self.watch.check()
+        w.grad = Grad(0x100)  # e.g. `p.grad = p.grad.clone()`
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100"),
+                                        ("grad_released", "weight", "0x7100")])
+
+    def test_quiet_parameters_stop_being_checked_until_the_next_capture(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        for step in range(self.shim._QUIET):
+            w.grad = Grad(0x100 + step)
+            self.watch.check()
+        self.assertEqual(self.watch.suspects, {})
+        w.grad = Grad(0x7200)  # Not looked at: the parameter stood down.
+        self.watch.check()
+        self.assertEqual(self.kinds(), [])
+        self.watch.watch_again()  # capture_begin
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7200")])
+
+    def test_grad_missing_does_not_count_as_quiet(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        for _ in range(2 * self.shim._QUIET):
+            self.watch.check()
+        self.assertIn(id(w), self.watch.suspects)
+
+    def test_grad_made_during_capture_is_reported_while_capturing(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        self.capturing = True
+        w.grad = Grad(0x300)  # Not yet known as graph memory while capturing.
+        self.watch.check()
+        self.capturing = False
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x300")])
+        self.assertEqual(len(self.watch.in_graph_memory()), 1)
+
+    def test_dead_parameter_is_forgotten_and_its_id_may_be_reused(self):
+        w = Param()
+        self.watch.watch("old", w)
+        del w
+        self.watch.check()
+        self.assertEqual(self.watch.suspects, {})
+        fresh = Param()
+        self.watch.watch("fresh", fresh)
+        fresh.grad = Grad(0x7300)
+        self.watch.check()
+        self.assertEqual(self.kinds(), [("grad_installed", "fresh", "0x7300")])
+
+    def test_frozen_parameters_are_not_watched(self):
+        w = Param()
+        w.requires_grad = False
+        self.watch.watch("frozen", w)
+        self.assertEqual(self.watch.suspects, {})
+
+
+if __name__ == "__main__":
+    unittest.main()
