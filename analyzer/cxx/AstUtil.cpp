@@ -22,6 +22,20 @@ std::string qualifiedName(const NamedDecl *D) {
 }
 
 bool nameMatches(const std::string &Qualified, const std::string &Pattern) {
+  // "nvte_*": every function whose name (or a ::-suffix of its qualified
+  // name) begins so, for a library's whole C API.
+  if (!Pattern.empty() && Pattern.back() == '*') {
+    std::string Prefix = Pattern.substr(0, Pattern.size() - 1);
+    if (Prefix.rfind("::", 0) == 0)
+      return Qualified.rfind(Prefix.substr(2), 0) == 0;
+    for (size_t At = 0;; At += 2) {
+      if (Qualified.compare(At, Prefix.size(), Prefix) == 0)
+        return true;
+      At = Qualified.find("::", At);
+      if (At == std::string::npos)
+        return false;
+    }
+  }
   if (Pattern.rfind("::", 0) == 0)
     return Qualified == Pattern.substr(2);
   if (Qualified == Pattern)

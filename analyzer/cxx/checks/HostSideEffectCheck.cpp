@@ -34,6 +34,15 @@ bool holdsTensors(QualType T) {
   return false;
 }
 
+// A heap object made right here (`new T`, through casts): storing it is
+// handing back what set-up made, and its fields are not yet anyone's state.
+bool freshObject(const Expr *E) {
+  E = strip(E);
+  while (const auto *C = dyn_cast_or_null<ExplicitCastExpr>(E))
+    E = strip(C->getSubExpr());
+  return isa_and_nonnull<CXXNewExpr>(E);
+}
+
 // The variable or field a mutated expression ultimately changes.
 const ValueDecl *mutatedDecl(const Expr *E) {
   E = strip(E);
@@ -51,9 +60,15 @@ const ValueDecl *mutatedDecl(const Expr *E) {
         Root = Inner;
       else
         break;
-    if (const ValueDecl *Base = referencedDecl(Root->getBase()); Base && isa<VarDecl>(Base))
+    if (const ValueDecl *Base = referencedDecl(Root->getBase()); Base && isa<VarDecl>(Base)) {
       if (!Root->isArrow() && !isa<CXXThisExpr>(strip(Root->getBase())))
         return Base;
+      // `ret->field = v` on a local that holds an object this function just
+      // made (`auto *ret = new T`): still building it, as on a local.
+      if (const auto *V = cast<VarDecl>(Base); V->isLocalVarDecl() && !V->isStaticLocal())
+        if (freshObject(V->getInit()))
+          return Base;
+    }
     return M->getMemberDecl();
   }
   return referencedDecl(E);
@@ -99,6 +114,11 @@ void collectMutations(const Stmt *Body, MutationSites &Into) {
         MutatingMethods.count(M->getMethodDecl()->getNameAsString()))
       Target = M->getImplicitObjectArgument();
     if (!Target)
+      return;
+    // `pack->tensors[i] = reinterpret_cast<H>(new T)`: handing back a handle
+    // to an object made here, as `*out = buffer` does.
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign &&
+                                                     freshObject(B->getRHS()))
       return;
     if (const ValueDecl *D = mutatedDecl(Target))
       Into[D].push_back(S->getBeginLoc());
@@ -159,20 +179,30 @@ private:
   // state the program plainly expects to advance per step (a step counter,
   // a learning rate, a history). In code the region merely reaches
   // (allocators, caches, handle and pool bookkeeping), only a value that GPU
-  // work takes (a kernel argument, what a copy uploads) matters.
+  // work takes (a kernel argument, what a copy uploads) matters. An entry
+  // point is reached code too: the capture is its caller's (a library's C
+  // API called from graphed modules, whose setters and getters are set-up).
   static bool changeMatters(FunctionContext &Ctx, const ValueDecl *D, SourceLocation L,
                             const TUFacts &Facts) {
     if (Facts.GpuConsumed.count(D) || Facts.GpuFeeding.count(Ctx.function()->getCanonicalDecl()))
       return true;
-    return Ctx.regionAt(L) != nullptr || Ctx.IsEntryPoint;
+    return Ctx.regionAt(L) != nullptr;
   }
 
   // `++n`, `n--`, `n += 1`: a counter the program expects to advance once per
   // step, wherever the captured code bumps it.
+  // `buf[n++] = v` is an append: the length of a container being filled.
   static std::set<SourceLocation> countingSteps(const Stmt *Body) {
-    std::set<SourceLocation> Out;
+    std::set<SourceLocation> Out, Appends;
     walkBody(Body, [&](const Stmt *S) {
-      if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+      if (const auto *A = dyn_cast<ArraySubscriptExpr>(S))
+        if (const auto *U = dyn_cast<UnaryOperator>(A->getIdx()->IgnoreParenImpCasts());
+            U && U->isIncrementDecrementOp())
+          Appends.insert(U->getBeginLoc());
+    });
+    walkBody(Body, [&](const Stmt *S) {
+      if (const auto *U = dyn_cast<UnaryOperator>(S);
+          U && U->isIncrementDecrementOp() && !Appends.count(U->getBeginLoc()))
         Out.insert(U->getBeginLoc());
       if (const auto *B = dyn_cast<CompoundAssignOperator>(S);
           B && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
