@@ -54,6 +54,10 @@ public:
 
   const std::map<std::string, const FunctionSummary *> &functions() const { return ByUsr; }
   const FunctionSummary *at(const std::string &Usr) const { return ByUsr.at(Usr); }
+  const FunctionSummary *find(const std::string &Usr) const {
+    auto It = ByUsr.find(Usr);
+    return It == ByUsr.end() ? nullptr : It->second;
+  }
 
   // Everything the root edges reach through calls made in the callee's own
   // context (not before or after its own regions, nor behind a guard).
@@ -151,28 +155,39 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, std::vector<Findi
 // runs, such a call on any other thread fails and invalidates the capture.
 void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
                          const RuleSet &Rules, std::vector<Finding> &Out) {
-  SourceLoc Global;
+  SourceLoc Global, Any;
   std::vector<const CallEdge *> Roots;
   for (const auto &TU : TUs) {
     if (TU.GlobalCapture.valid() && (!Global.valid() || TU.GlobalCapture < Global))
       Global = TU.GlobalCapture;
+    if (TU.AnyCapture.valid() && (!Any.valid() || TU.AnyCapture < Any))
+      Any = TU.AnyCapture;
     for (const auto &E : TU.ThreadEntries)
       Roots.push_back(&E);
   }
-  if (!Global.valid())
+  if (!Any.valid())
     return;
   CallGraph::ReachedSet Seen = G.reach(Roots);
   for (const auto &[Usr, R] : Seen) {
     const CallEdge *Root = nullptr;
     std::vector<Note> Chain = G.chain(Seen, Usr, "'{}' is called here on that thread",
                                       "'{}' runs on another thread, started here", &Root);
-    Chain.push_back({"a capture in global mode begins here", Global});
+    // A `thread-entry-points` function is its own root: nothing starts it here.
+    if (const FunctionSummary *RootFn = Root ? G.find(Root->CalleeUsr) : nullptr;
+        RootFn && !Chain.empty() && Root->Loc == RootFn->Loc)
+      Chain.back().Message = fmt::format(
+          "'{}' may run on another thread (the capture file's thread-entry-points)", RootFn->Name);
     for (const auto &S : G.at(Usr)->Sites) {
       const Rule *Rl = Rules.find(S.RuleId);
-      if (S.Context != CaptureContext::Ambient || !Rl || Rl->Reach != "other-threads")
+      if (S.Context != CaptureContext::Ambient || !Rl)
+        continue;
+      bool AnyMode = Rl->Reach == "other-threads-any-mode";
+      if (!(AnyMode || (Rl->Reach == "other-threads" && Global.valid())))
         continue;
       Finding Fd = makeFinding(S, Rules);
       Fd.Notes.insert(Fd.Notes.end(), Chain.begin(), Chain.end());
+      Fd.Notes.push_back(AnyMode ? Note{"a capture begins here", Any}
+                                 : Note{"a capture in global mode begins here", Global});
       Out.push_back(std::move(Fd));
     }
   }

@@ -62,6 +62,8 @@ struct TUSummary {
   // Where this TU begins a capture in global mode (cudaStreamCaptureModeGlobal,
   // PyTorch's default); invalid when it does not.
   SourceLoc GlobalCapture;
+  // Where it begins a capture in any mode.
+  SourceLoc AnyCapture;
 };
 
 } // namespace graphsafe::lint

@@ -13,7 +13,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallEdge, CalleeUsr, CalleeName, Loc, Context
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
                                    Calls)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TUSummary, File, Functions, CallableStores, ThreadEntries,
-                                   GlobalCapture)
+                                   GlobalCapture, AnyCapture)
 
 nlohmann::json summaryToJson(const TUSummary &S) { return S; }
 

@@ -54,7 +54,17 @@ public:
     return true;
   }
 
+  // Namespace-scope and static member variables with initialisers: an
+  // interface table (`static const iface_t cuda_iface = {fn_a, fn_b}`) stores
+  // its callables there, outside any function.
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasGlobalStorage() && !V->isStaticLocal() && V->getInit())
+      Globals.push_back(V);
+    return true;
+  }
+
   std::vector<const FunctionDecl *> Functions;
+  std::vector<const VarDecl *> Globals;
 
 private:
   void add(const FunctionDecl *F) {
@@ -103,6 +113,10 @@ public:
       collectCallableStores(F);
       collectThreadEntries(F, Ctx.getSourceManager());
     }
+    for (const VarDecl *V : Collector.Globals) {
+      store(V, V->getInit());
+      collectStoresIn(V->getInit());
+    }
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {
       FunctionSummary S;
@@ -118,7 +132,7 @@ public:
       FC.Spec = &Rules.Capture;
       Finder.populate(FC);
       S.IsEntryPoint = FC.IsEntryPoint;
-      noteGlobalCapture(FC, Ctx.getSourceManager());
+      noteCaptures(FC, Ctx.getSourceManager());
       for (auto &C : Checks)
         C->run(FC, Facts);
       collectCalls(FC, Finder, S);
@@ -195,20 +209,31 @@ private:
   }
 
   // A capture begun without relaxed or thread-local mode is global: while it
-  // runs, potentially unsafe calls on any other thread break it.
-  void noteGlobalCapture(const FunctionContext &FC, const SourceManager &SM) {
-    if (Out.GlobalCapture.valid())
-      return;
-    for (const CaptureEvent &Ev : FC.Events)
-      if (Ev.K == CaptureEvent::Begin && !Ev.ViaCallee && !Ev.Relaxed && !Ev.ThreadLocal) {
+  // runs, potentially unsafe calls on any other thread break it. A device-wide
+  // sync on another thread breaks a capture in any mode.
+  void noteCaptures(const FunctionContext &FC, const SourceManager &SM) {
+    for (const CaptureEvent &Ev : FC.Events) {
+      if (Ev.K != CaptureEvent::Begin || Ev.ViaCallee)
+        continue;
+      if (!Out.AnyCapture.valid())
+        Out.AnyCapture = toLoc(SM, Ev.Call->getBeginLoc());
+      if (!Out.GlobalCapture.valid() && !Ev.Relaxed && !Ev.ThreadLocal)
         Out.GlobalCapture = toLoc(SM, Ev.Call->getBeginLoc());
-        return;
-      }
+    }
   }
 
   // Callables handed to a thread spawner (capture spec `thread-spawners`):
   // they run on another thread than the code around them.
   void collectThreadEntries(const FunctionDecl *F, const SourceManager &SM) {
+    // A function the capture file says other threads call (`thread-entry-points`).
+    if (F->isThisDeclarationADefinition())
+      for (const auto &Pattern : Rules.Capture.ThreadEntryPoints)
+        if (nameMatches(qualifiedName(F), Pattern)) {
+          if (std::string Usr = usrOf(F); !Usr.empty())
+            Out.ThreadEntries.push_back(
+                {Usr, qualifiedName(F), toLoc(SM, F->getLocation()), CaptureContext::Ambient, {}});
+          break;
+        }
     const auto &Spawners = Rules.Capture.ThreadSpawners;
     if (Spawners.empty())
       return;
@@ -243,7 +268,11 @@ private:
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isMemberInitializer())
           store(Init->getMember(), Init->getInit());
-    walkBody(F->getBody(), [&](const Stmt *S) {
+    collectStoresIn(F->getBody());
+  }
+
+  void collectStoresIn(const Stmt *Root) {
+    walkBody(Root, [&](const Stmt *S) {
       if (const auto *DS = dyn_cast<DeclStmt>(S)) {
         for (const Decl *D : DS->decls())
           if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())

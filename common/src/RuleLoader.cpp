@@ -293,7 +293,7 @@ CaptureSpec parseCapture(const YAML::Node &N) {
     throw Bad{lineOf(N), "'capture' must be a mapping"};
   checkKeys(N,
             {"begin", "end", "scoped", "status-queries", "not-capturing", "helpers", "entry-points",
-             "stream-guards", "stream-setters", "thread-spawners", "python"},
+             "stream-guards", "stream-setters", "thread-spawners", "thread-entry-points", "python"},
             "'capture'");
   CaptureSpec S;
   if (N["begin"])
@@ -308,6 +308,7 @@ CaptureSpec parseCapture(const YAML::Node &N) {
   list("stream-guards", S.StreamGuards);
   list("stream-setters", S.StreamSetters);
   list("thread-spawners", S.ThreadSpawners);
+  list("thread-entry-points", S.ThreadEntryPoints);
   if (N["helpers"])
     S.Helpers = parseHelpers(N["helpers"]);
   if (N["python"])
@@ -378,8 +379,9 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
     R.Python = parsePython(Doc["python"]);
   if (Doc["reach"]) {
     R.Reach = scalar(Doc["reach"], "reach");
-    if (R.Reach != "capture" && R.Reach != "other-threads")
-      throw Bad{lineOf(Doc["reach"]), "'reach' must be 'capture' or 'other-threads'"};
+    if (R.Reach != "capture" && R.Reach != "other-threads" && R.Reach != "other-threads-any-mode")
+      throw Bad{lineOf(Doc["reach"]),
+                "'reach' must be 'capture', 'other-threads' or 'other-threads-any-mode'"};
   }
 
   auto Same = std::find_if(Into.Rules.begin(), Into.Rules.end(),
@@ -415,6 +417,7 @@ void CaptureSpec::merge(const CaptureSpec &O) {
   add(PyStatusQueries, O.PyStatusQueries);
   add(PyReplay, O.PyReplay);
   add(ThreadSpawners, O.ThreadSpawners);
+  add(ThreadEntryPoints, O.ThreadEntryPoints);
   add(Scoped, O.Scoped);
   add(StatusQueries, O.StatusQueries);
   add(NotCapturing, O.NotCapturing);

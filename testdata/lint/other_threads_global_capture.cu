@@ -45,7 +45,7 @@ int main() {
   std::thread T(worker, 10);
   auto F = std::async(std::launch::async, teardown, Other);
   std::thread Lambda([] {
-    cudaDeviceSynchronize(); // expected-warning {{thread-breaks-global-capture}}
+    cudaDeviceSynchronize(); // expected-warning {{thread-syncs-device-during-capture}}
   });
   cudaGraph_t G;
   capture(S, &G);

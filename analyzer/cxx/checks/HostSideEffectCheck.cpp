@@ -117,8 +117,8 @@ void collectMutations(const Stmt *Body, MutationSites &Into) {
       return;
     // `pack->tensors[i] = reinterpret_cast<H>(new T)`: handing back a handle
     // to an object made here, as `*out = buffer` does.
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign &&
-                                                     freshObject(B->getRHS()))
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign && freshObject(B->getRHS()))
       return;
     if (const ValueDecl *D = mutatedDecl(Target))
       Into[D].push_back(S->getBeginLoc());

@@ -61,6 +61,9 @@ struct CaptureSpec {
   std::vector<std::string> StreamGuards;   // RAII types that set the current stream
   std::vector<std::string> StreamSetters;  // calls that set the current stream
   std::vector<std::string> ThreadSpawners; // calls/constructors that run a callable on a new thread
+  // Functions the program may call on other threads than a capturing one (a
+  // library's API that applications call from their own threads).
+  std::vector<std::string> ThreadEntryPoints;
 
   // Python spellings (`python:` in a capture file), as qualified names after
   // import aliases are resolved, or method names on any receiver.
