@@ -6,6 +6,7 @@ It only observes: no hook changes a tensor or a result. It patches torch
 after torch is imported, so programs that never import torch pay nothing.
 """
 import ctypes
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -178,16 +179,21 @@ def _patch_torch(torch):
             for name, p in mod.named_parameters():
                 grads.watch(name, p)
 
+    # What was already watched, kept beside the objects rather than on them:
+    # an observer adds no attribute to the user's modules and optimizers.
+    seen_optimizers = weakref.WeakKeyDictionary()  # optimizer -> parameter count
+    seen_modules = weakref.WeakSet()
+
     def watch_optimizer(optimizer):
         # Once per optimizer and parameter count, not once per step.
         try:
             count = sum(len(group["params"]) for group in optimizer.param_groups)
-            if getattr(optimizer, "_graphcheck_watched", None) == count:
+            if seen_optimizers.get(optimizer) == count:
                 return
             for group in optimizer.param_groups:
                 for i, p in enumerate(group["params"]):
                     grads.watch(f"param{i}", p)
-            optimizer._graphcheck_watched = count
+            seen_optimizers[optimizer] = count
         except Exception:
             pass
 
@@ -241,6 +247,7 @@ def _patch_torch(torch):
     torch.cuda.make_graphed_callables = make_graphed_callables
 
     def zeroing(zero_grad, watch_owner):
+        @functools.wraps(zero_grad)
         def wrapped(self, *args, **kwargs):
             try:
                 watch_owner(self)
@@ -259,9 +266,9 @@ def _patch_torch(torch):
         return wrapped
 
     def watch_module_once(mod):
-        if not getattr(mod, "_graphcheck_watched", False):
+        if mod not in seen_modules:
             watch_module(mod)
-            mod._graphcheck_watched = True
+            seen_modules.add(mod)
 
     torch.nn.Module.zero_grad = zeroing(torch.nn.Module.zero_grad, watch_module_once)
     torch.optim.Optimizer.zero_grad = zeroing(torch.optim.Optimizer.zero_grad, watch_optimizer)
@@ -278,6 +285,7 @@ def _patch_torch(torch):
     # Autograd adopts a graph's output buffer as .grad here, when .grad was None.
     autograd_backward = torch.autograd.backward
 
+    @functools.wraps(autograd_backward)
     def backward(*args, **kwargs):
         out = autograd_backward(*args, **kwargs)
         if grads.suspects:
