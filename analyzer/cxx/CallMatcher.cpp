@@ -362,8 +362,8 @@ bool CallMatcher::conditionsHold(const Expr *CallE, const FunctionDecl *Callee) 
     return false;
   if (W.AutomaticStorageArg && !anyArg([](const Expr *A) { return pointsAtAutomaticStorage(A); }))
     return false;
-  // W.NotIfDifferent needs the enclosing function's statements; the check
-  // that reports the match judges it (CallSpellingCheck).
+  // W.NotIfDifferent and W.NotUnderFlag need the enclosing function's
+  // statements; the check that reports the match judges them (CallSpellingCheck).
   return true;
 }
 

@@ -31,7 +31,7 @@ const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "opera
 const std::set<std::string> WhenKeys = {
     "arg-device",      "receiver-device",       "receiver-from",    "arg-count",
     "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
-    "bool-mask-index", "automatic-storage-arg", "not-if-different", "tensor-arg"};
+    "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag", "tensor-arg"};
 
 // What a Python method clause's `on:` may name: kinds of values graphlint
 // tells apart in Python code.
@@ -128,6 +128,7 @@ MatchConditions parseWhen(const YAML::Node &N) {
   C.BoolMaskIndex = flag("bool-mask-index");
   C.AutomaticStorageArg = flag("automatic-storage-arg");
   C.NotIfDifferent = flag("not-if-different");
+  C.NotUnderFlag = flag("not-under-flag");
   C.TensorArg = flag("tensor-arg");
   return C;
 }
@@ -401,7 +402,7 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
 bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
-         !AutomaticStorageArg && !NotIfDifferent && !TensorArg;
+         !AutomaticStorageArg && !NotIfDifferent && !NotUnderFlag && !TensorArg;
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

@@ -11,6 +11,7 @@ struct Trainer {
   std::vector<float> history;
   double lr = 0.1;
   int step = 0;
+  bool debug = false, quiet = false;
 
   void capture() {
     c10::cuda::CUDAStreamGuard guard(c10::cuda::getStreamFromPool());
@@ -30,6 +31,10 @@ struct Trainer {
     auto t0 = std::chrono::steady_clock::now();       // expected-warning {{host-io-in-capture}}
     std::printf("capturing\n");                       // expected-warning {{host-io-in-capture}}
     std::cout << "rows " << rows << "\n";             // expected-warning {{host-io-in-capture}}
+    if (debug && !quiet)                              // A boolean switch: diagnostics on demand.
+      std::printf("debug: rows %lld\n", (long long)rows);
+    if (step % 10 == 0)                               // A test of a value is no switch.
+      std::printf("step %d\n", step);                // expected-warning {{host-io-in-capture}}
     static_out.mul_(lr);                              // expected-warning {{host-scalar-baked}}
     graph.capture_end();
   }

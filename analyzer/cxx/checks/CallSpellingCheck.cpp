@@ -124,6 +124,27 @@ void collectParents(const Stmt *S, std::map<const Stmt *, const Stmt *> &Out) {
     }
 }
 
+// A boolean switch: `debug`, `!quiet`, `cfg.verbose && trace_` (variables and
+// fields of type bool, negated or combined), not a test of a value.
+bool isFlag(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    return isFlag(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isLogicalOp())
+    return isFlag(B->getLHS()) && isFlag(B->getRHS());
+  return (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && E->getType()->isBooleanType();
+}
+
+// Inside a branch taken on a boolean switch (`if (debug) log(...)`): output a
+// program turns on to diagnose itself, not output each step relies on.
+bool underFlag(const Stmt *S, const std::map<const Stmt *, const Stmt *> &Parents) {
+  for (auto It = Parents.find(S); It != Parents.end(); It = Parents.find(It->second))
+    if (const auto *If = dyn_cast<IfStmt>(It->second);
+        If && It->first != If->getCond() && If->getCond() && isFlag(If->getCond()))
+      return true;
+  return false;
+}
+
 class CallSpellingCheck : public Check {
 public:
   explicit CallSpellingCheck(const RuleSet &Rules) {
@@ -150,6 +171,12 @@ public:
             collectParents(Ctx.body(), Parents);
           if (onlyIfDifferent(cast<CallExpr>(S), Parents) ||
               perDeviceLoop(cast<CallExpr>(S), Parents))
+            continue;
+        }
+        if (M.clause().When.NotUnderFlag) {
+          if (Parents.empty())
+            collectParents(Ctx.body(), Parents);
+          if (underFlag(S, Parents))
             continue;
         }
         Last = R;

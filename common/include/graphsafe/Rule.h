@@ -24,6 +24,7 @@ struct MatchConditions {
   bool BoolMaskIndex = false;                // an index is a boolean mask
   bool AutomaticStorageArg = false;          // an argument points at a local or a temporary
   bool NotIfDifferent = false;               // not the `if (want != current) set(want)` idiom
+  bool NotUnderFlag = false;                 // not inside `if (debug)` on a boolean switch
   bool TensorArg = false;                    // Python: some argument is known to be a tensor
   bool empty() const;
 };
