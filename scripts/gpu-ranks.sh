@@ -21,9 +21,7 @@ if ! command -v torchrun >/dev/null; then
 fi
 launch=(torchrun --standalone --nproc-per-node 2)
 # Prints "RULE@rank0,rank1 ..." for a merged report, "RULE ..." for one rank's.
-findings() {
-  python3 -c "import json,sys; print(' '.join(sorted(f['rule'] + ('@' + ','.join(f['processes']).replace(' ', '') if f.get('processes') else '') for f in json.load(open(sys.argv[1]))['findings'])))" "$1" 2>/dev/null || echo "no-report"
-}
+findings() { python3 scripts/findings-by-process.py "$1"; }
 pass=0; fail=0
 for s in testdata/runtime/ranks/*.py; do
   name=$(basename "$s")

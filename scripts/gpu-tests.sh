@@ -101,7 +101,7 @@ else
   rm -f /tmp/ranks.json*
   "$bin" run --format json -o /tmp/ranks.json --fail-on warning -- torchrun --standalone --nproc_per_node 2 \
     testdata/runtime/scenarios/accumulation_bug.py >/dev/null 2>/tmp/ranks.err; rc=$?
-  got=$(python3 -c "import json; print(' '.join(sorted(f['rule'] + '@' + ','.join(f.get('processes', [])).replace(' ', '') for f in json.load(open('/tmp/ranks.json'))['findings'])))" 2>/dev/null)
+  got=$(python3 scripts/findings-by-process.py /tmp/ranks.json)
   want="grad-aliases-graph-buffer@rank0,rank1 grad-aliases-graph-buffer@rank0,rank1"
   if [ "$got" == "$want" ] && [ "$rc" == 1 ]; then
     pass=$((pass+1)); echo "PASS torchrun x2 accumulation_bug.py: one report, findings [$got] rc=$rc"

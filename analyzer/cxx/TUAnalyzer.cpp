@@ -226,14 +226,15 @@ private:
   // they run on another thread than the code around them.
   void collectThreadEntries(const FunctionDecl *F, const SourceManager &SM) {
     // A function the capture file says other threads call (`thread-entry-points`).
-    if (F->isThisDeclarationADefinition())
-      for (const auto &Pattern : Rules.Capture.ThreadEntryPoints)
-        if (nameMatches(qualifiedName(F), Pattern)) {
-          if (std::string Usr = usrOf(F); !Usr.empty())
-            Out.ThreadEntries.push_back(
-                {Usr, qualifiedName(F), toLoc(SM, F->getLocation()), CaptureContext::Ambient, {}});
-          break;
-        }
+    if (const auto &Entries = Rules.Capture.ThreadEntryPoints;
+        !Entries.empty() && F->isThisDeclarationADefinition()) {
+      std::string Name = qualifiedName(F);
+      std::string Usr = usrOf(F);
+      if (!Usr.empty() && std::any_of(Entries.begin(), Entries.end(),
+                                      [&](const std::string &P) { return nameMatches(Name, P); }))
+        Out.ThreadEntries.push_back(
+            {Usr, Name, toLoc(SM, F->getLocation()), CaptureContext::Ambient, {}});
+    }
     const auto &Spawners = Rules.Capture.ThreadSpawners;
     if (Spawners.empty())
       return;

@@ -1,5 +1,6 @@
 #include "Commands.h"
 #include "HazardEngine.h"
+#include "ProcessMerge.h"
 #include "Symbolizer.h"
 #include "graphsafe/ReportWriter.h"
 #include "graphsafe/Subprocess.h"
@@ -114,6 +115,14 @@ int writeAndScore(const Report &Rep, const RuleSet &Rules, const CheckOptions &O
   if (!Rep.Errors.empty())
     return 2;
   return Rep.hasFindingAtOrAbove(*parseSeverity(Opts.FailOn)) ? 1 : 0;
+}
+
+Report analyzeTraces(const std::vector<std::string> &Paths, const RuleSet &Rules,
+                     const CheckOptions &Opts) {
+  std::vector<ProcessReport> Parts;
+  for (const auto &P : Paths)
+    Parts.push_back({processOfTrace(P), analyzeTrace(P, Rules, Opts)});
+  return mergeProcessReports(std::move(Parts));
 }
 
 } // namespace graphsafe::rt

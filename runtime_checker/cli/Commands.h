@@ -23,6 +23,11 @@ struct CheckOptions {
 // Builds the report for one recorded trace.
 Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOptions &Opts);
 
+// One report for the traces of a run's processes (torchrun ranks): the same
+// hazard on several of them is one finding naming them.
+Report analyzeTraces(const std::vector<std::string> &Paths, const RuleSet &Rules,
+                     const CheckOptions &Opts);
+
 RuleSet loadRulesFor(const CheckOptions &Opts, Report &Rep);
 
 // Writes the report (to Output, or stdout) and returns 0/1/2 by --fail-on.

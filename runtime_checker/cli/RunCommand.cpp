@@ -1,5 +1,4 @@
 #include "Commands.h"
-#include "ProcessMerge.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -105,10 +104,10 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
 
   Report Load;
   RuleSet Rules = loadRulesFor(Opts, Load);
-  std::vector<fs::path> Traces;
+  std::vector<std::string> Traces;
   for (const auto &E : fs::directory_iterator(Dir))
     if (E.path().extension() == ".jsonl")
-      Traces.push_back(E.path());
+      Traces.push_back(E.path().string());
   std::sort(Traces.begin(), Traces.end());
   if (Lib.empty() || Traces.empty()) {
     std::string Why =
@@ -135,10 +134,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   }
   // One report for the whole run: torchrun ranks each leave a trace, and
   // the same hazard on every rank is one finding naming the ranks.
-  std::vector<ProcessReport> Parts;
-  for (const auto &T : Traces)
-    Parts.push_back({processOfTrace(T.string()), analyzeTrace(T.string(), Rules, Opts)});
-  Report Rep = mergeProcessReports(std::move(Parts));
+  Report Rep = analyzeTraces(Traces, Rules, Opts);
   Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
   if (!Fate.empty()) {
     Rep.Errors.push_back({"graphcheck", Fate});
@@ -149,7 +145,8 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   if (const char *Keep = getenv("GRAPHCHECK_KEEP_TRACES"); Keep && *Keep) {
     fs::create_directories(Keep);
     for (const auto &T : Traces)
-      fs::copy_file(T, fs::path(Keep) / T.filename(), fs::copy_options::overwrite_existing);
+      fs::copy_file(T, fs::path(Keep) / fs::path(T).filename(),
+                    fs::copy_options::overwrite_existing);
   }
   fs::remove_all(Dir);
   if (!Fate.empty())

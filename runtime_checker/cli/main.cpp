@@ -2,7 +2,6 @@
 //   graphcheck run [options] -- COMMAND [ARGS...]
 //   graphcheck analyze TRACE.jsonl... [options]
 #include "Commands.h"
-#include "ProcessMerge.h"
 
 #include <CLI/CLI.hpp>
 
@@ -49,10 +48,7 @@ int main(int argc, char **argv) {
     return rt::runUnderChecker(Command, Opts);
   Report Load;
   RuleSet Rules = rt::loadRulesFor(Opts, Load);
-  std::vector<rt::ProcessReport> Parts;
-  for (const auto &T : Traces)
-    Parts.push_back({rt::processOfTrace(T), rt::analyzeTrace(T, Rules, Opts)});
-  Report Rep = rt::mergeProcessReports(std::move(Parts));
+  Report Rep = rt::analyzeTraces(Traces, Rules, Opts);
   Rep.Errors.insert(Rep.Errors.begin(), Load.Errors.begin(), Load.Errors.end());
   Rep.Complete = Rep.Errors.empty();
   return rt::writeAndScore(Rep, Rules, Opts, Opts.Output);

@@ -92,7 +92,7 @@ class _GradWatch:
 
     def __init__(self, weakref, capturing):
         self.weakref = weakref
-        self.capturing = capturing  # torch.cuda.is_current_stream_capturing
+        self.capturing = capturing  # whether the current stream is capturing
         self.names = {}  # id(param) -> (name, weakref), whoever saw it first
         self.suspects = {}  # id(param) -> _Suspect, those still checked
 

@@ -194,13 +194,13 @@ private:
   // `buf[n++] = v` is an append: the length of a container being filled.
   static std::set<SourceLocation> countingSteps(const Stmt *Body) {
     std::set<SourceLocation> Out, Appends;
+    // walkBody visits a subscript before its index, so an append is known
+    // by the time its increment is visited.
     walkBody(Body, [&](const Stmt *S) {
       if (const auto *A = dyn_cast<ArraySubscriptExpr>(S))
         if (const auto *U = dyn_cast<UnaryOperator>(A->getIdx()->IgnoreParenImpCasts());
             U && U->isIncrementDecrementOp())
           Appends.insert(U->getBeginLoc());
-    });
-    walkBody(Body, [&](const Stmt *S) {
       if (const auto *U = dyn_cast<UnaryOperator>(S);
           U && U->isIncrementDecrementOp() && !Appends.count(U->getBeginLoc()))
         Out.insert(U->getBeginLoc());
