@@ -1,7 +1,7 @@
 // host-state-mutation where a change between replays matters, and quiet where
-// it cannot: locals and node parameters built on the host, handles handed
-// back through out-parameters, and the bookkeeping of pools and caches that
-// captured code reaches. A value GPU work takes (a kernel argument) and that
+// it cannot: locals and node parameters built on the host, objects just made with
+// new, handles handed back through out-parameters, and the bookkeeping of pools
+// and caches that captured code reaches. A value GPU work takes (a kernel argument) and that
 // reached code advances is still reported, and so is a counter bumped by one
 // (a step or call counter the program expects to advance per step: a cache's
 // lookup counter reads the same way).
@@ -54,7 +54,13 @@ struct Philox {
 
 void makeEvent(cudaEvent_t *Out) { cudaEventCreateWithFlags(Out, cudaEventDisableTiming); }
 
+struct Slot {
+  int Mode = 0;
+};
+Slot *g_shared = nullptr;
+
 struct Runner {
+  Slot *slots[2] = {};
   Pool pool;
   GraphCache cache;
   Philox rng;
@@ -80,6 +86,10 @@ struct Runner {
     scaled<<<1, 32, 0, s>>>(d, 0.5f);
     dropout<<<1, 32, 0, s>>>(d, rng.Seed, rng.next(32));
     ++step;                                                  // expected-warning {{host-state-mutation}}
+    Slot *made = new Slot;
+    made->Mode = step;                                       // Filling an object made just now.
+    slots[0] = new Slot;                                     // Handing back a new object.
+    g_shared->Mode = step;                                   // expected-warning {{host-state-mutation}}
     cudaStreamEndCapture(s, &g);
   }
 };
