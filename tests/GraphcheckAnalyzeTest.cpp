@@ -171,6 +171,29 @@ TEST(GraphcheckAnalyze, SeveralTracesGiveOneReportNamingTheRanks) {
   fs::remove_all(Dir);
 }
 
+// torch.profiler started mid-run took CUPTI: the findings from before stay,
+// and the report says, at the user's line, that checking stopped there.
+TEST(GraphcheckAnalyze, HandingCuptiToAProfilerIsSaidAtItsLine) {
+  std::string Dir = tempDir();
+  std::string Trace =
+      readAll(std::string(GRAPHSAFE_TESTDATA) + "/runtime/freed_static_input.jsonl");
+  Trace += "{\"ev\":\"checker_yield\",\"stack\":[\"train.py:42 main\"],\"message\":"
+           "\"torch.profiler starts here\"}\n{\"ev\":\"end\"}\n";
+  std::ofstream(Dir + "/trace.jsonl") << Trace;
+  std::string Json = Dir + "/report.json";
+  int Status = std::system((std::string(GRAPHCHECK_BIN) + " analyze --format json -o " + Json +
+                            " " + Dir + "/trace.jsonl")
+                               .c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 1);
+  auto J = nlohmann::json::parse(readAll(Json));
+  EXPECT_TRUE(J["complete"].get<bool>());
+  EXPECT_TRUE(J["errors"].empty());
+  ASSERT_EQ(J["warnings"].size(), 1u) << J.dump();
+  EXPECT_EQ(J["warnings"][0]["where"], "train.py:42 main");
+  EXPECT_EQ(J["findings"][0]["rule"], "graph-uses-freed-memory");
+  fs::remove_all(Dir);
+}
+
 // A profiler that set CUDA_INJECTION64_PATH keeps it: graphcheck says so in
 // one line, the program runs unchanged, the report says nothing was checked.
 TEST(GraphcheckRun, AnotherInjectionLibraryIsLeftInPlace) {

@@ -76,6 +76,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
       setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
       setenv("GRAPHCHECK_TRACE_DIR", Dir.c_str(), 1);
       setenv("GRAPHCHECK_MODE", Opts.Mode.c_str(), 1);
+      setenv("GRAPHCHECK_PROFILER", Opts.Profiler.c_str(), 1);
       if (std::string Shim = findShim(); !Shim.empty()) {
         const char *Old = getenv("PYTHONPATH");
         setenv("PYTHONPATH", (Shim + (Old && *Old ? ":" + std::string(Old) : "")).c_str(), 1);

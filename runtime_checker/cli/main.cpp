@@ -31,6 +31,11 @@ int main(int argc, char **argv) {
                   "around the first replays and around eager kernels on graph memory to learn "
                   "exact write sets (slow)")
       ->check(CLI::IsMember({"light", "verify"}));
+  Run->add_option("--profiler", Opts.Profiler,
+                  "CUPTI serves one tool at a time. yield (default): when the program starts "
+                  "torch.profiler, graphcheck stops watching and the profile is complete; keep: "
+                  "graphcheck keeps checking and the profile has no CUDA activity")
+      ->check(CLI::IsMember({"yield", "keep"}));
   Run->add_option("command", Command, "The program and its arguments, after --")->required();
   auto *Analyze = App.add_subcommand("analyze", "Report hazards in a recorded event trace");
   common(Analyze);

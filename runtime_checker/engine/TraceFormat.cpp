@@ -35,6 +35,7 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"checker_start", Event::Kind::Meta},
     {"checker_error", Event::Kind::Meta},
     {"checker_note", Event::Kind::Meta},
+    {"checker_yield", Event::Kind::Meta},
     {"checker_stats", Event::Kind::Meta},
     {"capture_site", Event::Kind::Meta},
     {"end", Event::Kind::Meta},

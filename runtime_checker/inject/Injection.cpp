@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -26,6 +27,8 @@ thread_local int CallDepth::Runtime = 0;
 namespace {
 
 CUpti_SubscriberHandle Subscriber;
+// Set once graphcheck has handed CUPTI to a profiler: the handle is gone.
+std::atomic<bool> Yielded{false};
 
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
                        const void *Data) {
@@ -85,7 +88,7 @@ void widenCallbacks(bool Wide) {
   static std::mutex M;
   static bool IsWide = true; // Until the first call narrows it.
   std::lock_guard<std::mutex> L(M);
-  if (Wide == IsWide)
+  if (Wide == IsWide || Yielded)
     return;
   IsWide = Wide;
   if (Wide)
@@ -98,6 +101,8 @@ void widenCallbacks(bool Wide) {
 }
 
 void watchEagerLaunches(bool On) {
+  if (Yielded)
+    return;
   size_t N = 0;
   const CUpti_CallbackId *Ids = eagerLaunchCalls(N);
   for (size_t I = 0; I < N; ++I)
@@ -122,6 +127,29 @@ extern "C" int graphcheck_graph_memory(unsigned long long Addr) {
 
 extern "C" void graphcheck_python_site(const char *Frame) {
   graphsafe::inject::setPythonFreeSite(Frame);
+}
+
+// torch.profiler (Kineto) needs CUPTI, which serves one subscriber: without
+// it the profiler records no CUDA activity at all. The program's own profile
+// wins; graphcheck stops watching and its report says where.
+extern "C" void graphcheck_yield_cupti(const char *Site) {
+  using namespace graphsafe::inject;
+  if (Yielded.exchange(true))
+    return;
+  std::string Where = Site && *Site ? Site : "?";
+  trace().writeEvent({{"ev", "checker_yield"},
+                      {"stack", nlohmann::json::array({Where})},
+                      {"message", "torch.profiler starts here and needs CUPTI, which serves one "
+                                  "tool at a time: graphcheck stopped watching CUDA here, so "
+                                  "findings cover the run up to this line. Run without the "
+                                  "profiler to check the whole run."}});
+  cuptiUnsubscribe(Subscriber);
+  std::fprintf(stderr,
+               "graphcheck: torch.profiler starts at %s and needs CUPTI, which serves one tool "
+               "at a time: graphcheck stops watching CUDA there and reports on the run up to "
+               "that line (graphcheck run --profiler keep would keep checking and leave the "
+               "profiler without CUDA activity)\n",
+               Where.c_str());
 }
 
 extern "C" void graphcheck_set_launch_hook(void (*Hook)()) {

@@ -17,6 +17,7 @@ import sys
 _emit = None
 _site = None  # graphcheck_python_site: the line blamed for frees made below it.
 _matters = None  # graphcheck_graph_memory: whether an address can matter to a graph.
+_yield = None  # graphcheck_yield_cupti: hands CUPTI over to a profiler.
 
 
 def _graph_memory(addr):
@@ -58,10 +59,9 @@ class _FreeSite:
 def _caller():
     """The innermost Python frame outside this shim and torch (hooks run from C++)."""
     frame = sys._getframe(0)
-    here = os.path.dirname(os.path.abspath(__file__))
     while frame is not None:
         name = frame.f_code.co_filename
-        if not name.startswith(here) and "/torch/" not in name:
+        if name != __file__ and "/torch/" not in name:
             return f"{name}:{frame.f_lineno} {frame.f_code.co_name}"
         frame = frame.f_back
     return "?"
@@ -310,7 +310,7 @@ def _patch_torch(torch):
                 stack = []
                 for frame, line in __import__("traceback").walk_tb(tb):
                     name = frame.f_code.co_filename
-                    if "/torch/" not in name and not name.startswith(os.path.dirname(__file__)):
+                    if "/torch/" not in name and name != __file__:
                         stack.insert(0, f"{name}:{line} {frame.f_code.co_name}")
                 if stack:
                     first = message.splitlines()[0][:200]
@@ -339,6 +339,47 @@ def _patch_torch(torch):
 
     torch.cuda.CUDAGraph.capture_begin = begin
 
+    if os.environ.get("GRAPHCHECK_PROFILER", "yield") != "keep":
+        # torch.profiler reaches Kineto through torch.autograd.profiler's
+        # globals, older code through torch.autograd's attributes.
+        _yield_to_profiler((torch.autograd, importlib.import_module("torch.autograd.profiler")))
+
+
+def _profiles_cuda(args, kwargs):
+    # _prepare_profiler(config, activities) and _enable_profiler(config, activities, ...)
+    activities = kwargs.get("activities", args[1] if len(args) > 1 else ())
+    try:
+        return any(getattr(a, "name", str(a)).rsplit(".", 1)[-1] == "CUDA" for a in activities)
+    except TypeError:
+        return True
+
+
+def _yield_to_profiler(modules):
+    """Kineto subscribes to CUPTI when a profile with CUDA activity starts, and
+    CUPTI serves one subscriber: graphcheck steps aside just before, so the
+    user's profile is whole and the report says where checking stopped."""
+    if _yield is None:
+        return
+    done = []
+
+    def handing_over(start):
+        @functools.wraps(start)
+        def wrapped(*args, **kwargs):
+            if not done and _profiles_cuda(args, kwargs):
+                done.append(True)
+                try:
+                    _yield(_caller().encode())
+                except Exception:
+                    pass
+            return start(*args, **kwargs)
+        return wrapped
+
+    for module in modules:
+        for name in ("_prepare_profiler", "_enable_profiler"):
+            start = getattr(module, name, None)
+            if callable(start):
+                setattr(module, name, handing_over(start))
+
 
 class _TorchHook(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
@@ -362,7 +403,7 @@ class _TorchHook(importlib.abc.MetaPathFinder):
 
 
 def _install():
-    global _emit, _site, _matters
+    global _emit, _site, _matters, _yield
     lib = os.environ.get("CUDA_INJECTION64_PATH")
     if not lib:
         return
@@ -374,7 +415,9 @@ def _install():
         _site.argtypes = [ctypes.c_char_p]
         _matters = injection.graphcheck_graph_memory
         _matters.argtypes = [ctypes.c_ulonglong]
-    except OSError as exc:
+        _yield = injection.graphcheck_yield_cupti
+        _yield.argtypes = [ctypes.c_char_p]
+    except (OSError, AttributeError) as exc:
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return
     sys.meta_path.insert(0, _TorchHook())

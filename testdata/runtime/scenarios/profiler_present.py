@@ -1,7 +1,8 @@
 # Clean: torch.profiler (Kineto, a CUPTI client in the same process) records
-# CUDA activity around captured replays while graphcheck watches. Both must
-# keep working and the program must print the same with and without
-# graphcheck, the profiler's kernel count included.
+# CUDA activity around captured replays. CUPTI serves one client at a time,
+# so graphcheck checks the capture, then hands CUPTI over as the profile
+# starts (saying so at the `with profile` line): the program prints the same
+# with and without graphcheck, the profiler's kernel count included.
 import torch
 from torch.profiler import ProfilerActivity, profile
 
