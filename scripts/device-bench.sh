@@ -33,7 +33,10 @@ IFS=';' read -r -a scripts <<< "${GRAPHCHECK_BENCH_SCRIPTS:-bench/replay_loop.py
 for script in "${scripts[@]}"; do
   declare -A loop=() wall=() rss=()
   for r in $(seq "$rounds"); do
-    for mode in plain $modes; do
+    # Odd rounds run plain first, even rounds last: drift within a round
+    # (clocks, neighbours on a shared host) then favours neither side.
+    order="plain $modes"; [ $((r % 2)) == 0 ] && order="$modes plain"
+    for mode in $order; do
       if [ "$mode" = plain ]; then cmd=(python3 $script)
       else cmd=("$bin" run --mode "$mode" --fail-on error -o /dev/null -- python3 $script); fi
       read -r l w m <<< "$(once "${cmd[@]}" || echo "")"
@@ -49,12 +52,18 @@ pl, cl, pw, cw, pm, cm = ([float(x) for x in a.split()] for a in sys.argv[3:9])
 ok = [i for i in range(len(pl)) if pl[i] == pl[i] and cl[i] == cl[i]]
 if not ok:
     print(f"{script:26s} {mode:6s} no figure"); sys.exit()
-rl = statistics.median(cl[i] / pl[i] for i in ok)
+ratios = sorted(cl[i] / pl[i] for i in ok)
+rl = statistics.median(ratios)
 rw = statistics.median(cw[i] / pw[i] for i in ok)
+spread = max(pl[i] for i in ok) / min(pl[i] for i in ok)
 print(f"{script:26s} {mode:6s} loop {statistics.median(pl[i] for i in ok):7.3f} s -> "
       f"{statistics.median(cl[i] for i in ok):7.3f} s (median ratio {rl:4.2f}x)   wall "
       f"{statistics.median(pw[i] for i in ok):7.3f} s -> {statistics.median(cw[i] for i in ok):7.3f} s "
       f"(median ratio {rw:4.2f}x)   rounds {len(ok)}", flush=True)
+# How far apart the plain runs themselves were: a ratio closer to 1 than
+# this spread is within the machine's noise.
+print(f"{'':26s} {mode:6s} per-round loop ratios {ratios[0]:.2f}x..{ratios[-1]:.2f}x; plain loop "
+      f"times spread {spread:.2f}x", flush=True)
 if not math.isnan(pm[ok[0]]):
     nodes = int(script.split()[-1]) if script.split()[-1].isdigit() else 0
     dl = statistics.median(cl[i] - pl[i] for i in ok)

@@ -62,17 +62,17 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
   plain_out=$("${cmd[@]}" 2>/dev/null); plain_rc=$?
   for config in "${configs[@]}"; do
     read -r -a extra <<< "$config"
-    rm -rf "/tmp/$name.json" "/tmp/traces-$name"
-    checked_out=$(GRAPHCHECK_KEEP_TRACES="/tmp/traces-$name" "$bin" run "${extra[@]}" --format json -o "/tmp/$name.json" --fail-on warning -- "${cmd[@]}" 2>"/tmp/$name.err"); checked_rc=$?
+    rm -rf "/tmp/$file.json" "/tmp/traces-$file"
+    checked_out=$(GRAPHCHECK_KEEP_TRACES="/tmp/traces-$file" "$bin" run "${extra[@]}" --format json -o "/tmp/$file.json" --fail-on warning -- "${cmd[@]}" 2>"/tmp/$file.err"); checked_rc=$?
     # Findings as "rule" or, where they point into the scenario, "rule at LINE";
     # an `expect: rule at LINE` line must match both, an `expect: rule` the rule.
-    read -r match got < <(match_findings "$s" "/tmp/$name.json" 2>/dev/null || echo "no ")
+    read -r match got < <(match_findings "$s" "/tmp/$file.json" 2>/dev/null || echo "no ")
     got="${got:+$got }"
     expected_rc=$plain_rc; [ -n "$want" ] && expected_rc=1
     # The report must be this run's and complete, and something must have been
     # recorded: a clean scenario passes on what was observed, not on silence.
-    complete=$(python3 -c "import json;print('yes' if json.load(open('/tmp/$name.json')).get('complete') else 'no')" 2>/dev/null)
-    recorded=$(find "/tmp/traces-$name" -name '*.jsonl' -size +0 2>/dev/null | head -1)
+    complete=$(python3 -c "import json;print('yes' if json.load(open('/tmp/$file.json')).get('complete') else 'no')" 2>/dev/null)
+    recorded=$(find "/tmp/traces-$file" -name '*.jsonl' -size +0 2>/dev/null | head -1)
     if [ "$complete" != yes ] || [ -z "$recorded" ]; then
       got="${got}[report complete=${complete:-missing}, trace=${recorded:-none}] "; match=no
     fi
@@ -80,16 +80,21 @@ for s in testdata/runtime/scenarios/*.py testdata/runtime/scenarios/*.cu testdat
       pass=$((pass+1)); echo "PASS $file ${extra[*]}: [$got] rc=$checked_rc output identical"
     else
       fail=$((fail+1)); echo "FAIL $file ${extra[*]}: want [$want] got [$got]; rc plain=$plain_rc checked=$checked_rc"
-      echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$name.err"; head -c 3000 "/tmp/$name.json"
+      echo "  plain:   $plain_out"; echo "  checked: $checked_out"; head -c 3000 "/tmp/$file.err"; head -c 3000 "/tmp/$file.json"
     fi
-    grep -h '^graphcheck: ' "/tmp/$name.err" | grep -v 'error(s)' | sed 's/^/    /'
+    grep -h '^graphcheck: ' "/tmp/$file.err" | grep -v 'error(s)' | sed 's/^/    /'
     python3 -c "import json
-for f in json.load(open('/tmp/$name.json'))['findings']:
+for f in json.load(open('/tmp/$file.json'))['findings']:
     loc=f['location']; print('   ', f['rule'], (loc['file']+':'+str(loc['line'])) if loc['line'] else '', f['message'][:260])
     for n in f['notes']:
         if 'captured here' in n['message']: print('      note:', n['location']['file']+':'+str(n['location']['line']), n['message'])" 2>/dev/null
-    # Traces of failing scenarios come back for debugging (and as new fixtures).
-    if [ "$match" != yes ]; then cp /tmp/traces-"$name"/*.jsonl "${OUT:-/tmp}/$file${extra[1]:+-${extra[1]}}.trace.jsonl" 2>/dev/null || true; fi
+    # Traces of failing scenarios come back for debugging (and as new fixtures);
+    # GPU_TESTS_KEEP_TRACES=DIR keeps every scenario's.
+    if [ -n "${GPU_TESTS_KEEP_TRACES:-}" ]; then
+      mkdir -p "$GPU_TESTS_KEEP_TRACES"
+      cp /tmp/traces-"$file"/*.jsonl "$GPU_TESTS_KEEP_TRACES/$file${extra[1]:+-${extra[1]}}.trace.jsonl" 2>/dev/null || true
+    fi
+    if [ "$match" != yes ]; then cp /tmp/traces-"$file"/*.jsonl "${OUT:-/tmp}/$file${extra[1]:+-${extra[1]}}.trace.jsonl" 2>/dev/null || true; fi
   done
 done
 # Several processes (torchrun, two ranks on this GPU): one report, each

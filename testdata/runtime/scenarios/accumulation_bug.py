@@ -1,5 +1,5 @@
-# expect: grad-aliases-graph-buffer
-# expect: grad-aliases-graph-buffer
+# expect: grad-aliases-graph-buffer at 13
+# expect: grad-aliases-graph-buffer at 13
 # (one finding each for weight.grad and bias.grad)
 # Gradient accumulation through make_graphed_callables (PyTorch issue 181723).
 import torch
