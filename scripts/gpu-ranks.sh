@@ -19,7 +19,9 @@ fi
 if ! command -v torchrun >/dev/null; then
   echo "gpu-ranks: FAIL: torchrun is not installed on this GPU machine"; exit 1
 fi
-launch=(torchrun --standalone --nproc-per-node 2)
+# A hung rank (an NCCL call waiting for a rank that died) fails the scenario
+# after 180 s instead of holding the machine.
+launch=(timeout 180 torchrun --standalone --nproc-per-node 2)
 # Prints "RULE@rank0,rank1 ..." for a merged report, "RULE ..." for one rank's.
 findings() { python3 scripts/findings-by-process.py "$1"; }
 pass=0; fail=0
@@ -28,7 +30,8 @@ for s in testdata/runtime/ranks/*.py; do
   rule_lines=$(grep -E '^# expect: \S+ on every rank$' "$s" | awk '{print $3}' | sort)
   want_merged=$(for r in $rule_lines; do echo "$r@rank0,rank1"; done | sort | tr '\n' ' ' | sed 's/ $//')
   want_rank=$(echo $rule_lines)
-  plain=$("${launch[@]}" "$s" 2>/dev/null); plain_rc=$?
+  plain=$("${launch[@]}" "$s" 2>/tmp/ranks-plain.err); plain_rc=$?
+  [ "$plain_rc" != 0 ] && { echo "plain run of $name failed (rc=$plain_rc):"; tail -c 3000 /tmp/ranks-plain.err; }
   rm -f /tmp/ranks-merged.json /tmp/ranks-each.json*
   merged=$("$bin" run --format json -o /tmp/ranks-merged.json -- "${launch[@]}" "$s" 2>/tmp/ranks-merged.err); merged_rc=$?
   got=$(findings /tmp/ranks-merged.json)

@@ -3,15 +3,21 @@
 # built on a side stream, 11 eager warm-up steps, then the whole step
 # (forward, backward with DDP's NCCL all-reduce, optimizer step) captured and
 # replayed with new data copied into the static input.
+import datetime
 import os
 
+# The recipe's first step: ProcessGroupNCCL's watchdog must not query the
+# events of a capturing stream.
+os.environ["TORCH_NCCL_ASYNC_ERROR_HANDLING"] = "0"
+os.environ["NCCL_ASYNC_ERROR_HANDLING"] = "0"
 import torch
 import torch.distributed as dist
 
 rank = int(os.environ["LOCAL_RANK"])
 ngpus = torch.cuda.device_count()
 torch.cuda.set_device(rank % ngpus)
-dist.init_process_group("nccl")
+# A rank that fails must not leave the other waiting for NCCL's 10 minutes.
+dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=60))
 torch.manual_seed(0)
 s = torch.cuda.Stream()
 s.wait_stream(torch.cuda.current_stream())

@@ -5,6 +5,7 @@
 # accumulate into .grad, then an all-reduce averages the grads. Autograd
 # adopted the graph's grad buffer as .grad after the first micro-batch, so
 # the second replay overwrites it: every rank averages half its gradient.
+import datetime
 import os
 
 import torch
@@ -12,7 +13,8 @@ import torch.distributed as dist
 
 rank = int(os.environ["LOCAL_RANK"])
 torch.cuda.set_device(rank % torch.cuda.device_count())
-dist.init_process_group("nccl")
+# A rank that fails must not leave the other waiting for NCCL's 10 minutes.
+dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=60))
 torch.manual_seed(0)
 H = 64
 m = torch.nn.Linear(H, H).cuda()
