@@ -15,9 +15,9 @@ struct CheckOptions {
   std::string Output;
   std::string FailOn = "warning";
   bool AssumeEagerWrites = false;
-  std::string Mode = "light"; // light | verify
+  std::string Mode = "light";     // light | verify
   std::string Profiler = "yield"; // yield | keep: who gets CUPTI when torch.profiler starts
-  std::string DotDir;         // Write each flagged graph as DOT (and SVG with graphviz) here.
+  std::string DotDir;             // Write each flagged graph as DOT (and SVG with graphviz) here.
   std::string Argv0;
 };
 

@@ -78,6 +78,10 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   nlohmann::json Stack = pythonStackIfHeld();
   if (Stack.empty() && !PythonFreeSite.empty())
     Stack.push_back(PythonFreeSite);
+  // PyTorch lets the GIL go before a storage dies (`static_x = batch.cuda()`,
+  // `del x`): the line is read by a helper that takes the GIL for us.
+  if (Stack.empty())
+    Stack = pythonStackOfReleasedThread(std::chrono::milliseconds(100));
   if (Stack.empty())
     Stack = nativeStack();
   trace().writeEvent(nlohmann::json{{"ev", "block_free"},

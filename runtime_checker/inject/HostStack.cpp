@@ -18,10 +18,19 @@ template <typename Fn> Fn pythonSymbol(const char *Name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));
 }
 
+bool endsWith(const char *S, const char *Suffix) {
+  size_t N = std::strlen(S), M = std::strlen(Suffix);
+  return N >= M && std::strcmp(S + N - M, Suffix) == 0;
+}
+
+} // namespace
+
 bool pythonRunning() {
   static auto IsInit = pythonSymbol<int (*)()>("Py_IsInitialized");
   return IsInit && IsInit();
 }
+
+namespace {
 
 // 1 when this thread holds the GIL, 0 when not, -1 without Python.
 int gilHeld() {
@@ -31,11 +40,8 @@ int gilHeld() {
 
 } // namespace
 
-nlohmann::json pythonStack() {
+nlohmann::json pythonFramesFrom(void *Frame, bool FrameOwned) {
   static auto Sym = [](const char *N) { return dlsym(RTLD_DEFAULT, N); };
-  static auto Ensure = reinterpret_cast<int (*)()>(Sym("PyGILState_Ensure"));
-  static auto Release = reinterpret_cast<void (*)(int)>(Sym("PyGILState_Release"));
-  static auto GetFrame = reinterpret_cast<void *(*)()>(Sym("PyEval_GetFrame"));
   static auto Line = reinterpret_cast<int (*)(void *)>(Sym("PyFrame_GetLineNumber"));
   static auto Code = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetCode"));
   static auto Back = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetBack"));
@@ -44,20 +50,18 @@ nlohmann::json pythonStack() {
   static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
   static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
   nlohmann::json Out = nlohmann::json::array();
-  if (!Ensure || !Release || !GetFrame || !Line || !Code || !Back || !Attr || !Utf8 || !DecRef ||
-      !pythonRunning())
+  if (!Line || !Code || !Back || !Attr || !Utf8 || !DecRef)
     return Out;
-  int State = Ensure();
-  void *Frame = GetFrame(); // Borrowed.
-  bool Owned = false;
+  bool Owned = FrameOwned;
   for (int Depth = 0; Frame && Depth < 16; ++Depth) {
     void *C = Code(Frame);
     void *File = C ? Attr(C, "co_filename") : nullptr;
     void *Name = C ? Attr(C, "co_name") : nullptr;
     const char *F = File ? Utf8(File) : nullptr;
     const char *N = Name ? Utf8(Name) : nullptr;
-    // Frames inside torch itself say little about the user's mistake.
-    if (F && !std::strstr(F, "/torch/"))
+    // Frames inside torch, or graphcheck's own Python shim, say little about
+    // the user's mistake.
+    if (F && !std::strstr(F, "/torch/") && !endsWith(F, "/sitecustomize.py"))
       Out.push_back(std::string(F) + ":" + std::to_string(Line(Frame)) + " " + (N ? N : "?"));
     for (void *Ref : {File, Name, C})
       if (Ref)
@@ -70,6 +74,17 @@ nlohmann::json pythonStack() {
   }
   if (Owned && Frame)
     DecRef(Frame);
+  return Out;
+}
+
+nlohmann::json pythonStack() {
+  static auto Ensure = pythonSymbol<int (*)()>("PyGILState_Ensure");
+  static auto Release = pythonSymbol<void (*)(int)>("PyGILState_Release");
+  static auto GetFrame = pythonSymbol<void *(*)()>("PyEval_GetFrame");
+  if (!Ensure || !Release || !GetFrame || !pythonRunning())
+    return nlohmann::json::array();
+  int State = Ensure();
+  nlohmann::json Out = pythonFramesFrom(GetFrame(), /*FrameOwned=*/false); // Borrowed.
   Release(State);
   return Out;
 }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+
 namespace graphsafe::inject {
 
 // Python frames outside torch, innermost first; empty without Python. Takes
@@ -19,6 +21,20 @@ nlohmann::json pythonStack();
 nlohmann::json pythonStackIfHeld();
 // "held", "released" (this thread runs Python but let the GIL go) or "none".
 const char *gilState();
+
+// This thread's Python frames when it let the GIL go on the way here, as
+// PyTorch does before it frees a tensor's storage; empty otherwise, or when
+// they could not be read within Wait. Safe under the allocator's lock: the
+// GIL is taken by a helper thread, never by this one, and this one waits for
+// it a bounded time (its GIL holder may itself be waiting for that lock).
+nlohmann::json pythonStackOfReleasedThread(std::chrono::milliseconds Wait);
+
+// Whether the process runs Python (the interpreter is initialized).
+bool pythonRunning();
+
+// Python frames from Frame outward (Frame a new reference when FrameOwned),
+// outside torch and graphcheck's shim, innermost first. The GIL must be held.
+nlohmann::json pythonFramesFrom(void *Frame, bool FrameOwned);
 
 // Native frames outside the CUDA libraries and graphcheck, innermost first.
 nlohmann::json nativeStack();

@@ -37,8 +37,9 @@ def _event(**fields):
 
 
 class _FreeSite:
-    """Names the user's line for blocks freed inside a call (zero_grad): PyTorch
-    frees tensors with the GIL released, where no Python stack can be read."""
+    """Names the user's line for blocks freed inside a call (zero_grad). PyTorch
+    frees tensors with the GIL released; the injection can still read the
+    line through a helper thread, but this costs it no round trip."""
 
     def __enter__(self):
         if _site is not None:

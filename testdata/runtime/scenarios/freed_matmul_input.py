@@ -1,4 +1,4 @@
-# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory at 18
 # The static input of a captured matmul (cuBLAS) is deleted, the cache
 # emptied and a tensor of the same size allocated, then the graph replays:
 # it multiplies whatever now lives where the input was.

@@ -1,4 +1,4 @@
-# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory at 13
 # The static input is deleted and the cache emptied, then the graph replays.
 import torch
 static_in = torch.ones(1 << 20, device="cuda")

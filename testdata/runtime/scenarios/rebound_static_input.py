@@ -1,4 +1,4 @@
-# expect: graph-uses-freed-memory
+# expect: graph-uses-freed-memory at 21
 # The static input is rebound (`static_x = batch.cuda()`) instead of copied
 # into: the graph keeps reading the old, freed block and its output never
 # follows the data.
