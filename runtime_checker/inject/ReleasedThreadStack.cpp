@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <dlfcn.h>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 
 namespace graphsafe::inject {
@@ -42,7 +43,12 @@ struct Reader {
 };
 
 // Never destroyed: the helper may still wait on it while the process exits.
-Reader &R = *new Reader;
+// A forked child (a DataLoader worker) has no helper and maybe a lock held by
+// a thread that did not come along: it starts over with a fresh reader.
+Reader *Current = [] {
+  pthread_atfork(nullptr, nullptr, [] { Current = new Reader; });
+  return new Reader;
+}();
 
 bool finalizing() {
   static auto Is = pythonSymbol<int (*)()>("Py_IsFinalizing");
@@ -86,10 +92,10 @@ nlohmann::json readFrames(void *TState) {
   return Out;
 }
 
-void helperLoop() {
+void helperLoop(Reader &R) {
   std::unique_lock<std::mutex> L(R.M);
   for (;;) {
-    R.Cv.wait(L, [] { return R.Asked != R.Answered && !R.Busy; });
+    R.Cv.wait(L, [&R] { return R.Asked != R.Answered && !R.Busy; });
     uint64_t Id = R.Asked;
     void *TState = R.ThreadState;
     R.Busy = true;
@@ -113,19 +119,20 @@ nlohmann::json pythonStackOfReleasedThread(std::chrono::milliseconds Wait) {
   void *TState = ThisThreadState();
   if (!TState)
     return nlohmann::json::array(); // Not a Python thread: it has no Python frames.
+  Reader &R = *Current;
   std::unique_lock<std::mutex> L(R.M);
   // A helper still waiting for the GIL on an older request means the GIL is
   // held elsewhere: asking again would only wait out the time as well.
   if (R.Busy || R.Asked != R.Answered || R.Timeouts >= MaxTimeouts)
     return nlohmann::json::array();
   if (!R.Started) {
-    std::thread(helperLoop).detach();
+    std::thread(helperLoop, std::ref(R)).detach();
     R.Started = true;
   }
   uint64_t Id = ++R.Asked;
   R.ThreadState = TState;
   R.Cv.notify_all();
-  if (!R.Cv.wait_for(L, Wait, [Id] { return R.Answered == Id; })) {
+  if (!R.Cv.wait_for(L, Wait, [&R, Id] { return R.Answered == Id; })) {
     ++R.Timeouts;
     return nlohmann::json::array();
   }

@@ -61,6 +61,15 @@ class ReleasedThreadStackTest(unittest.TestCase):
         time.sleep(0.05)
         self.assertEqual(free_site()["stack"][0], f"{__file__}:{FREE_LINE} free_site")
 
+    def test_a_forked_child_reads_with_its_own_helper(self):
+        self.assertTrue(free_site()["stack"])  # The parent's helper runs.
+        pid = os.fork()
+        if pid == 0:
+            out = free_site()
+            os._exit(0 if out["stack"] and out["stack"][0].endswith(" free_site") else 1)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
     def test_a_thread_holding_the_gil_gets_nothing_here(self):
         # pythonStackIfHeld serves that case; this reader must not wait on itself.
         out = json.loads(holding.probe_released_stack(50, 0))
