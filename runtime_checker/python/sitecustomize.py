@@ -96,8 +96,16 @@ class _GradWatch:
         self.capturing = capturing  # whether the current stream is capturing
         self.names = {}  # id(param) -> (name, weakref), whoever saw it first
         self.suspects = {}  # id(param) -> _Suspect, those still checked
+        self.stopped = False  # graphcheck handed CUPTI to a profiler
+
+    def stop(self):
+        self.names.clear()
+        self.suspects.clear()
+        self.stopped = True
 
     def watch(self, name, param):
+        if self.stopped:
+            return
         known = self.names.get(id(param))
         if (known is not None and known[1]() is param) or not param.requires_grad:
             return
@@ -343,7 +351,8 @@ def _patch_torch(torch):
     if os.environ.get("GRAPHCHECK_PROFILER", "yield") != "keep":
         # torch.profiler reaches Kineto through torch.autograd.profiler's
         # globals, older code through torch.autograd's attributes.
-        _yield_to_profiler((torch.autograd, importlib.import_module("torch.autograd.profiler")))
+        _yield_to_profiler((torch.autograd, importlib.import_module("torch.autograd.profiler")),
+                           grads.stop)
 
 
 def _profiles_cuda(args, kwargs):
@@ -355,7 +364,7 @@ def _profiles_cuda(args, kwargs):
         return True
 
 
-def _yield_to_profiler(modules):
+def _yield_to_profiler(modules, stop=lambda: None):
     """Kineto subscribes to CUPTI when a profile with CUDA activity starts, and
     CUPTI serves one subscriber: graphcheck steps aside just before, so the
     user's profile is whole and the report says where checking stopped."""
@@ -370,6 +379,7 @@ def _yield_to_profiler(modules):
                 done.append(True)
                 try:
                     _yield(_caller().encode())
+                    stop()  # Nothing watches the replays any more: stop paying for it.
                 except Exception:
                     pass
             return start(*args, **kwargs)

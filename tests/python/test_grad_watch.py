@@ -100,6 +100,18 @@ class GradWatchTest(unittest.TestCase):
         self.watch.check()
         self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7200")])
 
+    def test_after_handing_cupti_to_a_profiler_nothing_is_watched(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        self.watch.stop()
+        w.grad = Grad(0x7100)
+        self.watch.check()
+        self.watch.watch_again()  # A capture after the hand-over re-arms nothing.
+        self.watch.watch("bias", Param())
+        self.watch.check()
+        self.assertEqual(self.kinds(), [])
+        self.assertEqual(self.watch.suspects, {})
+
     def test_grad_missing_does_not_count_as_quiet(self):
         w = Param()
         self.watch.watch("weight", w)

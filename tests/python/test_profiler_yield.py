@@ -27,13 +27,16 @@ class ProfilerYieldTest(unittest.TestCase):
             _enable_profiler=lambda config, activities, scopes=None: self.calls.append(("enable",)))
         self.profiler = types.SimpleNamespace(_prepare_profiler=self.autograd._prepare_profiler,
                                               _enable_profiler=self.autograd._enable_profiler)
-        self.shim._yield_to_profiler((self.autograd, self.profiler))
+        self.stops = []
+        self.shim._yield_to_profiler((self.autograd, self.profiler),
+                                     lambda: self.stops.append(True))
 
     def test_cuda_profile_takes_cupti_before_kineto_starts_once(self):
         self.profiler._prepare_profiler(None, {CPU, CUDA})
         self.profiler._enable_profiler(None, {CPU, CUDA})
         self.autograd._prepare_profiler(None, activities={CUDA})
         self.assertEqual([c[0] for c in self.calls], ["yield", "prepare", "enable", "prepare"])
+        self.assertEqual(self.stops, [True])  # The shim's own watching ends with it.
         # The site is the user's line, here this test's.
         self.assertIn("test_profiler_yield.py:", self.calls[0][1])
 
@@ -41,6 +44,7 @@ class ProfilerYieldTest(unittest.TestCase):
         self.profiler._prepare_profiler(None, {CPU})
         self.profiler._enable_profiler(None, [CPU])
         self.assertEqual([c[0] for c in self.calls], ["prepare", "enable"])
+        self.assertEqual(self.stops, [])
 
     def test_unreadable_activities_yield_rather_than_blind_the_profiler(self):
         self.profiler._prepare_profiler(None, 42)
