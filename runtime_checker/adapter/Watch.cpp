@@ -18,6 +18,7 @@ namespace {
 struct Injection {
   void (*Event)(const char *) = nullptr;
   void (*SetLaunchHook)(void (*)()) = nullptr;
+  void (*YieldCupti)(const char *) = nullptr;
 };
 
 // The injection library CUDA loaded for `graphcheck run`, if any. Not
@@ -34,6 +35,7 @@ const Injection &injection() {
     Out.Event = reinterpret_cast<void (*)(const char *)>(dlsym(H, "graphcheck_event"));
     Out.SetLaunchHook =
         reinterpret_cast<void (*)(void (*)())>(dlsym(H, "graphcheck_set_launch_hook"));
+    Out.YieldCupti = reinterpret_cast<void (*)(const char *)>(dlsym(H, "graphcheck_yield_cupti"));
     return Out;
   }();
   return I;
@@ -133,6 +135,14 @@ const torch::Tensor &handedOut(const torch::Tensor &T, const std::string &Name) 
         {"addr", hex(T.data_ptr())},
         {"size", T.numel() * T.element_size()}});
   return T;
+}
+
+void yieldToProfiler(const std::string &Where) {
+  const char *Choice = std::getenv("GRAPHCHECK_PROFILER");
+  if (Choice && std::string(Choice) == "keep")
+    return;
+  if (auto *Yield = injection().YieldCupti)
+    Yield(Where.c_str());
 }
 
 } // namespace graphsafe

@@ -28,4 +28,10 @@ void watch(const std::string &Name, const torch::Tensor &Param);
 // Returns T, so it wraps the expression that produced it.
 const torch::Tensor &handedOut(const torch::Tensor &T, const std::string &Name);
 
+// Call just before starting a profiler that records CUDA activity (Kineto,
+// through torch::autograd::profiler): CUPTI serves one tool at a time, so
+// graphcheck stops watching here and its report says so at Where ("file:line").
+// A no-op under `graphcheck run --profiler keep`.
+void yieldToProfiler(const std::string &Where);
+
 } // namespace graphsafe
