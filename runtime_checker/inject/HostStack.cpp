@@ -12,12 +12,6 @@ namespace graphsafe::inject {
 
 namespace {
 
-// The CPython entry points the stack readers need, looked up once in the
-// process (absent without Python).
-template <typename Fn> Fn pythonSymbol(const char *Name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));
-}
-
 bool endsWith(const char *S, const char *Suffix) {
   size_t N = std::strlen(S), M = std::strlen(Suffix);
   return N >= M && std::strcmp(S + N - M, Suffix) == 0;
@@ -41,14 +35,12 @@ int gilHeld() {
 } // namespace
 
 nlohmann::json pythonFramesFrom(void *Frame, bool FrameOwned) {
-  static auto Sym = [](const char *N) { return dlsym(RTLD_DEFAULT, N); };
-  static auto Line = reinterpret_cast<int (*)(void *)>(Sym("PyFrame_GetLineNumber"));
-  static auto Code = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetCode"));
-  static auto Back = reinterpret_cast<void *(*)(void *)>(Sym("PyFrame_GetBack"));
-  static auto Attr =
-      reinterpret_cast<void *(*)(void *, const char *)>(Sym("PyObject_GetAttrString"));
-  static auto Utf8 = reinterpret_cast<const char *(*)(void *)>(Sym("PyUnicode_AsUTF8"));
-  static auto DecRef = reinterpret_cast<void (*)(void *)>(Sym("Py_DecRef"));
+  static auto Line = pythonSymbol<int (*)(void *)>("PyFrame_GetLineNumber");
+  static auto Code = pythonSymbol<void *(*)(void *)>("PyFrame_GetCode");
+  static auto Back = pythonSymbol<void *(*)(void *)>("PyFrame_GetBack");
+  static auto Attr = pythonSymbol<void *(*)(void *, const char *)>("PyObject_GetAttrString");
+  static auto Utf8 = pythonSymbol<const char *(*)(void *)>("PyUnicode_AsUTF8");
+  static auto DecRef = pythonSymbol<void (*)(void *)>("Py_DecRef");
   nlohmann::json Out = nlohmann::json::array();
   if (!Line || !Code || !Back || !Attr || !Utf8 || !DecRef)
     return Out;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <dlfcn.h>
 
 namespace graphsafe::inject {
 
@@ -31,6 +32,12 @@ nlohmann::json pythonStackOfReleasedThread(std::chrono::milliseconds Wait);
 
 // Whether the process runs Python (the interpreter is initialized).
 bool pythonRunning();
+
+// A CPython entry point of this process, or null without Python (graphcheck
+// does not link libpython: it reads whichever interpreter the program runs).
+template <typename Fn> Fn pythonSymbol(const char *Name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));
+}
 
 // Python frames from Frame outward (Frame a new reference when FrameOwned),
 // outside torch and graphcheck's shim, innermost first. The GIL must be held.

@@ -13,7 +13,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
 #include <thread>
@@ -22,10 +21,6 @@ namespace graphsafe::inject {
 
 namespace {
 
-template <typename Fn> Fn pythonSymbol(const char *Name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, Name));
-}
-
 // After this many requests go unanswered, the program is one whose GIL is
 // busy elsewhere when it frees graph memory: stop making it wait.
 constexpr int MaxTimeouts = 8;
@@ -33,9 +28,10 @@ constexpr int MaxTimeouts = 8;
 struct Reader {
   std::mutex M;
   std::condition_variable Cv;
+  // Asked != Answered while a request waits or is served (the helper maybe
+  // waiting for the GIL); the helper serves one at a time.
   uint64_t Asked = 0;    // Id of the latest request.
   uint64_t Answered = 0; // Id of the latest request the helper finished.
-  bool Busy = false;     // The helper is serving a request (maybe waiting for the GIL).
   void *ThreadState = nullptr;
   nlohmann::json Answer;
   int Timeouts = 0;
@@ -95,14 +91,12 @@ nlohmann::json readFrames(void *TState) {
 void helperLoop(Reader &R) {
   std::unique_lock<std::mutex> L(R.M);
   for (;;) {
-    R.Cv.wait(L, [&R] { return R.Asked != R.Answered && !R.Busy; });
+    R.Cv.wait(L, [&R] { return R.Asked != R.Answered; });
     uint64_t Id = R.Asked;
     void *TState = R.ThreadState;
-    R.Busy = true;
     L.unlock();
     nlohmann::json Frames = readFrames(TState);
     L.lock();
-    R.Busy = false;
     R.Answered = Id;
     R.Answer = std::move(Frames);
     R.Cv.notify_all();
@@ -123,7 +117,7 @@ nlohmann::json pythonStackOfReleasedThread(std::chrono::milliseconds Wait) {
   std::unique_lock<std::mutex> L(R.M);
   // A helper still waiting for the GIL on an older request means the GIL is
   // held elsewhere: asking again would only wait out the time as well.
-  if (R.Busy || R.Asked != R.Answered || R.Timeouts >= MaxTimeouts)
+  if (R.Asked != R.Answered || R.Timeouts >= MaxTimeouts)
     return nlohmann::json::array();
   if (!R.Started) {
     std::thread(helperLoop, std::ref(R)).detach();
