@@ -28,10 +28,18 @@ def _graph_memory(addr):
 
 
 def _event(**fields):
-    if _emit is None:
+    _events([fields])
+
+
+def _events(batch):
+    # One call into the injection per batch: a training step that releases
+    # and re-installs every graphed parameter's grad pays one ctypes round
+    # trip and one flushed write, not one per parameter. The trace is JSON
+    # Lines, so the lines go as one string.
+    if _emit is None or not batch:
         return
     try:
-        _emit(json.dumps(fields).encode())
+        _emit("\n".join(json.dumps(e) for e in batch).encode())
     except Exception:  # Never let the checker break the program.
         pass
 
@@ -76,10 +84,14 @@ _QUIET = 3
 
 
 class _Suspect:
-    __slots__ = ("name", "ref", "quiet", "addr", "size")
+    __slots__ = ("name", "ref", "quiet", "addr", "size", "seen")
 
     def __init__(self, name, ref):
         self.name, self.ref, self.quiet, self.addr, self.size = name, ref, 0, 0, 0
+        # The last address found to be graph memory: zero_grad(set_to_none)
+        # and backward hand the same buffer back and forth every step, and
+        # asking the injection again each time is what a step would pay.
+        self.seen = 0
 
 
 class _GradWatch:
@@ -129,6 +141,7 @@ class _GradWatch:
         if not self.suspects:
             return
         stack = capturing = None
+        batch = []
         for key, s in list(self.suspects.items()):
             p = s.ref()
             if p is None:
@@ -139,7 +152,7 @@ class _GradWatch:
             if addr == s.addr:
                 continue
             if s.addr:
-                _event(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size)
+                batch.append(dict(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size))
                 s.addr = 0
             if not addr:
                 continue
@@ -148,16 +161,19 @@ class _GradWatch:
             # trace is told so while the capture is still open.
             if capturing is None:
                 capturing = self.capturing()
-            if capturing or _graph_memory(addr):
+            if capturing or addr == s.seen or _graph_memory(addr):
                 if stack is None:
                     where = _caller()  # The user's backward() or step() line.
                     stack = [where] if where != "?" else []
                 s.addr, s.size, s.quiet = addr, g.numel() * g.element_size(), 0
-                _event(ev="grad_installed", param=s.name, addr=hex(addr), size=s.size, stack=stack)
+                s.seen = addr if not capturing else 0
+                batch.append(dict(ev="grad_installed", param=s.name, addr=hex(addr), size=s.size,
+                                  stack=stack))
             else:
                 s.quiet += 1
                 if s.quiet >= _QUIET:
                     del self.suspects[key]
+        _events(batch)
 
     def in_graph_memory(self):
         """Suspects whose grad is graph memory now, read before a zero_grad frees it."""
@@ -166,11 +182,13 @@ class _GradWatch:
 
     def released(self, before):
         # The storage each grad let go of names it when a graph still writes there.
+        batch = []
         for s in before:
             p = s.ref()
             if p is not None and p.grad is None:
-                _event(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size)
+                batch.append(dict(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size))
                 s.addr = 0
+        _events(batch)
 
 
 def _patch_torch(torch):

@@ -49,8 +49,19 @@ class GradWatchTest(unittest.TestCase):
     def setUp(self):
         self.shim = load_shim()
         self.events = []
-        self.shim._emit = lambda line: self.events.append(json.loads(line.decode()))
-        self.shim._matters = lambda addr: addr >= GRAPH
+        self.emits = 0  # Calls into the injection, each one JSON Lines string.
+        self.asked = []  # Addresses the injection was asked about.
+
+        def emit(lines):
+            self.emits += 1
+            self.events.extend(json.loads(line) for line in lines.decode().split("\n"))
+
+        def matters(addr):
+            self.asked.append(addr)
+            return addr >= GRAPH
+
+        self.shim._emit = emit
+        self.shim._matters = matters
         self.capturing = False
         self.watch = self.shim._GradWatch(weakref, lambda: self.capturing)
 
@@ -75,6 +86,32 @@ class GradWatchTest(unittest.TestCase):
         w.grad = Grad(0x7100)  # The next step adopts it again: a new install.
         self.watch.check()
         self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100")])
+
+    def test_a_step_reaches_the_injection_once_per_check_not_once_per_grad(self):
+        w, b = Param(), Param()
+        self.watch.watch("weight", w)
+        self.watch.watch("bias", b)
+        w.grad, b.grad = Grad(0x7100), Grad(0x7200)
+        self.watch.check()
+        self.assertEqual(self.emits, 1)
+        before = self.watch.in_graph_memory()
+        w.grad = b.grad = None  # zero_grad(set_to_none=True)
+        self.watch.released(before)
+        self.assertEqual(self.emits, 2)
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100"),
+                                        ("grad_installed", "bias", "0x7200"),
+                                        ("grad_released", "weight", "0x7100"),
+                                        ("grad_released", "bias", "0x7200")])
+        # The next step's backward hands the same buffers back: installed
+        # again, without asking the injection about addresses it already knows.
+        self.asked.clear()
+        w.grad, b.grad = Grad(0x7100), Grad(0x7200)
+        self.watch.check()
+        self.assertEqual(self.asked, [])
+        self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100"),
+                                        ("grad_installed", "bias", "0x7200")])
+        self.watch.check()  # Nothing changed: nothing sent.
+        self.assertEqual(self.emits, 3)
 
     def test_grad_replaced_by_own_memory_is_released(self):
         w = Param()
