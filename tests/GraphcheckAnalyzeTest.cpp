@@ -194,6 +194,29 @@ TEST(GraphcheckAnalyze, HandingCuptiToAProfilerIsSaidAtItsLine) {
   fs::remove_all(Dir);
 }
 
+// CUPTI that could not be handed over: the check went on to the end, so the
+// report is complete and its finding stands; the warning says the profile lost.
+TEST(GraphcheckAnalyze, CuptiNotHandedOverIsAWarningAndTheCheckGoesOn) {
+  std::string Dir = tempDir();
+  std::string Trace =
+      readAll(std::string(GRAPHSAFE_TESTDATA) + "/runtime/freed_static_input.jsonl");
+  Trace += "{\"ev\":\"checker_warning\",\"stack\":[\"train.py:42 main\"],"
+           "\"message\":\"could not hand CUPTI over\"}\n{\"ev\":\"end\"}\n";
+  std::ofstream(Dir + "/trace.jsonl") << Trace;
+  std::string Json = Dir + "/report.json";
+  int Status = std::system((std::string(GRAPHCHECK_BIN) + " analyze --format json -o " + Json +
+                            " " + Dir + "/trace.jsonl")
+                               .c_str());
+  EXPECT_EQ(WEXITSTATUS(Status), 1);
+  auto J = nlohmann::json::parse(readAll(Json));
+  EXPECT_TRUE(J["complete"].get<bool>());
+  ASSERT_EQ(J["warnings"].size(), 1u) << J.dump();
+  EXPECT_EQ(J["warnings"][0]["where"], "train.py:42 main");
+  EXPECT_EQ(J["warnings"][0]["message"], "could not hand CUPTI over");
+  EXPECT_EQ(J["findings"][0]["rule"], "graph-uses-freed-memory");
+  fs::remove_all(Dir);
+}
+
 // A profiler that set CUDA_INJECTION64_PATH keeps it: graphcheck says so in
 // one line, the program runs unchanged, the report says nothing was checked.
 TEST(GraphcheckRun, AnotherInjectionLibraryIsLeftInPlace) {

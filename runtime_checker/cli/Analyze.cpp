@@ -80,9 +80,10 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
       Ended = true;
     if (E.K == Event::Kind::Meta && E.Api == "checker_error")
       Rep.Errors.push_back({Path, E.Name});
-    // Handing CUPTI to a profiler ends the watch early, by the program's wish:
-    // said in the report, not a failure of the tool.
-    if (E.K == Event::Kind::Meta && E.Api == "checker_yield")
+    // Handing CUPTI to a profiler ends the watch early, by the program's wish,
+    // and failing to hand it over leaves the profile without CUDA: both said
+    // in the report, neither a failure of the check.
+    if (E.K == Event::Kind::Meta && (E.Api == "checker_yield" || E.Api == "checker_warning"))
       Rep.Warnings.push_back({E.Stack.empty() ? Path : E.Stack.front(), E.Name});
     Engine.feed(E);
   }

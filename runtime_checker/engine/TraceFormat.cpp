@@ -34,6 +34,7 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"api_in_capture", Event::Kind::ApiInCapture},
     {"checker_start", Event::Kind::Meta},
     {"checker_error", Event::Kind::Meta},
+    {"checker_warning", Event::Kind::Meta},
     {"checker_note", Event::Kind::Meta},
     {"checker_yield", Event::Kind::Meta},
     {"checker_stats", Event::Kind::Meta},

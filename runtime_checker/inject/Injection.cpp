@@ -137,13 +137,32 @@ extern "C" void graphcheck_yield_cupti(const char *Site) {
   if (Yielded.exchange(true))
     return;
   std::string Where = Site && *Site ? Site : "?";
+  // Unsubscribing can fail (CUPTI busy in another thread's callback): then
+  // the profiler still cannot subscribe, and the user must hear that instead.
+  if (CUptiResult R = cuptiUnsubscribe(Subscriber); R != CUPTI_SUCCESS) {
+    const char *Msg = nullptr;
+    cuptiGetResultString(R, &Msg);
+    std::string Why = Msg ? Msg : "unknown error";
+    Yielded = false; // Still subscribed: keep checking, and let a later profile try again.
+    trace().writeEvent(
+        {{"ev", "checker_warning"},
+         {"stack", nlohmann::json::array({Where})},
+         {"message", "torch.profiler starts here but graphcheck could not hand CUPTI over (" + Why +
+                         "): graphcheck keeps checking and the profile has no CUDA "
+                         "activity. Run graphcheck and the profiler separately."}});
+    std::fprintf(stderr,
+                 "graphcheck: torch.profiler starts at %s but CUPTI could not be handed over "
+                 "(%s): graphcheck keeps checking and the profile will have no CUDA activity; "
+                 "run graphcheck and the profiler separately\n",
+                 Where.c_str(), Why.c_str());
+    return;
+  }
   trace().writeEvent({{"ev", "checker_yield"},
                       {"stack", nlohmann::json::array({Where})},
                       {"message", "torch.profiler starts here and needs CUPTI, which serves one "
                                   "tool at a time: graphcheck stopped watching CUDA here, so "
                                   "findings cover the run up to this line. Run without the "
                                   "profiler to check the whole run."}});
-  cuptiUnsubscribe(Subscriber);
   std::fprintf(stderr,
                "graphcheck: torch.profiler starts at %s and needs CUPTI, which serves one tool "
                "at a time: graphcheck stops watching CUDA there and reports on the run up to "
