@@ -171,14 +171,16 @@ TEST(GraphcheckAnalyze, SeveralTracesGiveOneReportNamingTheRanks) {
   fs::remove_all(Dir);
 }
 
-// torch.profiler started mid-run took CUPTI: the findings from before stay,
-// and the report says, at the user's line, that checking stopped there.
-TEST(GraphcheckAnalyze, HandingCuptiToAProfilerIsSaidAtItsLine) {
+// A freed-static-input trace that ends with the checker's event Ev (message
+// Message, at train.py:42): the report must keep its finding, stay complete
+// and carry the event as one warning at that line.
+void expectWarningAtItsLine(const std::string &Ev, const std::string &Message) {
   std::string Dir = tempDir();
   std::string Trace =
       readAll(std::string(GRAPHSAFE_TESTDATA) + "/runtime/freed_static_input.jsonl");
-  Trace += "{\"ev\":\"checker_yield\",\"stack\":[\"train.py:42 main\"],\"message\":"
-           "\"torch.profiler starts here\"}\n{\"ev\":\"end\"}\n";
+  Trace +=
+      nlohmann::json{{"ev", Ev}, {"stack", {"train.py:42 main"}}, {"message", Message}}.dump() +
+      "\n{\"ev\":\"end\"}\n";
   std::ofstream(Dir + "/trace.jsonl") << Trace;
   std::string Json = Dir + "/report.json";
   int Status = std::system((std::string(GRAPHCHECK_BIN) + " analyze --format json -o " + Json +
@@ -190,31 +192,21 @@ TEST(GraphcheckAnalyze, HandingCuptiToAProfilerIsSaidAtItsLine) {
   EXPECT_TRUE(J["errors"].empty());
   ASSERT_EQ(J["warnings"].size(), 1u) << J.dump();
   EXPECT_EQ(J["warnings"][0]["where"], "train.py:42 main");
+  EXPECT_EQ(J["warnings"][0]["message"], Message);
   EXPECT_EQ(J["findings"][0]["rule"], "graph-uses-freed-memory");
   fs::remove_all(Dir);
+}
+
+// torch.profiler started mid-run took CUPTI: the findings from before stay,
+// and the report says, at the user's line, that checking stopped there.
+TEST(GraphcheckAnalyze, HandingCuptiToAProfilerIsSaidAtItsLine) {
+  expectWarningAtItsLine("checker_yield", "torch.profiler starts here");
 }
 
 // CUPTI that could not be handed over: the check went on to the end, so the
 // report is complete and its finding stands; the warning says the profile lost.
 TEST(GraphcheckAnalyze, CuptiNotHandedOverIsAWarningAndTheCheckGoesOn) {
-  std::string Dir = tempDir();
-  std::string Trace =
-      readAll(std::string(GRAPHSAFE_TESTDATA) + "/runtime/freed_static_input.jsonl");
-  Trace += "{\"ev\":\"checker_warning\",\"stack\":[\"train.py:42 main\"],"
-           "\"message\":\"could not hand CUPTI over\"}\n{\"ev\":\"end\"}\n";
-  std::ofstream(Dir + "/trace.jsonl") << Trace;
-  std::string Json = Dir + "/report.json";
-  int Status = std::system((std::string(GRAPHCHECK_BIN) + " analyze --format json -o " + Json +
-                            " " + Dir + "/trace.jsonl")
-                               .c_str());
-  EXPECT_EQ(WEXITSTATUS(Status), 1);
-  auto J = nlohmann::json::parse(readAll(Json));
-  EXPECT_TRUE(J["complete"].get<bool>());
-  ASSERT_EQ(J["warnings"].size(), 1u) << J.dump();
-  EXPECT_EQ(J["warnings"][0]["where"], "train.py:42 main");
-  EXPECT_EQ(J["warnings"][0]["message"], "could not hand CUPTI over");
-  EXPECT_EQ(J["findings"][0]["rule"], "graph-uses-freed-memory");
-  fs::remove_all(Dir);
+  expectWarningAtItsLine("checker_warning", "could not hand CUPTI over");
 }
 
 // A profiler that set CUDA_INJECTION64_PATH keeps it: graphcheck says so in
