@@ -18,7 +18,7 @@ namespace {
 struct Injection {
   void (*Event)(const char *) = nullptr;
   void (*SetLaunchHook)(void (*)()) = nullptr;
-  void (*YieldCupti)(const char *) = nullptr;
+  int (*YieldCupti)(const char *) = nullptr;
 };
 
 // The injection library CUDA loaded for `graphcheck run`, if any. Not
@@ -35,7 +35,7 @@ const Injection &injection() {
     Out.Event = reinterpret_cast<void (*)(const char *)>(dlsym(H, "graphcheck_event"));
     Out.SetLaunchHook =
         reinterpret_cast<void (*)(void (*)())>(dlsym(H, "graphcheck_set_launch_hook"));
-    Out.YieldCupti = reinterpret_cast<void (*)(const char *)>(dlsym(H, "graphcheck_yield_cupti"));
+    Out.YieldCupti = reinterpret_cast<int (*)(const char *)>(dlsym(H, "graphcheck_yield_cupti"));
     return Out;
   }();
   return I;

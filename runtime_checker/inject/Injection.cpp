@@ -131,11 +131,12 @@ extern "C" void graphcheck_python_site(const char *Frame) {
 
 // torch.profiler (Kineto) needs CUPTI, which serves one subscriber: without
 // it the profiler records no CUDA activity at all. The program's own profile
-// wins; graphcheck stops watching and its report says where.
-extern "C" void graphcheck_yield_cupti(const char *Site) {
+// wins; graphcheck stops watching and its report says where. Returns 1 when
+// graphcheck no longer holds CUPTI, 0 when it could not let go and checks on.
+extern "C" int graphcheck_yield_cupti(const char *Site) {
   using namespace graphsafe::inject;
   if (Yielded.exchange(true))
-    return;
+    return 1;
   std::string Where = Site && *Site ? Site : "?";
   // Unsubscribing can fail (CUPTI busy in another thread's callback): then
   // the profiler still cannot subscribe, and the user must hear that instead.
@@ -143,7 +144,7 @@ extern "C" void graphcheck_yield_cupti(const char *Site) {
     const char *Msg = nullptr;
     cuptiGetResultString(R, &Msg);
     std::string Why = Msg ? Msg : "unknown error";
-    Yielded = false; // Still subscribed: keep checking, and let a later profile try again.
+    Yielded = false; // Still subscribed: keep checking.
     trace().writeEvent(
         {{"ev", "checker_warning"},
          {"stack", nlohmann::json::array({Where})},
@@ -155,7 +156,7 @@ extern "C" void graphcheck_yield_cupti(const char *Site) {
                  "(%s): graphcheck keeps checking and the profile will have no CUDA activity; "
                  "run graphcheck and the profiler separately\n",
                  Where.c_str(), Why.c_str());
-    return;
+    return 0;
   }
   trace().writeEvent({{"ev", "checker_yield"},
                       {"stack", nlohmann::json::array({Where})},
@@ -169,6 +170,7 @@ extern "C" void graphcheck_yield_cupti(const char *Site) {
                "that line (graphcheck run --profiler keep would keep checking and leave the "
                "profiler without CUDA activity)\n",
                Where.c_str());
+  return 1;
 }
 
 extern "C" void graphcheck_set_launch_hook(void (*Hook)()) {

@@ -396,8 +396,9 @@ def _yield_to_profiler(modules, stop=lambda: None):
             if not done and _profiles_cuda(args, kwargs):
                 done.append(True)
                 try:
-                    _yield(_caller().encode())
-                    stop()  # Nothing watches the replays any more: stop paying for it.
+                    # Only once graphcheck let go: if CUPTI refused, it checks on.
+                    if _yield(_caller().encode()):
+                        stop()  # Nothing watches the replays any more: stop paying for it.
                 except Exception:
                     pass
             return start(*args, **kwargs)
@@ -446,6 +447,7 @@ def _install():
         _matters.argtypes = [ctypes.c_ulonglong]
         _yield = injection.graphcheck_yield_cupti
         _yield.argtypes = [ctypes.c_char_p]
+        _yield.restype = ctypes.c_int
     except (OSError, AttributeError) as exc:
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return

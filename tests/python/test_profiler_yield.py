@@ -21,7 +21,13 @@ class ProfilerYieldTest(unittest.TestCase):
     def setUp(self):
         self.shim = load_shim()
         self.calls = []
-        self.shim._yield = lambda site: self.calls.append(("yield", site.decode()))
+        self.handed_over = 1  # What the injection answers: 1 when it let go of CUPTI.
+
+        def yield_cupti(site):
+            self.calls.append(("yield", site.decode()))
+            return self.handed_over
+
+        self.shim._yield = yield_cupti
         self.autograd = types.SimpleNamespace(
             _prepare_profiler=lambda config, activities: self.calls.append(("prepare",)),
             _enable_profiler=lambda config, activities, scopes=None: self.calls.append(("enable",)))
@@ -39,6 +45,12 @@ class ProfilerYieldTest(unittest.TestCase):
         self.assertEqual(self.stops, [True])  # The shim's own watching ends with it.
         # The site is the user's line, here this test's.
         self.assertIn("test_profiler_yield.py:", self.calls[0][1])
+
+    def test_refused_hand_over_keeps_the_grad_watch(self):
+        self.handed_over = 0  # CUPTI would not let graphcheck go: it checks on.
+        self.profiler._prepare_profiler(None, {CPU, CUDA})
+        self.assertEqual([c[0] for c in self.calls], ["yield", "prepare"])
+        self.assertEqual(self.stops, [])
 
     def test_cpu_only_profile_keeps_graphcheck_watching(self):
         self.profiler._prepare_profiler(None, {CPU})
