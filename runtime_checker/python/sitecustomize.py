@@ -84,14 +84,10 @@ _QUIET = 3
 
 
 class _Suspect:
-    __slots__ = ("name", "ref", "quiet", "addr", "size", "seen")
+    __slots__ = ("name", "ref", "quiet", "addr", "size")
 
     def __init__(self, name, ref):
         self.name, self.ref, self.quiet, self.addr, self.size = name, ref, 0, 0, 0
-        # The last address found to be graph memory: zero_grad(set_to_none)
-        # and backward hand the same buffer back and forth every step, and
-        # asking the injection again each time is what a step would pay.
-        self.seen = 0
 
 
 class _GradWatch:
@@ -161,12 +157,13 @@ class _GradWatch:
             # trace is told so while the capture is still open.
             if capturing is None:
                 capturing = self.capturing()
-            if capturing or addr == s.seen or _graph_memory(addr):
+            # Asked again even for last step's buffer: its graph may be gone
+            # and the address ordinary memory now (one ctypes call, ~1 us).
+            if capturing or _graph_memory(addr):
                 if stack is None:
                     where = _caller()  # The user's backward() or step() line.
                     stack = [where] if where != "?" else []
                 s.addr, s.size, s.quiet = addr, g.numel() * g.element_size(), 0
-                s.seen = addr if not capturing else 0
                 batch.append(dict(ev="grad_installed", param=s.name, addr=hex(addr), size=s.size,
                                   stack=stack))
             else:

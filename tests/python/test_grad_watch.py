@@ -103,15 +103,37 @@ class GradWatchTest(unittest.TestCase):
                                         ("grad_released", "weight", "0x7100"),
                                         ("grad_released", "bias", "0x7200")])
         # The next step's backward hands the same buffers back: installed
-        # again, without asking the injection about addresses it already knows.
-        self.asked.clear()
+        # again, in one call as well.
         w.grad, b.grad = Grad(0x7100), Grad(0x7200)
         self.watch.check()
-        self.assertEqual(self.asked, [])
+        self.assertEqual(self.emits, 3)
         self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100"),
                                         ("grad_installed", "bias", "0x7200")])
         self.watch.check()  # Nothing changed: nothing sent.
         self.assertEqual(self.emits, 3)
+
+    def test_a_buffer_whose_graph_is_gone_is_not_installed_again(self):
+        global GRAPH
+        w = Param()
+        self.watch.watch("weight", w)
+        w.grad = Grad(0x7100)
+        self.watch.check()
+        before = self.watch.in_graph_memory()
+        w.grad = None
+        self.watch.released(before)
+        self.kinds()
+        # The graph was destroyed and its memory reused: the same address is
+        # ordinary memory now, and the parameter stands down in time.
+        saved, GRAPH = GRAPH, 0x10000
+        try:
+            for _ in range(self.shim._QUIET):
+                w.grad = Grad(0x7100)
+                self.watch.check()
+                w.grad = None
+        finally:
+            GRAPH = saved
+        self.assertEqual(self.kinds(), [])
+        self.assertEqual(self.watch.suspects, {})
 
     def test_grad_replaced_by_own_memory_is_released(self):
         w = Param()
