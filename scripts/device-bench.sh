@@ -9,7 +9,10 @@
 #
 # GPU timings drift by up to 20% between runs on a shared machine, so plain
 # and checked runs are interleaved, round by round, and each ratio is the
-# median of the per-round ratios.
+# median of the per-round ratios. On a host whose neighbours move single runs
+# by more than the overhead itself, GRAPHCHECK_BENCH_PAIRED=1 runs each pair
+# at the same time instead (see paired below), with plain-vs-plain control
+# pairs that show the noise the pairing leaves.
 #   scripts/device-bench.sh [BUILD_DIR] [ROUNDS]
 # GRAPHCHECK_BENCH_MODES (default "light verify") and GRAPHCHECK_BENCH_SCRIPTS
 # (";"-separated "script args") narrow the run.
@@ -34,16 +37,72 @@ once() {
   [ -n "$v" ] && python3 -c "print($v, $t1 - $t0, ${m:-float('nan')}, ${b:-float('nan')})"
 }
 [ -n "${OUT:-}" ] && [ -d "$OUT" ] && BENCH_RAW=${BENCH_RAW:-$OUT/bench-raw.txt}
+# Sets cmd to the command line of one run of $script in mode $1.
+cmd_for() {
+  if [ "$1" = plain ]; then cmd=(python3 $script)
+  else cmd=("$bin" run --mode "$1" --fail-on error -o /dev/null -- python3 $script); fi
+}
+# Plain and checked runs of $script at the same time, each pinned to its own
+# half of the cores, so a neighbour that slows the host slows both alike (on
+# the H100 host single runs vary 1.5x to 2x, pairs a few percent). Each round
+# also runs a plain-vs-plain control pair: its ratio is what pairing itself
+# leaves (GPU sharing, start order), the floor to read the others against.
+# Sides and start order alternate by round. For CPU-bound loops only: two
+# GPU-bound runs would mostly measure each other.
+paired() {
+  local half=$(($(nproc) / 2)) rows a b
+  rows=$(mktemp)
+  local sides=("0-$((half - 1))" "$half-$((2 * half - 1))")
+  for r in $(seq "$rounds"); do
+    for mode in plain $modes; do
+      local s=$((r % 2))
+      cmd_for plain; a=("${cmd[@]}")
+      cmd_for "$mode"; b=("${cmd[@]}")
+      # Waits for these two alone: a bare wait would also wait for the tee
+      # that copies the output to $OUT, which never ends.
+      local pa pb
+      if [ $s = 0 ]; then
+        once taskset -c "${sides[0]}" "${a[@]}" > "$rows.a" & pa=$!
+        once taskset -c "${sides[1]}" "${b[@]}" > "$rows.b" & pb=$!
+      else
+        once taskset -c "${sides[0]}" "${b[@]}" > "$rows.b" & pb=$!
+        once taskset -c "${sides[1]}" "${a[@]}" > "$rows.a" & pa=$!
+      fi
+      wait "$pa" "$pb" || true
+      echo "$mode $(cat "$rows.a") $(cat "$rows.b")" >> "$rows"
+    done
+  done
+  python3 - "$script" "$rows" <<'PY'
+import statistics, sys
+script, rows = sys.argv[1], {}
+for line in open(sys.argv[2]):
+    p = line.split()
+    if len(p) == 9:
+        rows.setdefault(p[0], []).append([float(x) for x in p[1:]])
+for mode, rs in rows.items():
+    name = "control" if mode == "plain" else mode
+    figures = []
+    for k, what in ((0, "loop"), (1, "wall"), (3, "fastest chunk")):
+        ratios = sorted(r[4 + k] / r[k] for r in rs if r[k] == r[k] and r[4 + k] == r[4 + k])
+        if ratios:
+            figures.append(f"{what} {statistics.median(ratios):5.3f}x ({ratios[0]:.3f}..{ratios[-1]:.3f})")
+    print(f"{script:26s} {name:7s} paired, {len(rs)} pairs: " + "; ".join(figures), flush=True)
+PY
+  rm -f "$rows" "$rows.a" "$rows.b"
+}
 IFS=';' read -r -a scripts <<< "${GRAPHCHECK_BENCH_SCRIPTS:-bench/replay_loop.py 5000;bench/eager_loop.py 500;bench/instantiate_nodes.py 10000;bench/instantiate_nodes.py 100000}"
 for script in "${scripts[@]}"; do
+  if [ -n "${GRAPHCHECK_BENCH_PAIRED:-}" ]; then
+    paired
+    continue
+  fi
   declare -A loop=() wall=() rss=() best=()
   for r in $(seq "$rounds"); do
     # Odd rounds run plain first, even rounds last: drift within a round
     # (clocks, neighbours on a shared host) then favours neither side.
     order="plain $modes"; [ $((r % 2)) == 0 ] && order="$modes plain"
     for mode in $order; do
-      if [ "$mode" = plain ]; then cmd=(python3 $script)
-      else cmd=("$bin" run --mode "$mode" --fail-on error -o /dev/null -- python3 $script); fi
+      cmd_for "$mode"
       read -r l w m b <<< "$(once "${cmd[@]}" || echo "")"
       loop[$mode]+="${l:-nan} "; wall[$mode]+="${w:-nan} "; rss[$mode]+="${m:-nan} "; best[$mode]+="${b:-nan} "
     done
