@@ -14,8 +14,9 @@
 # at the same time instead (see paired below), with plain-vs-plain control
 # pairs that show the noise the pairing leaves.
 #   scripts/device-bench.sh [BUILD_DIR] [ROUNDS]
-# GRAPHCHECK_BENCH_MODES (default "light verify") and GRAPHCHECK_BENCH_SCRIPTS
-# (";"-separated "script args") narrow the run.
+# GRAPHCHECK_BENCH_MODES (default "light verify"; see cmd_for for modes with
+# parts left out) and GRAPHCHECK_BENCH_SCRIPTS (";"-separated "script args")
+# narrow the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # On the device machine only $OUT's files come back whole: keep a copy there.
@@ -37,10 +38,16 @@ once() {
   [ -n "$v" ] && python3 -c "print($v, $t1 - $t0, ${m:-float('nan')}, ${b:-float('nan')})"
 }
 [ -n "${OUT:-}" ] && [ -d "$OUT" ] && BENCH_RAW=${BENCH_RAW:-$OUT/bench-raw.txt}
-# Sets cmd to the command line of one run of $script in mode $1.
+# Sets cmd to the command line of one run of $script in mode $1: plain, or a
+# graphcheck mode with parts left out to see what each costs, e.g.
+# light:no-tracker, light:no-shim, light:no-tracker,no-shim (CUPTI alone).
 cmd_for() {
-  if [ "$1" = plain ]; then cmd=(python3 $script)
-  else cmd=("$bin" run --mode "$1" --fail-on error -o /dev/null -- python3 $script); fi
+  [ "$1" = plain ] && { cmd=(python3 $script); return; }
+  local mode=${1%%:*} parts="" leave=()
+  [[ $1 == *:* ]] && parts=",${1#*:},"
+  [[ $parts == *,no-tracker,* ]] && leave+=(GRAPHCHECK_ALLOC_TRACKER=/nonexistent)
+  [[ $parts == *,no-shim,* ]] && leave+=(GRAPHCHECK_PYTHON_SHIM=off)
+  cmd=(env "${leave[@]}" "$bin" run --mode "$mode" --fail-on error -o /dev/null -- python3 $script)
 }
 # Plain and checked runs of $script at the same time, each pinned to its own
 # half of the cores, so a neighbour that slows the host slows both alike (on

@@ -432,7 +432,10 @@ class _TorchHook(importlib.abc.MetaPathFinder):
 def _install():
     global _emit, _site, _matters, _yield
     lib = os.environ.get("CUDA_INJECTION64_PATH")
-    if not lib:
+    # GRAPHCHECK_PYTHON_SHIM=off leaves torch unpatched (to rule the shim out
+    # when a program misbehaves, or to measure what it costs); CUDA is still
+    # watched, without the tensor-level facts only the shim can give.
+    if not lib or os.environ.get("GRAPHCHECK_PYTHON_SHIM", "on") == "off":
         return
     try:
         injection = ctypes.CDLL(lib)
