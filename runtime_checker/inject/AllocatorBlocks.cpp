@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -33,6 +34,7 @@ struct State {
 State &S = *new State;
 
 thread_local std::string PythonFreeSite;
+std::atomic<uint64_t> Events{0};
 
 // The live block holding P (with S.M held), or S.Live.end().
 std::map<uint64_t, BlockState>::iterator liveBlockAtLocked(uint64_t P) {
@@ -58,6 +60,7 @@ bool watchedLocked(uint64_t Addr, uint64_t Size) {
 } // namespace
 
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
+  Events.fetch_add(1, std::memory_order_relaxed);
   bool Report = false;
   {
     std::lock_guard<std::mutex> L(S.M);
@@ -90,6 +93,8 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
                                     {"stack", Stack},
                                     {"gil", gilState()}});
 }
+
+uint64_t blockEventCount() { return Events.load(std::memory_order_relaxed); }
 
 bool inWatchedBlock(uint64_t P) {
   std::lock_guard<std::mutex> L(S.M);

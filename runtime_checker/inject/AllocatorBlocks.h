@@ -19,6 +19,10 @@ namespace graphsafe::inject {
 // The sink the tracker calls (GraphcheckBlockSink).
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size);
 
+// Block events the tracker delivered (every alloc and free of the program),
+// for the trace's closing statistics.
+uint64_t blockEventCount();
+
 // Whether P lies in a live block that some live graph points into.
 bool inWatchedBlock(uint64_t P);
 

@@ -30,6 +30,32 @@ CUpti_SubscriberHandle Subscriber;
 // Set once graphcheck has handed CUPTI to a profiler: the handle is gone.
 std::atomic<bool> Yielded{false};
 
+// Callbacks CUPTI delivered, by where they went: what light mode costs a
+// program is mostly how many there are, so the trace's closing statistics
+// say it (a kept trace then tells which calls a slow loop paid for).
+enum CallbackCount {
+  RuntimeCallbacks,
+  DriverCallbacks,
+  DriverInRuntime,
+  ResourceCallbacks,
+  NCounts
+};
+std::atomic<uint64_t> Delivered[NCounts];
+
+void count(CallbackCount C) { Delivered[C].fetch_add(1, std::memory_order_relaxed); }
+
+void onResource(CUpti_CallbackId Cbid, const CUpti_ResourceData *Data) {
+  if (Cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+    auto *Module = static_cast<CUpti_ModuleResourceData *>(Data->resourceDescriptor);
+    if (Module && Module->pCubin)
+      rememberModule(Module->pCubin, Module->cubinSize);
+  } else if (Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
+    auto *G = static_cast<CUpti_GraphData *>(Data->resourceDescriptor);
+    if (G && G->graph && G->graphExec)
+      recordExecCreated(G->graph, G->graphExec);
+  }
+}
+
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
                        const void *Data) {
   if (CallDepth::inHandler())
@@ -39,6 +65,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
   // never the run.
   try {
     if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      count(RuntimeCallbacks);
       auto *D = static_cast<const CUpti_CallbackData *>(Data);
       if (D->callbackSite == CUPTI_API_ENTER)
         CallDepth::runtimeEnter();
@@ -46,19 +73,15 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
         CallDepth::runtimeExit();
       onRuntimeApi(Cbid, D);
     } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-      if (!CallDepth::inRuntimeCall())
+      if (CallDepth::inRuntimeCall())
+        count(DriverInRuntime);
+      else {
+        count(DriverCallbacks);
         onDriverApi(Cbid, static_cast<const CUpti_CallbackData *>(Data));
-    } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE && Cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
-      auto *Module = static_cast<CUpti_ModuleResourceData *>(
-          static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
-      if (Module && Module->pCubin)
-        rememberModule(Module->pCubin, Module->cubinSize);
-    } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE &&
-               Cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
-      auto *G = static_cast<CUpti_GraphData *>(
-          static_cast<const CUpti_ResourceData *>(Data)->resourceDescriptor);
-      if (G && G->graph && G->graphExec)
-        recordExecCreated(G->graph, G->graphExec);
+      }
+    } else if (Domain == CUPTI_CB_DOMAIN_RESOURCE) {
+      count(ResourceCallbacks);
+      onResource(Cbid, static_cast<const CUpti_ResourceData *>(Data));
     }
   } catch (...) {
   }
@@ -77,7 +100,13 @@ void atExit() {
                       {"lookups_deferred", S.Deferred},
                       {"last_lookup_error", S.LastLookupError},
                       {"runtime", S.Runtime},
-                      {"unresolved_in", S.UnresolvedModules}};
+                      {"unresolved_in", S.UnresolvedModules},
+                      {"callbacks",
+                       {{"runtime", Delivered[RuntimeCallbacks].load()},
+                        {"driver", Delivered[DriverCallbacks].load()},
+                        {"driver_inside_runtime", Delivered[DriverInRuntime].load()},
+                        {"resource", Delivered[ResourceCallbacks].load()}}},
+                      {"allocator_block_events", blockEventCount()}};
   trace().writeEvent(J);
   trace().close();
 }
