@@ -113,14 +113,27 @@ void atExit() {
 
 } // namespace
 
-void widenCallbacks(bool Wide) {
-  static std::mutex M;
-  static bool IsWide = true; // Until the first call narrows it.
-  std::lock_guard<std::mutex> L(M);
-  if (Wide == IsWide || Yielded)
+namespace {
+
+// What the runtime and eager-launch callbacks should be, kept even while a
+// hand-over to a profiler is under way (Yielded set, CUPTI not yet let go):
+// a hand-over that fails then puts back what a capture asked for meanwhile.
+struct CallbackState {
+  std::mutex M;
+  bool WantWide = false;
+  bool IsWide = true; // Until the first call narrows it.
+  bool WantEager = false;
+};
+CallbackState &callbackState() {
+  static auto *C = new CallbackState; // Callbacks may run during static destruction.
+  return *C;
+}
+
+void applyWidthLocked(CallbackState &C) {
+  if (Yielded || C.WantWide == C.IsWide)
     return;
-  IsWide = Wide;
-  if (Wide)
+  C.IsWide = C.WantWide;
+  if (C.IsWide)
     return (void)cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   cuptiEnableDomain(0, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   size_t N = 0;
@@ -129,13 +142,37 @@ void widenCallbacks(bool Wide) {
     cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, Ids[I]);
 }
 
-void watchEagerLaunches(bool On) {
+void applyEagerLocked(CallbackState &C) {
   if (Yielded)
     return;
   size_t N = 0;
   const CUpti_CallbackId *Ids = eagerLaunchCalls(N);
   for (size_t I = 0; I < N; ++I)
-    cuptiEnableCallback(On ? 1 : 0, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Ids[I]);
+    cuptiEnableCallback(C.WantEager ? 1 : 0, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Ids[I]);
+}
+
+// After a hand-over that failed: the callbacks as they were last asked for.
+void reapplyCallbacks() {
+  CallbackState &C = callbackState();
+  std::lock_guard<std::mutex> L(C.M);
+  applyWidthLocked(C);
+  applyEagerLocked(C);
+}
+
+} // namespace
+
+void widenCallbacks(bool Wide) {
+  CallbackState &C = callbackState();
+  std::lock_guard<std::mutex> L(C.M);
+  C.WantWide = Wide;
+  applyWidthLocked(C);
+}
+
+void watchEagerLaunches(bool On) {
+  CallbackState &C = callbackState();
+  std::lock_guard<std::mutex> L(C.M);
+  C.WantEager = On;
+  applyEagerLocked(C);
 }
 
 } // namespace graphsafe::inject
@@ -173,7 +210,8 @@ extern "C" int graphcheck_yield_cupti(const char *Site) {
     const char *Msg = nullptr;
     cuptiGetResultString(R, &Msg);
     std::string Why = Msg ? Msg : "unknown error";
-    Yielded = false; // Still subscribed: keep checking.
+    Yielded = false;    // Still subscribed: keep checking,
+    reapplyCallbacks(); // with whatever was asked for while the hand-over was tried.
     trace().writeEvent(
         {{"ev", "checker_warning"},
          {"stack", nlohmann::json::array({Where})},
