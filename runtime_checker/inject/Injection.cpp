@@ -111,10 +111,6 @@ void atExit() {
   trace().close();
 }
 
-} // namespace
-
-namespace {
-
 // What the runtime and eager-launch callbacks should be, kept even while a
 // hand-over to a profiler is under way (Yielded set, CUPTI not yet let go):
 // a hand-over that fails then puts back what a capture asked for meanwhile.
