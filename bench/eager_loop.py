@@ -18,7 +18,10 @@ opt = torch.optim.AdamW(list(encoder.parameters()) + list(head.parameters()), lr
                         foreach=False)
 encoder = torch.cuda.make_graphed_callables(encoder, (torch.randn(64, 128, device="cuda",
                                                                   requires_grad=True),))
-x = torch.randn(64, 128, device="cuda", requires_grad=True)
+# No requires_grad: x.grad would then be the backward graph's static grad
+# buffer, accumulated into eagerly and overwritten by the next replay (a real
+# hazard graphcheck reports), and the loop should be a correct one.
+x = torch.randn(64, 128, device="cuda")
 y = torch.randn(64, 1, device="cuda")
 
 

@@ -40,9 +40,12 @@ once() {
 [ -n "${OUT:-}" ] && [ -d "$OUT" ] && BENCH_RAW=${BENCH_RAW:-$OUT/bench-raw.txt}
 # Sets cmd to the command line of one run of $script in mode $1: plain, or a
 # graphcheck mode with parts left out to see what each costs, e.g.
-# light:no-tracker, light:no-shim, light:no-tracker,no-shim (CUPTI alone).
+# light:no-tracker, light:no-shim, light:no-tracker,no-shim (CUPTI alone);
+# or inject=LIB: the script under another CUDA injection library, a baseline
+# for what CUPTI itself costs (an injection that subscribes and does nothing).
 cmd_for() {
   [ "$1" = plain ] && { cmd=(python3 $script); return; }
+  [[ $1 == inject=* ]] && { cmd=(env CUDA_INJECTION64_PATH="${1#inject=}" python3 $script); return; }
   local mode=${1%%:*} parts="" leave=()
   [[ $1 == *:* ]] && parts=",${1#*:},"
   [[ $parts == *,no-tracker,* ]] && leave+=(GRAPHCHECK_ALLOC_TRACKER=/nonexistent)
@@ -88,6 +91,8 @@ for line in open(sys.argv[2]):
         rows.setdefault(p[0], []).append([float(x) for x in p[1:]])
 for mode, rs in rows.items():
     name = "control" if mode == "plain" else mode
+    if mode.startswith("inject="):
+        name = "inject=" + mode.rsplit("/", 1)[-1]
     figures = []
     for k, what in ((0, "loop"), (1, "wall"), (3, "fastest chunk")):
         ratios = sorted(r[4 + k] / r[k] for r in rs if r[k] == r[k] and r[4 + k] == r[4 + k])

@@ -1,8 +1,9 @@
 // The injection's view of the caching allocator's blocks, without libtorch or
 // a GPU: which block frees reach the trace, once, and with which free site.
-// The tracker library only forwards PyTorch's events to onBlockEvent, so this
-// is the part that decides. Each test uses its own address range: the state
-// lives for the whole process, as it does in a program.
+// The tracker library only forwards PyTorch's frees to onBlockEvent and its
+// snapshot to the live-block source, so this is the part that decides. A fake
+// allocator stands in for both. Each test uses its own address range: the
+// state lives for the whole process, as it does in a program.
 #include "AllocatorBlocks.h"
 #include "AllocatorSink.h"
 #include "MemoryMap.h"
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -26,6 +28,26 @@ namespace {
 
 CUgraphExec exec(uintptr_t N) { return reinterpret_cast<CUgraphExec>(N); }
 
+// PyTorch's caching allocator as the tracker shows it: blocks handed out,
+// read back by the snapshot, and frees sent to the sink.
+std::map<uint64_t, uint64_t> Allocated;
+int SnapshotsTaken = 0;
+
+int snapshot(GraphcheckBlockVisit Visit, void *Context, char *, size_t) {
+  ++SnapshotsTaken;
+  for (auto [Addr, Size] : Allocated)
+    Visit(Context, Addr, Size);
+  return 0;
+}
+
+void alloc(uint64_t Addr, uint64_t Size) { Allocated[Addr] = Size; }
+
+void release(uint64_t Addr) {
+  uint64_t Size = Allocated.count(Addr) ? Allocated[Addr] : 0x100;
+  Allocated.erase(Addr);
+  onBlockEvent(GraphcheckBlockFree, Addr, Size);
+}
+
 class AllocatorBlocksTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -33,6 +55,7 @@ protected:
     Dir = fs::temp_directory_path() / ("graphsafe-blocks-" + std::to_string(::getpid()));
     fs::create_directories(Dir);
     ASSERT_TRUE(trace().open(Dir.string()));
+    setLiveBlockSource(snapshot);
   }
   static void TearDownTestSuite() {
     trace().close();
@@ -59,7 +82,7 @@ protected:
 };
 
 TEST_F(AllocatorBlocksTest, FreeOfABlockALiveGraphPointsIntoIsWrittenWithItsFreeSite) {
-  onBlockEvent(GraphcheckBlockAlloc, 0x10000, 0x200);
+  alloc(0x10000, 0x200);
   watchExecBlocks(exec(1), {0x10010});
   auto Events = newEvents();
   ASSERT_EQ(Events.size(), 1u);
@@ -70,7 +93,7 @@ TEST_F(AllocatorBlocksTest, FreeOfABlockALiveGraphPointsIntoIsWrittenWithItsFree
   EXPECT_FALSE(inWatchedBlock(0x10200));
 
   setPythonFreeSite("train.py:12 step");
-  onBlockEvent(GraphcheckBlockFree, 0x10000, 0x200);
+  release(0x10000);
   setPythonFreeSite(nullptr);
   Events = newEvents();
   ASSERT_EQ(Events.size(), 1u);
@@ -82,41 +105,41 @@ TEST_F(AllocatorBlocksTest, FreeOfABlockALiveGraphPointsIntoIsWrittenWithItsFree
 }
 
 TEST_F(AllocatorBlocksTest, FreesNoLiveGraphPointsIntoWriteNothing) {
-  onBlockEvent(GraphcheckBlockAlloc, 0x20000, 0x100);
-  onBlockEvent(GraphcheckBlockFree, 0x20000, 0x100);
+  alloc(0x20000, 0x100);
+  release(0x20000);
   // A graph destroyed before the free: the block was announced, its free no longer matters.
-  onBlockEvent(GraphcheckBlockAlloc, 0x21000, 0x100);
+  alloc(0x21000, 0x100);
   watchExecBlocks(exec(2), {0x21000});
   unwatchExecBlocks(exec(2));
-  onBlockEvent(GraphcheckBlockFree, 0x21000, 0x100);
+  release(0x21000);
   auto Events = newEvents();
   ASSERT_EQ(Events.size(), 1u);
   EXPECT_EQ(Events[0]["ev"], "block");
   // Nor does a free of a block the tracker never reported.
-  onBlockEvent(GraphcheckBlockFree, 0x22000, 0x100);
+  release(0x22000);
   EXPECT_TRUE(newEvents().empty());
 }
 
 TEST_F(AllocatorBlocksTest, GraphOwnedMemoryIsNotWatched) {
   // A graph's private pool: its outputs dying is normal, not a finding.
   memory().add(0x30000, 0x1000, /*GraphOwned=*/true);
-  onBlockEvent(GraphcheckBlockAlloc, 0x30000, 0x100);
+  alloc(0x30000, 0x100);
   watchExecBlocks(exec(3), {0x30000});
   EXPECT_FALSE(inWatchedBlock(0x30000));
-  onBlockEvent(GraphcheckBlockFree, 0x30000, 0x100);
+  release(0x30000);
   EXPECT_TRUE(newEvents().empty());
   unwatchExecBlocks(exec(3));
   memory().remove(0x30000);
 }
 
 TEST_F(AllocatorBlocksTest, ABlockIsAnnouncedOnceAndWatchedWhileAnyGraphPointsIntoIt) {
-  onBlockEvent(GraphcheckBlockAlloc, 0x40000, 0x100);
+  alloc(0x40000, 0x100);
   watchExecBlocks(exec(4), {0x40000});
   watchExecBlocks(exec(5), {0x40080});
   EXPECT_EQ(newEvents().size(), 1u);
   unwatchExecBlocks(exec(4));
   EXPECT_TRUE(inWatchedBlock(0x40000));
-  onBlockEvent(GraphcheckBlockFree, 0x40000, 0x100);
+  release(0x40000);
   auto Events = newEvents();
   ASSERT_EQ(Events.size(), 1u);
   EXPECT_EQ(Events[0]["ev"], "block_free");
@@ -127,24 +150,68 @@ TEST_F(AllocatorBlocksTest, ABlockIsAnnouncedOnceAndWatchedWhileAnyGraphPointsIn
 }
 
 TEST_F(AllocatorBlocksTest, AnUpdatedExecWatchesOnlyWhatItPointsAtNow) {
-  onBlockEvent(GraphcheckBlockAlloc, 0x50000, 0x100);
-  onBlockEvent(GraphcheckBlockAlloc, 0x60000, 0x100);
+  alloc(0x50000, 0x100);
+  alloc(0x60000, 0x100);
   watchExecBlocks(exec(6), {0x50000});
   watchExecBlocks(exec(6), {0x60000}); // cudaGraphExecUpdate repointed it.
   EXPECT_EQ(newEvents().size(), 2u);
-  onBlockEvent(GraphcheckBlockFree, 0x50000, 0x100);
+  release(0x50000);
   EXPECT_TRUE(newEvents().empty());
-  onBlockEvent(GraphcheckBlockFree, 0x60000, 0x100);
+  release(0x60000);
   EXPECT_EQ(newEvents().size(), 1u);
   unwatchExecBlocks(exec(6));
 }
 
-TEST_F(AllocatorBlocksTest, EveryDeliveredEventIsCounted) {
+TEST_F(AllocatorBlocksTest, TheAllocatorIsAskedOnlyWhenAGraphPointsOutsideGraphMemory) {
+  // Allocations never reach graphcheck; the snapshot is read per instantiate,
+  // and not at all for a graph that points only into its own pool.
+  memory().add(0x80000, 0x1000, /*GraphOwned=*/true);
+  int Before = SnapshotsTaken;
+  watchExecBlocks(exec(8), {0x80000, 0x80100});
+  EXPECT_EQ(SnapshotsTaken, Before);
+  alloc(0x81000, 0x100);
+  watchExecBlocks(exec(9), {0x80000, 0x81000});
+  EXPECT_EQ(SnapshotsTaken, Before + 1);
+  EXPECT_EQ(newEvents().size(), 1u);
+  unwatchExecBlocks(exec(8));
+  unwatchExecBlocks(exec(9));
+  memory().remove(0x80000);
+  release(0x81000);
+}
+
+TEST_F(AllocatorBlocksTest,
+       AnExecStillPointingAtABlockAfterAnUpdateKeepsItWatchedAndAnnouncedOnce) {
+  alloc(0x90000, 0x100);
+  watchExecBlocks(exec(10), {0x90000});
+  watchExecBlocks(exec(10), {0x90040}); // Updated, same block.
+  EXPECT_EQ(newEvents().size(), 1u);
+  release(0x90000);
+  EXPECT_EQ(newEvents().size(), 1u);
+  unwatchExecBlocks(exec(10));
+}
+
+TEST_F(AllocatorBlocksTest, ANewBlockAtAFreedBlocksAddressIsNotUnwatchedByTheOldGraph) {
+  alloc(0xa0000, 0x100);
+  watchExecBlocks(exec(11), {0xa0000});
+  release(0xa0000); // Reported: graph 11 points into it.
+  alloc(0xa0000, 0x100);
+  watchExecBlocks(exec(12), {0xa0000});
+  EXPECT_EQ(newEvents().size(), 3u); // block, block_free, block (the new one).
+  unwatchExecBlocks(exec(11));       // Its block is gone; graph 12's stays watched.
+  EXPECT_TRUE(inWatchedBlock(0xa0000));
+  release(0xa0000);
+  auto Events = newEvents();
+  ASSERT_EQ(Events.size(), 1u);
+  EXPECT_EQ(Events[0]["ev"], "block_free");
+  unwatchExecBlocks(exec(12));
+}
+
+TEST_F(AllocatorBlocksTest, EveryDeliveredFreeIsCounted) {
   uint64_t Before = blockEventCount();
-  onBlockEvent(GraphcheckBlockAlloc, 0x70000, 0x100);
-  onBlockEvent(GraphcheckBlockFree, 0x70000, 0x100);
-  onBlockEvent(GraphcheckBlockFree, 0x70000, 0x100); // Unknown by now: still delivered.
-  EXPECT_EQ(blockEventCount() - Before, 3u);
+  alloc(0x70000, 0x100);
+  release(0x70000);
+  release(0x70000); // Unknown by now: still delivered.
+  EXPECT_EQ(blockEventCount() - Before, 2u);
 }
 
 } // namespace

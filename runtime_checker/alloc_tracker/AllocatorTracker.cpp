@@ -1,7 +1,7 @@
 // graphcheck's allocator tracker: the only part of graphcheck that links
-// libtorch. It reports the blocks PyTorch's caching allocator hands out and
-// takes back, which CUPTI cannot see (a block dies inside a cached segment
-// without any CUDA call).
+// libtorch. It reports which blocks PyTorch's caching allocator has handed
+// out and which it takes back, which CUPTI cannot see (a block dies inside a
+// cached segment without any CUDA call).
 #include "AllocatorSink.h"
 
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -13,34 +13,9 @@ namespace {
 
 namespace Alloc = c10::cuda::CUDACachingAllocator;
 
-void reportLiveBlocks(GraphcheckBlockSink Sink) {
-  // Blocks allocated before the tracker was attached (static inputs, grads
-  // from warm-up) are the ones graphs point at.
-  for (const auto &Segment : Alloc::snapshot().segments) {
-    uint64_t Addr = Segment.address;
-    for (const auto &B : Segment.blocks) {
-      if (B.allocated)
-        Sink(GraphcheckBlockAlloc, Addr, B.size);
-      Addr += B.size;
-    }
-  }
-}
-
-} // namespace
-
-extern "C" const char *graphcheck_tracker_built_for() { return GRAPHSAFE_TRACKER_BUILT_FOR; }
-
-extern "C" int graphcheck_tracker_attach(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize) {
+template <typename Fn> int guarded(char *Error, size_t ErrorSize, Fn &&F) {
   try {
-    reportLiveBlocks(Sink);
-    Alloc::attachAllocatorTraceTracker([Sink](const Alloc::TraceEntry &E) {
-      // FREE_REQUESTED is the tensor's death, where the program's line is;
-      // FREE_COMPLETED may come much later, after its stream's work.
-      if (E.action_ == Alloc::TraceEntry::ALLOC)
-        Sink(GraphcheckBlockAlloc, E.addr_, E.size_);
-      else if (E.action_ == Alloc::TraceEntry::FREE_REQUESTED)
-        Sink(GraphcheckBlockFree, E.addr_, E.size_);
-    });
+    F();
     return 0;
   } catch (const std::exception &Ex) {
     std::snprintf(Error, ErrorSize, "%s", Ex.what());
@@ -48,4 +23,33 @@ extern "C" int graphcheck_tracker_attach(GraphcheckBlockSink Sink, char *Error, 
     std::snprintf(Error, ErrorSize, "unknown exception");
   }
   return 1;
+}
+
+} // namespace
+
+extern "C" const char *graphcheck_tracker_built_for() { return GRAPHSAFE_TRACKER_BUILT_FOR; }
+
+extern "C" int graphcheck_tracker_attach(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize) {
+  return guarded(Error, ErrorSize, [Sink] {
+    Alloc::attachAllocatorTraceTracker([Sink](const Alloc::TraceEntry &E) {
+      // FREE_REQUESTED is the tensor's death, where the program's line is;
+      // FREE_COMPLETED may come much later, after its stream's work.
+      if (E.action_ == Alloc::TraceEntry::FREE_REQUESTED)
+        Sink(GraphcheckBlockFree, E.addr_, E.size_);
+    });
+  });
+}
+
+extern "C" int graphcheck_tracker_live_blocks(GraphcheckBlockVisit Visit, void *Context,
+                                              char *Error, size_t ErrorSize) {
+  return guarded(Error, ErrorSize, [&] {
+    for (const auto &Segment : Alloc::snapshot().segments) {
+      uint64_t Addr = Segment.address;
+      for (const auto &B : Segment.blocks) {
+        if (B.allocated)
+          Visit(Context, Addr, B.size);
+        Addr += B.size;
+      }
+    }
+  });
 }

@@ -8,74 +8,108 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace graphsafe::inject {
 
 namespace {
 
-struct BlockState {
+struct WatchedBlock {
   uint64_t Size;
-  bool Announced; // The trace knows this block (a `block` event was written).
+  uint64_t Id;   // Tells this block from a later one at the same address.
+  unsigned Uses; // Pointers of live execs into it.
+};
+
+struct Use {
+  uint64_t Start, Id;
 };
 
 // Never destroyed: libtorch frees tensors from its own static destructors,
 // after this library's would have run.
 struct State {
   std::mutex M;
-  std::map<uint64_t, BlockState> Live; // Block start -> state.
-  std::multiset<uint64_t> Watched;     // Pointers of live execs, one per use.
-  std::map<CUgraphExec, std::vector<uint64_t>> ByExec;
+  std::map<uint64_t, WatchedBlock> Watched; // Block start -> block.
+  std::map<CUgraphExec, std::vector<Use>> ByExec;
+  uint64_t NextId = 1;
 };
 State &S = *new State;
 
+std::atomic<GraphcheckTrackerLiveBlocks> Source{nullptr};
 thread_local std::string PythonFreeSite;
 std::atomic<uint64_t> Events{0};
 
-// The live block holding P (with S.M held), or S.Live.end().
-std::map<uint64_t, BlockState>::iterator liveBlockAtLocked(uint64_t P) {
-  auto It = S.Live.upper_bound(P);
-  if (It == S.Live.begin())
-    return S.Live.end();
+using Block = std::pair<uint64_t, uint64_t>; // Start, size.
+
+// The blocks allocated now, by address. Taken without S.M held: the
+// snapshot takes the allocator's lock, under which frees take S.M.
+std::vector<Block> liveBlocks() {
+  std::vector<Block> Out;
+  GraphcheckTrackerLiveBlocks Read = Source.load();
+  if (!Read)
+    return Out;
+  char Error[256] = "";
+  if (Read(
+          [](void *C, uint64_t A, uint64_t N) {
+            static_cast<std::vector<Block> *>(C)->push_back({A, N});
+          },
+          &Out, Error, sizeof Error) != 0) {
+    static std::once_flag Once;
+    std::call_once(Once, [&] {
+      trace().writeEvent(nlohmann::json{
+          {"ev", "checker_note"},
+          {"message", std::string("could not read PyTorch's allocated blocks (") + Error +
+                          "); frees of tensors graphs point into may go unseen"}});
+    });
+    Out.clear();
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+// The block of Blocks holding P, or null.
+const Block *blockAt(const std::vector<Block> &Blocks, uint64_t P) {
+  auto It = std::upper_bound(Blocks.begin(), Blocks.end(), Block{P, UINT64_MAX});
+  if (It == Blocks.begin())
+    return nullptr;
   --It;
-  return P < It->first + It->second.Size ? It : S.Live.end();
+  return P < It->first + It->second ? &*It : nullptr;
 }
 
-// Forgets the pointers an exec was watched for (with S.M held).
-void unwatchLocked(std::vector<uint64_t> &Pointers) {
-  for (uint64_t P : Pointers)
-    S.Watched.erase(S.Watched.find(P));
-  Pointers.clear();
-}
-
-bool watchedLocked(uint64_t Addr, uint64_t Size) {
-  auto It = S.Watched.lower_bound(Addr);
-  return It != S.Watched.end() && *It < Addr + Size;
+// Forgets an exec's uses (with S.M held). A block freed meanwhile is gone
+// already, and one at its address since is another block.
+void unwatchLocked(std::vector<Use> &Uses) {
+  for (const Use &U : Uses) {
+    auto It = S.Watched.find(U.Start);
+    if (It != S.Watched.end() && It->second.Id == U.Id && --It->second.Uses == 0)
+      S.Watched.erase(It);
+  }
+  Uses.clear();
 }
 
 } // namespace
 
+void setLiveBlockSource(GraphcheckTrackerLiveBlocks Read) { Source = Read; }
+
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   Events.fetch_add(1, std::memory_order_relaxed);
-  bool Report = false;
+  if (Event != GraphcheckBlockFree)
+    return;
   {
     std::lock_guard<std::mutex> L(S.M);
-    if (Event == GraphcheckBlockAlloc) {
-      S.Live[Addr] = {Size, false};
+    auto It = S.Watched.find(Addr);
+    if (It == S.Watched.end())
       return;
-    }
-    auto It = S.Live.find(Addr);
-    if (It == S.Live.end())
-      return;
-    Report = It->second.Announced && watchedLocked(Addr, It->second.Size);
-    S.Live.erase(It);
+    Size = It->second.Size;
+    S.Watched.erase(It);
   }
-  if (!Report)
-    return;
   // The tracker runs under the allocator's lock, where waiting for the GIL
   // could deadlock: Python frames only when this thread already holds it.
   nlohmann::json Stack = pythonStackIfHeld();
@@ -98,29 +132,45 @@ uint64_t blockEventCount() { return Events.load(std::memory_order_relaxed); }
 
 bool inWatchedBlock(uint64_t P) {
   std::lock_guard<std::mutex> L(S.M);
-  auto It = liveBlockAtLocked(P);
-  return It != S.Live.end() && watchedLocked(It->first, It->second.Size);
+  auto It = S.Watched.upper_bound(P);
+  if (It == S.Watched.begin())
+    return false;
+  --It;
+  return P < It->first + It->second.Size;
 }
 
 void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
-  std::vector<std::pair<uint64_t, uint64_t>> New;
+  // Asked of the allocator here, when a graph is instantiated or updated, so
+  // that its every allocation need not pass through graphcheck.
+  std::vector<Block> Live;
+  for (uint64_t P : Pointers)
+    if (!memory().isGraphOwned(P)) {
+      Live = liveBlocks();
+      break;
+    }
+  std::vector<Block> New;
   {
     std::lock_guard<std::mutex> L(S.M);
+    // The new uses first: a block the exec still points at stays watched
+    // (and announced) across an update.
+    std::vector<Use> Uses;
+    for (uint64_t P : Pointers) {
+      const Block *B = blockAt(Live, P);
+      if (!B || memory().isGraphOwned(P))
+        continue;
+      auto [It, Added] = S.Watched.try_emplace(B->first, WatchedBlock{B->second, S.NextId, 0});
+      if (Added) {
+        ++S.NextId;
+        New.push_back(*B);
+      }
+      ++It->second.Uses;
+      Uses.push_back({B->first, It->second.Id});
+    }
     auto &Mine = S.ByExec[Exec];
     unwatchLocked(Mine);
-    for (uint64_t P : Pointers) {
-      auto It = liveBlockAtLocked(P);
-      if (It == S.Live.end() || memory().isGraphOwned(P))
-        continue;
-      Mine.push_back(P);
-      S.Watched.insert(P);
-      if (!It->second.Announced) {
-        It->second.Announced = true;
-        New.emplace_back(It->first, It->second.Size);
-      }
-    }
+    Mine = std::move(Uses);
   }
   for (auto [Addr, Size] : New)
     trace().writeEvent(

@@ -10,7 +10,7 @@
 
 extern "C" {
 
-enum GraphcheckBlockEvent { GraphcheckBlockAlloc = 0, GraphcheckBlockFree = 1 };
+enum GraphcheckBlockEvent { GraphcheckBlockFree = 1 };
 
 // Called under the caching allocator's lock (PyTorch's rule for trace
 // trackers): it must not allocate device memory or wait for the GIL.
@@ -20,8 +20,16 @@ typedef void (*GraphcheckBlockSink)(int Event, uint64_t Addr, uint64_t Size);
 // build id may be empty where the build could not read it).
 typedef const char *(*GraphcheckTrackerBuiltFor)(void);
 
-// Reports every block live now (from the allocator's snapshot) as an
-// allocation, then every later allocation and free. Returns 0 on success,
-// else writes why into Error.
+// Reports every later block free (the tensor's death) to Sink. Allocations
+// are not reported: the blocks that matter are asked for when a graph is
+// instantiated, so a training loop's every allocation stays off graphcheck's
+// path. Returns 0 on success, else writes why into Error.
 typedef int (*GraphcheckTrackerAttach)(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize);
+
+typedef void (*GraphcheckBlockVisit)(void *Context, uint64_t Addr, uint64_t Size);
+// Calls Visit for every block allocated now (from the allocator's snapshot).
+// Returns 0 on success, else writes why into Error. Must not be called with a
+// lock held that the Sink takes: it takes the allocator's lock.
+typedef int (*GraphcheckTrackerLiveBlocks)(GraphcheckBlockVisit Visit, void *Context, char *Error,
+                                           size_t ErrorSize);
 }

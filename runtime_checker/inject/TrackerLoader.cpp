@@ -111,6 +111,8 @@ void attach() {
       reinterpret_cast<GraphcheckTrackerBuiltFor>(dlsym(Tracker, "graphcheck_tracker_built_for"));
   auto Attach =
       reinterpret_cast<GraphcheckTrackerAttach>(dlsym(Tracker, "graphcheck_tracker_attach"));
+  auto Live = reinterpret_cast<GraphcheckTrackerLiveBlocks>(
+      dlsym(Tracker, "graphcheck_tracker_live_blocks"));
   LoadedLibrary Loaded = loadedC10Cuda();
   std::string Want = BuiltFor ? BuiltFor() : "";
   std::string WantPath = Want.substr(0, Want.find('\n'));
@@ -118,7 +120,7 @@ void attach() {
   bool Same = !WantId.empty() && !Loaded.BuildId.empty()
                   ? WantId == Loaded.BuildId
                   : realPath(WantPath) == realPath(Loaded.Path);
-  if (!Attach || !Same)
+  if (!Attach || !Live || !Same)
     return say("the PyTorch in this process (" + Loaded.Path +
                    ") is not the one graphcheck's allocator tracker was built for (" + WantPath +
                    "); freed tensors inside PyTorch's cached memory go unseen. Rebuild graphcheck "
@@ -127,6 +129,7 @@ void attach() {
   char Error[256] = "";
   if (Attach(onBlockEvent, Error, sizeof Error) != 0)
     return say(std::string("the allocator tracker could not attach: ") + Error, true);
+  setLiveBlockSource(Live);
   say("allocator tracker attached to " + Loaded.Path, false);
 }
 

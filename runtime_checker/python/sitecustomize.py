@@ -28,20 +28,28 @@ def _graph_memory(addr):
 
 
 def _event(**fields):
-    _events([fields])
+    _emit_lines([json.dumps(fields)])
 
 
-def _events(batch):
+def _emit_lines(lines):
     # One call into the injection per batch: a training step that releases
     # and re-installs every graphed parameter's grad pays one ctypes round
     # trip and one flushed write, not one per parameter. The trace is JSON
     # Lines, so the lines go as one string.
-    if _emit is None or not batch:
+    if _emit is None or not lines:
         return
     try:
-        _emit("\n".join(json.dumps(e) for e in batch).encode())
+        _emit("\n".join(lines).encode())
     except Exception:  # Never let the checker break the program.
         pass
+
+
+def _grad_line(ev, s, stack=None):
+    # Grad events are the shim's per-step traffic: formatted directly from the
+    # parameter's name encoded once (json.dumps per event cost more than the
+    # rest of a step's checks together).
+    line = f'{{"ev": "{ev}", "param": {s.name_json}, "addr": "{s.addr:#x}", "size": {s.size}'
+    return line + (f', "stack": {stack}}}' if stack is not None else "}")
 
 
 class _FreeSite:
@@ -84,10 +92,11 @@ _QUIET = 3
 
 
 class _Suspect:
-    __slots__ = ("name", "ref", "quiet", "addr", "size")
+    __slots__ = ("name", "name_json", "ref", "quiet", "addr", "size")
 
     def __init__(self, name, ref):
         self.name, self.ref, self.quiet, self.addr, self.size = name, ref, 0, 0, 0
+        self.name_json = json.dumps(name)
 
 
 class _GradWatch:
@@ -148,7 +157,7 @@ class _GradWatch:
             if addr == s.addr:
                 continue
             if s.addr:
-                batch.append(dict(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size))
+                batch.append(_grad_line("grad_released", s))
                 s.addr = 0
             if not addr:
                 continue
@@ -162,15 +171,14 @@ class _GradWatch:
             if capturing or _graph_memory(addr):
                 if stack is None:
                     where = _caller()  # The user's backward() or step() line.
-                    stack = [where] if where != "?" else []
+                    stack = json.dumps([where] if where != "?" else [])
                 s.addr, s.size, s.quiet = addr, g.numel() * g.element_size(), 0
-                batch.append(dict(ev="grad_installed", param=s.name, addr=hex(addr), size=s.size,
-                                  stack=stack))
+                batch.append(_grad_line("grad_installed", s, stack))
             else:
                 s.quiet += 1
                 if s.quiet >= _QUIET:
                     del self.suspects[key]
-        _events(batch)
+        _emit_lines(batch)
 
     def in_graph_memory(self):
         """Suspects whose grad is graph memory now, read before a zero_grad frees it."""
@@ -183,9 +191,9 @@ class _GradWatch:
         for s in before:
             p = s.ref()
             if p is not None and p.grad is None:
-                batch.append(dict(ev="grad_released", param=s.name, addr=hex(s.addr), size=s.size))
+                batch.append(_grad_line("grad_released", s))
                 s.addr = 0
-        _events(batch)
+        _emit_lines(batch)
 
 
 def _patch_torch(torch):

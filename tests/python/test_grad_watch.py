@@ -87,6 +87,25 @@ class GradWatchTest(unittest.TestCase):
         self.watch.check()
         self.assertEqual(self.kinds(), [("grad_installed", "weight", "0x7100")])
 
+    def test_grad_lines_are_the_json_of_every_field_whatever_the_name(self):
+        # Grad lines are formatted by hand for speed: they must read back as
+        # the same objects json.dumps would have written.
+        odd = 'layer."q"\\proj\n\u00e9'
+        w = Param()
+        self.watch.watch(odd, w)
+        w.grad = Grad(0x7100, numel=3)
+        self.watch.check()
+        before = self.watch.in_graph_memory()
+        w.grad = None
+        self.watch.released(before)
+        installed, released = self.events
+        self.assertEqual(set(installed), {"ev", "param", "addr", "size", "stack"})
+        self.assertEqual((installed["param"], installed["addr"], installed["size"]),
+                         (odd, "0x7100", 12))
+        self.assertIsInstance(installed["stack"], list)
+        self.assertEqual(released, {"ev": "grad_released", "param": odd, "addr": "0x7100",
+                                    "size": 12})
+
     def test_a_step_reaches_the_injection_once_per_check_not_once_per_grad(self):
         w, b = Param(), Param()
         self.watch.watch("weight", w)
