@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <climits>
 #include <cstdint>
 #include <map>
 #include <mutex>

@@ -177,15 +177,21 @@ void recordKernelNodeUpdate(CUgraphExec Exec, CUgraphNode Node, const CUDA_KERNE
   NodeInfo N = describeKernel(static_cast<unsigned>(Index), P, isDevice);
   json J = {{"ev", "node_update"}, {"exec", hex(Exec)}, {"nodes", json::array({nodeJson(N)})}};
   emit(J);
-  std::lock_guard<std::mutex> L(ExecMutex);
-  auto It = Execs.find(Exec);
-  if (It == Execs.end())
-    return;
-  for (NodeInfo &Old : It->second.Layout.Nodes)
-    if (Old.Index == N.Index)
-      Old = N;
-  It->second.Verified = 0; // New parameters, new write set.
-  watchExecBlocks(Exec, pointersOf(It->second.Layout));
+  std::vector<uint64_t> Pointers;
+  {
+    std::lock_guard<std::mutex> L(ExecMutex);
+    auto It = Execs.find(Exec);
+    if (It == Execs.end())
+      return;
+    for (NodeInfo &Old : It->second.Layout.Nodes)
+      if (Old.Index == N.Index)
+        Old = N;
+    It->second.Verified = 0; // New parameters, new write set.
+    Pointers = pointersOf(It->second.Layout);
+  }
+  // Outside ExecMutex: watching reads the allocator's snapshot, which waits
+  // for the allocator's lock, and no lock of ours is held while it waits.
+  watchExecBlocks(Exec, Pointers);
 }
 
 void recordExecDestroy(CUgraphExec Exec) {
