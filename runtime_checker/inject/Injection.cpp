@@ -30,9 +30,9 @@ CUpti_SubscriberHandle Subscriber;
 // Set once graphcheck has handed CUPTI to a profiler: the handle is gone.
 std::atomic<bool> Yielded{false};
 
-// Callbacks CUPTI delivered, by where they went: what light mode costs a
-// program is mostly how many there are, so the trace's closing statistics
-// say it (a kept trace then tells which calls a slow loop paid for).
+// Callbacks CUPTI delivered, by where they went, for the trace's closing
+// statistics: a kept trace tells which calls a slow loop paid a callback for
+// (CUPTI's presence costs every API call besides, delivered or not).
 enum CallbackCount {
   RuntimeCallbacks,
   DriverCallbacks,
