@@ -16,4 +16,4 @@ cmake --build build-asan -j "$(nproc)"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 1500 \
-  -E 'gpu-scenarios|docs-up-to-date|shim-runs-shadowed-sitecustomize|injection-released-thread-stack|GraphlintCacheTestdata'
+  -E 'gpu-scenarios|docs-up-to-date|shim-runs-shadowed-sitecustomize|shim-switch|injection-released-thread-stack|GraphlintCacheTestdata'
