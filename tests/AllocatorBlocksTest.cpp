@@ -207,11 +207,11 @@ TEST_F(AllocatorBlocksTest, ANewBlockAtAFreedBlocksAddressIsNotUnwatchedByTheOld
 }
 
 TEST_F(AllocatorBlocksTest, EveryDeliveredFreeIsCounted) {
-  uint64_t Before = blockEventCount();
+  uint64_t Before = blockFreeCount();
   alloc(0x70000, 0x100);
   release(0x70000);
   release(0x70000); // Unknown by now: still delivered.
-  EXPECT_EQ(blockEventCount() - Before, 2u);
+  EXPECT_EQ(blockFreeCount() - Before, 2u);
 }
 
 } // namespace

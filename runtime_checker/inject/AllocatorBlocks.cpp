@@ -43,7 +43,7 @@ State &S = *new State;
 
 std::atomic<GraphcheckTrackerLiveBlocks> Source{nullptr};
 thread_local std::string PythonFreeSite;
-std::atomic<uint64_t> Events{0};
+std::atomic<uint64_t> Frees{0};
 
 using Block = std::pair<uint64_t, uint64_t>; // Start, size.
 
@@ -98,7 +98,7 @@ void unwatchLocked(std::vector<Use> &Uses) {
 void setLiveBlockSource(GraphcheckTrackerLiveBlocks Read) { Source = Read; }
 
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
-  Events.fetch_add(1, std::memory_order_relaxed);
+  Frees.fetch_add(1, std::memory_order_relaxed);
   if (Event != GraphcheckBlockFree)
     return;
   {
@@ -127,7 +127,7 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
                                     {"gil", gilState()}});
 }
 
-uint64_t blockEventCount() { return Events.load(std::memory_order_relaxed); }
+uint64_t blockFreeCount() { return Frees.load(std::memory_order_relaxed); }
 
 bool inWatchedBlock(uint64_t P) {
   std::lock_guard<std::mutex> L(S.M);
@@ -141,23 +141,27 @@ bool inWatchedBlock(uint64_t P) {
 void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
+  // Only pointers outside graph memory can land in a block a free matters
+  // for. Sorted out here, before S.M, so the memory map's lock is never
+  // taken under it.
+  std::vector<uint64_t> Outside;
+  for (uint64_t P : Pointers)
+    if (!memory().isGraphOwned(P))
+      Outside.push_back(P);
   // Asked of the allocator here, when a graph is instantiated or updated, so
   // that its every allocation need not pass through graphcheck.
   std::vector<Block> Live;
-  for (uint64_t P : Pointers)
-    if (!memory().isGraphOwned(P)) {
-      Live = liveBlocks();
-      break;
-    }
+  if (!Outside.empty())
+    Live = liveBlocks();
   std::vector<Block> New;
   {
     std::lock_guard<std::mutex> L(S.M);
     // The new uses first: a block the exec still points at stays watched
     // (and announced) across an update.
     std::vector<Use> Uses;
-    for (uint64_t P : Pointers) {
+    for (uint64_t P : Outside) {
       const Block *B = blockAt(Live, P);
-      if (!B || memory().isGraphOwned(P))
+      if (!B)
         continue;
       auto [It, Added] = S.Watched.try_emplace(B->first, WatchedBlock{B->second, S.NextId, 0});
       if (Added) {

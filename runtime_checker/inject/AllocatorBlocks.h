@@ -28,7 +28,7 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size);
 
 // Block frees the tracker delivered (every free of the program), for the
 // trace's closing statistics.
-uint64_t blockEventCount();
+uint64_t blockFreeCount();
 
 // Whether P lies in a live block that some live graph points into.
 bool inWatchedBlock(uint64_t P);

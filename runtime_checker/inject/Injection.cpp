@@ -106,7 +106,7 @@ void atExit() {
                         {"driver", Delivered[DriverCallbacks].load()},
                         {"driver_inside_runtime", Delivered[DriverInRuntime].load()},
                         {"resource", Delivered[ResourceCallbacks].load()}}},
-                      {"allocator_block_frees", blockEventCount()}};
+                      {"allocator_block_frees", blockFreeCount()}};
   trace().writeEvent(J);
   trace().close();
 }
