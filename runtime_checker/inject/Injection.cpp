@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -21,14 +22,19 @@
 
 namespace graphsafe::inject {
 
-thread_local int CallDepth::Handler = 0;
-thread_local int CallDepth::Runtime = 0;
-
 namespace {
 
 CUpti_SubscriberHandle Subscriber;
 // Set once graphcheck has handed CUPTI to a profiler: the handle is gone.
 std::atomic<bool> Yielded{false};
+// How many times the runtime domain has been narrowed (ReentryGuard.h).
+std::atomic<unsigned> Narrowings{0};
+
+bool watchedWhenNarrow(unsigned Cbid) {
+  size_t N = 0;
+  const CUpti_CallbackId *Ids = watchedRuntimeCalls(N);
+  return std::find(Ids, Ids + N, Cbid) != Ids + N;
+}
 
 // Callbacks CUPTI delivered, by where they went, for the trace's closing
 // statistics: a kept trace tells which calls a slow loop paid a callback for
@@ -68,12 +74,12 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
       count(RuntimeCallbacks);
       auto *D = static_cast<const CUpti_CallbackData *>(Data);
       if (D->callbackSite == CUPTI_API_ENTER)
-        CallDepth::runtimeEnter();
+        CallDepth::runtimeEnter(Cbid, Narrowings.load(std::memory_order_relaxed));
       else
         CallDepth::runtimeExit();
       onRuntimeApi(Cbid, D);
     } else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-      if (CallDepth::inRuntimeCall())
+      if (CallDepth::inRuntimeCall(Narrowings.load(std::memory_order_relaxed), watchedWhenNarrow))
         count(DriverInRuntime);
       else {
         count(DriverCallbacks);
@@ -132,6 +138,7 @@ void applyWidthLocked(CallbackState &C) {
   if (C.IsWide)
     return (void)cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   cuptiEnableDomain(0, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  Narrowings.fetch_add(1, std::memory_order_relaxed);
   size_t N = 0;
   const CUpti_CallbackId *Ids = watchedRuntimeCalls(N);
   for (size_t I = 0; I < N; ++I)
