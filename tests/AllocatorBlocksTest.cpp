@@ -32,11 +32,17 @@ CUgraphExec exec(uintptr_t N) { return reinterpret_cast<CUgraphExec>(N); }
 // read back by the snapshot, and frees sent to the sink.
 std::map<uint64_t, uint64_t> Allocated;
 int SnapshotsTaken = 0;
+// PyTorch lists blocks segment by segment, in no promised address order.
+bool ListBackwards = false;
 
 int snapshot(GraphcheckBlockVisit Visit, void *Context, char *, size_t) {
   ++SnapshotsTaken;
-  for (auto [Addr, Size] : Allocated)
-    Visit(Context, Addr, Size);
+  if (ListBackwards)
+    for (auto It = Allocated.rbegin(); It != Allocated.rend(); ++It)
+      Visit(Context, It->first, It->second);
+  else
+    for (auto [Addr, Size] : Allocated)
+      Visit(Context, Addr, Size);
   return 0;
 }
 
@@ -204,6 +210,31 @@ TEST_F(AllocatorBlocksTest, ANewBlockAtAFreedBlocksAddressIsNotUnwatchedByTheOld
   ASSERT_EQ(Events.size(), 1u);
   EXPECT_EQ(Events[0]["ev"], "block_free");
   unwatchExecBlocks(exec(12));
+}
+
+TEST_F(AllocatorBlocksTest, BlocksListedOutOfOrderAreFoundForEveryPointerIntoThem) {
+  alloc(0xb0000, 0x100);
+  alloc(0xb1000, 0x100);
+  alloc(0xb2000, 0x100);
+  alloc(0xb3000, 0x100); // Nothing points into this one.
+  ListBackwards = true;
+  // Unsorted, repeated, interior, one past a block's end, and one at a block's last byte.
+  watchExecBlocks(exec(13), {0xb20ff, 0xb0000, 0xb1010, 0xb0000, 0xb0100, 0xb1080});
+  ListBackwards = false;
+  auto Events = newEvents();
+  ASSERT_EQ(Events.size(), 3u);
+  EXPECT_EQ(Events[0]["addr"], "0xb0000");
+  EXPECT_EQ(Events[1]["addr"], "0xb1000");
+  EXPECT_EQ(Events[2]["addr"], "0xb2000");
+  EXPECT_FALSE(inWatchedBlock(0xb3000));
+  release(0xb3000);
+  EXPECT_TRUE(newEvents().empty());
+  release(0xb1000);
+  EXPECT_EQ(newEvents().size(), 1u);
+  unwatchExecBlocks(exec(13));
+  release(0xb0000);
+  release(0xb2000);
+  EXPECT_TRUE(newEvents().empty());
 }
 
 TEST_F(AllocatorBlocksTest, EveryDeliveredFreeIsCounted) {

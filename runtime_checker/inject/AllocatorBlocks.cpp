@@ -47,19 +47,27 @@ std::atomic<uint64_t> Frees{0};
 
 using Block = std::pair<uint64_t, uint64_t>; // Start, size.
 
-// The blocks allocated now, by address. Taken without S.M held: the
-// snapshot takes the allocator's lock, under which frees take S.M.
-std::vector<Block> liveBlocks() {
-  std::vector<Block> Out;
+// The blocks allocated now that hold one of Pointers (sorted), by address.
+// Only those are kept: a large heap has tens of thousands of blocks, and
+// sorting them all cost more than PyTorch's listing of them. Taken without
+// S.M held: the listing takes the allocator's lock, under which frees take S.M.
+std::vector<Block> liveBlocksHolding(const std::vector<uint64_t> &Pointers) {
+  struct Query {
+    const std::vector<uint64_t> &Pointers;
+    std::vector<Block> Out;
+  } Q{Pointers, {}};
   GraphcheckTrackerLiveBlocks Read = Source.load();
-  if (!Read)
-    return Out;
+  if (!Read || Pointers.empty())
+    return {};
   char Error[256] = "";
   if (Read(
           [](void *C, uint64_t A, uint64_t N) {
-            static_cast<std::vector<Block> *>(C)->push_back({A, N});
+            auto &Q = *static_cast<Query *>(C);
+            auto It = std::lower_bound(Q.Pointers.begin(), Q.Pointers.end(), A);
+            if (It != Q.Pointers.end() && *It - A < N)
+              Q.Out.push_back({A, N});
           },
-          &Out, Error, sizeof Error) != 0) {
+          &Q, Error, sizeof Error) != 0) {
     static std::once_flag Once;
     std::call_once(Once, [&] {
       trace().writeEvent(nlohmann::json{
@@ -67,10 +75,10 @@ std::vector<Block> liveBlocks() {
           {"message", std::string("could not read PyTorch's allocated blocks (") + Error +
                           "); frees of tensors graphs point into may go unseen"}});
     });
-    Out.clear();
+    return {};
   }
-  std::sort(Out.begin(), Out.end());
-  return Out;
+  std::sort(Q.Out.begin(), Q.Out.end());
+  return std::move(Q.Out);
 }
 
 // The block of Blocks holding P, or null.
@@ -148,11 +156,11 @@ void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
   for (uint64_t P : Pointers)
     if (!memory().isGraphOwned(P))
       Outside.push_back(P);
+  std::sort(Outside.begin(), Outside.end());
+  Outside.erase(std::unique(Outside.begin(), Outside.end()), Outside.end());
   // Asked of the allocator here, when a graph is instantiated or updated, so
   // that its every allocation need not pass through graphcheck.
-  std::vector<Block> Live;
-  if (!Outside.empty())
-    Live = liveBlocks();
+  std::vector<Block> Live = liveBlocksHolding(Outside);
   std::vector<Block> New;
   {
     std::lock_guard<std::mutex> L(S.M);
