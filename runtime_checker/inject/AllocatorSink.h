@@ -27,7 +27,8 @@ typedef const char *(*GraphcheckTrackerBuiltFor)(void);
 typedef int (*GraphcheckTrackerAttach)(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize);
 
 typedef void (*GraphcheckBlockVisit)(void *Context, uint64_t Addr, uint64_t Size);
-// Calls Visit for every block allocated now (from the allocator's snapshot).
+// Calls Visit for every block allocated now outside private pools (those are
+// graph memory), from the allocator's snapshot.
 // Returns 0 on success, else writes why into Error. Must not be called with a
 // lock held that the Sink takes: it takes the allocator's lock.
 typedef int (*GraphcheckTrackerLiveBlocks)(GraphcheckBlockVisit Visit, void *Context, char *Error,
