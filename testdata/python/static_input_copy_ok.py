@@ -13,3 +13,15 @@ for batch in [torch.randn(4, 8) for _ in range(3)]:
     g.replay()
     result = static_y.clone()
 static_x = None
+
+
+def deleted_after_the_last_replay():
+    static_in = torch.randn(4, 8, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_out = model(static_in)
+    graph.replay()
+    result = static_out.clone()
+    del static_in, static_out, graph  # Nothing replays after this.
+    scale = 2.0
+    return result * scale

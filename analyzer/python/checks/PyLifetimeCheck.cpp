@@ -19,9 +19,9 @@ const std::set<std::string, std::less<>> ViewMethods = {
 bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
 
 // The mistakes a reader can see in the code that replays a graph captured in
-// this function: a static input rebound instead of copied into, grads set to
-// None between replays, an output kept across a later replay, a Python
-// number the graph baked in changed between replays.
+// this function: a static input rebound instead of copied into, or deleted;
+// grads set to None between replays, an output kept across a later replay, a
+// Python number the graph baked in changed between replays.
 class PyLifetimeCheck : public PyCheck {
 public:
   explicit PyLifetimeCheck(const CaptureSpec &Spec) : Spec(Spec) {}
@@ -133,6 +133,25 @@ private:
             S.text(field(L, "attribute")) == "grad" && S.text(field(N, "right")) == "None" &&
             replayedAfter(F, N))
           reportGradsFreed(Ctx, R, N, std::string(S.text(L)) + " = None");
+      } else if (is(N, "delete_statement") && replayedAfter(F, N)) {
+        std::set<std::string> Deleted;
+        for (TSNode Target : namedChildren(N))
+          if (is(Target, "expression_list"))
+            for (TSNode C : namedChildren(Target))
+              collectNames(S, C, Deleted);
+          else
+            collectNames(S, Target, Deleted);
+        for (const auto &Name : Deleted)
+          if (auto In = Inputs.find(Name); In != Inputs.end() && In->second.K != VK::Host)
+            Ctx.reportCheck(
+                "static-input-deleted", N,
+                fmt::format("'{0}' is a static input of the graph captured at line {1}; "
+                            "deleting it frees its memory once nothing else holds it, and "
+                            "replays keep reading that memory, which the next allocation may "
+                            "reuse. Keep '{0}' alive while the graph replays and copy new data "
+                            "into it: {0}.copy_(...)",
+                            Name, CaptureLine),
+                {{"the capture region begins here", R.BeginLoc}}, true);
       } else if (Backward && is(N, "call")) {
         TSNode Fn = field(N, "function");
         if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "zero_grad" &&

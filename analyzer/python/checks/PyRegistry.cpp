@@ -24,8 +24,8 @@ const std::set<std::string> &knownPyCheckNames() {
       // PyStreamCheck
       "side-stream-without-fork", "fork-not-joined",
       // PyLifetimeCheck
-      "static-input-rebound", "grads-set-to-none", "output-read-after-replay",
-      "scalar-changed-between-replays"};
+      "static-input-rebound", "static-input-deleted", "grads-set-to-none",
+      "output-read-after-replay", "scalar-changed-between-replays"};
   return Names;
 }
 
