@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace graphsafe::lint::py {
 
@@ -29,6 +30,7 @@ public:
   void run(PyFunctionContext &Ctx) override {
     for (const auto &R : Ctx.Regions)
       checkRegion(Ctx, R);
+    checkGraphedCallOutputs(Ctx);
   }
 
 private:
@@ -269,6 +271,145 @@ private:
         Visit(C);
     };
     Visit(Ctx.body());
+  }
+
+  // A callable that make_graphed_callables returned replays its forward graph
+  // into the same output buffers at every call (it hands out detached views
+  // of them), so an output kept from one call and read after the next holds
+  // the later call's values.
+  void checkGraphedCallOutputs(PyFunctionContext &Ctx) {
+    const PySource &S = Ctx.S;
+    std::map<std::string, unsigned> MadeAt = graphedCallables(Ctx);
+    if (MadeAt.empty())
+      return;
+    std::map<std::string, unsigned> Calls; // graphed callable -> calls seen so far
+    struct Output {
+      std::string Callable;
+      unsigned Call;
+    };
+    std::map<std::string, Output> Kept; // name -> the call whose output it aliases
+    std::set<std::string> Reported;
+    // The call of a graphed callable whose output E aliases, if any.
+    auto outputOf = [&](TSNode E) -> std::optional<Output> {
+      for (E = unparen(E);;) {
+        if (is(E, "identifier")) {
+          auto It = Kept.find(std::string(S.text(E)));
+          return It == Kept.end() ? std::nullopt : std::optional<Output>(It->second);
+        }
+        if (is(E, "subscript")) {
+          E = unparen(field(E, "value"));
+          continue;
+        }
+        if (!is(E, "call"))
+          return std::nullopt;
+        TSNode Fn = field(E, "function");
+        if (auto It = MadeAt.find(std::string(S.text(Fn))); It != MadeAt.end())
+          return Output{It->first, Calls[It->first]};
+        if (!is(Fn, "attribute") || !ViewMethods.count(S.text(field(Fn, "attribute"))))
+          return std::nullopt;
+        E = unparen(field(Fn, "object"));
+      }
+    };
+    std::function<void(TSNode)> Visit = [&](TSNode N) {
+      if (isScope(N) && !ts_node_eq(N, Ctx.body()))
+        return;
+      if (isLoop(N)) {
+        TSNode Body = field(N, "body");
+        Visit(Body);
+        Visit(Body); // the next iteration sees what this one kept
+        return;
+      }
+      if (is(N, "assignment")) {
+        TSNode L = unparen(field(N, "left")), Rt = field(N, "right");
+        if (ts_node_is_null(Rt))
+          return;
+        Visit(Rt);
+        std::optional<Output> Out = outputOf(Rt);
+        std::set<std::string> Names;
+        collectNames(S, L, Names);
+        for (const auto &Name : Names)
+          if (Out)
+            Kept[Name] = *Out;
+          else
+            Kept.erase(Name);
+        return;
+      }
+      if (is(N, "call"))
+        if (auto It = MadeAt.find(std::string(S.text(field(N, "function")))); It != MadeAt.end()) {
+          for (TSNode C : namedChildren(N))
+            Visit(C); // the arguments are read before the call replays
+          ++Calls[It->first];
+          return;
+        }
+      if (is(N, "identifier") && isRead(N)) {
+        std::string Name(S.text(N));
+        auto It = Kept.find(Name);
+        // `prev is not None` asks about the name, not the memory.
+        TSNode P = ts_node_parent(N);
+        std::vector<TSNode> Operands =
+            is(P, "comparison_operator") ? namedChildren(P) : std::vector<TSNode>{};
+        bool NoneTest =
+            std::any_of(Operands.begin(), Operands.end(), [](TSNode C) { return is(C, "none"); });
+        if (It != Kept.end() && !NoneTest && It->second.Call < Calls[It->second.Callable] &&
+            Reported.insert(Name).second)
+          Ctx.reportCheck(
+              "output-read-after-replay", N,
+              fmt::format("'{0}' holds an output of '{1}' (make_graphed_callables at line {2}), "
+                          "and a later call of '{1}' has overwritten it: a graphed callable "
+                          "replays into the same output memory at every call. Keep a copy: "
+                          ".clone() it before calling '{1}' again",
+                          Name, It->second.Callable, MadeAt[It->second.Callable]),
+              {}, true);
+        return;
+      }
+      for (TSNode C : namedChildren(N))
+        Visit(C);
+    };
+    Visit(Ctx.body());
+  }
+
+  // The callables make_graphed_callables returned that this function can call,
+  // with the line each was made at: names bound in it or at the module's top
+  // level, and `self.` attributes set in any method of its class.
+  std::map<std::string, unsigned> graphedCallables(const PyFunctionContext &Ctx) const {
+    const PySource &S = Ctx.S;
+    const PyTypes &T = Ctx.T;
+    std::map<std::string, unsigned> Out;
+    auto Module = std::find_if(T.M.Functions.begin(), T.M.Functions.end(),
+                               [](const PyFunctionDef &F) { return F.IsModuleBody; });
+    // Most files never make one: a look at the text spares them the walk.
+    if (Module == T.M.Functions.end() ||
+        std::none_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
+                     [&](const HelperSpec &H) {
+                       return S.text(Module->Node).find(H.Name.substr(H.Name.rfind('.') + 1)) !=
+                              std::string_view::npos;
+                     }))
+      return Out;
+    for (const PyFunctionDef &F : T.M.Functions) {
+      bool Here = ts_node_eq(F.Node, T.F.Node);
+      bool SameClass = !F.ClassQName.empty() && F.ClassQName == T.F.ClassQName;
+      if (!Here && !SameClass && !F.IsModuleBody)
+        continue;
+      walk(F.body(), [&](TSNode N) {
+        TSNode Rt = is(N, "assignment") ? unparen(field(N, "right")) : TSNode{};
+        if (ts_node_is_null(Rt) || !is(Rt, "call"))
+          return true;
+        std::string Q = T.resolve(field(Rt, "function"));
+        if (std::none_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
+                         [&](const HelperSpec &H) { return H.Name == Q; }))
+          return true;
+        TSNode L = unparen(field(N, "left"));
+        std::set<std::string> Names;
+        if (is(L, "attribute") && startsWith(S.text(L), "self.")) // self.step = make_graphed_...
+          Names.insert(std::string(S.text(L)));
+        else if (Here || F.IsModuleBody)
+          collectNames(S, L, Names);
+        for (const auto &Name : Names)
+          Out[Name] = S.loc(N).Line;
+        return true;
+      });
+    }
+    return Out;
   }
 
   // The names of this function (or the module's top level) bound before
