@@ -19,6 +19,25 @@ const std::set<std::string, std::less<>> ViewMethods = {
 
 bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
 
+// The expression whose memory E shares: E with its subscripts and view-method
+// calls taken off (`out[0].view(-1)` -> `out`). A call IsSource accepts is
+// where the memory comes from, and the walk stops there.
+TSNode sharedMemoryOf(const PySource &S, TSNode E,
+                      const std::function<bool(TSNode)> &IsSource = nullptr) {
+  for (E = unparen(E);;) {
+    if (is(E, "subscript")) {
+      E = unparen(field(E, "value"));
+      continue;
+    }
+    if (!is(E, "call") || (IsSource && IsSource(E)))
+      return E;
+    TSNode Fn = field(E, "function");
+    if (!is(Fn, "attribute") || !ViewMethods.count(S.text(field(Fn, "attribute"))))
+      return E;
+    E = unparen(field(Fn, "object"));
+  }
+}
+
 // The mistakes a reader can see in the code that replays a graph captured in
 // this function: a static input rebound instead of copied into, or deleted;
 // grads set to None between replays, an output kept across a later replay, a
@@ -138,11 +157,7 @@ private:
       } else if (is(N, "delete_statement") && replayedAfter(F, N)) {
         std::set<std::string> Deleted;
         for (TSNode Target : namedChildren(N))
-          if (is(Target, "expression_list"))
-            for (TSNode C : namedChildren(Target))
-              collectNames(S, C, Deleted);
-          else
-            collectNames(S, Target, Deleted);
+          collectNames(S, Target, Deleted);
         for (const auto &Name : Deleted)
           if (auto In = Inputs.find(Name); In != Inputs.end() && In->second.K != VK::Host)
             Ctx.reportCheck(
@@ -193,21 +208,9 @@ private:
     std::set<std::string> Reported;
     unsigned Epoch = 0;
     auto aliasOf = [&](TSNode E) -> bool {
-      E = unparen(E);
-      for (;;) {
-        if (is(E, "identifier"))
-          return Outputs.count(std::string(S.text(E))) || AliasEpoch.count(std::string(S.text(E)));
-        if (is(E, "subscript")) {
-          E = unparen(field(E, "value"));
-          continue;
-        }
-        if (is(E, "call") && is(field(E, "function"), "attribute") &&
-            ViewMethods.count(S.text(field(field(E, "function"), "attribute")))) {
-          E = unparen(field(field(E, "function"), "object"));
-          continue;
-        }
-        return false;
-      }
+      E = sharedMemoryOf(S, E);
+      return is(E, "identifier") &&
+             (Outputs.count(std::string(S.text(E))) || AliasEpoch.count(std::string(S.text(E))));
     };
     std::function<void(TSNode)> Visit = [&](TSNode N) {
       if (beginOf(N) < R.End && !contains(N, R.Opener) && endOf(N) <= R.End)
@@ -290,25 +293,19 @@ private:
     std::map<std::string, Output> Kept; // name -> the call whose output it aliases
     std::set<std::string> Reported;
     // The call of a graphed callable whose output E aliases, if any.
+    // The graphed callable a call calls, or MadeAt.end().
+    auto graphedCall = [&](TSNode Call) {
+      return MadeAt.find(std::string(S.text(field(Call, "function"))));
+    };
     auto outputOf = [&](TSNode E) -> std::optional<Output> {
-      for (E = unparen(E);;) {
-        if (is(E, "identifier")) {
-          auto It = Kept.find(std::string(S.text(E)));
-          return It == Kept.end() ? std::nullopt : std::optional<Output>(It->second);
-        }
-        if (is(E, "subscript")) {
-          E = unparen(field(E, "value"));
-          continue;
-        }
-        if (!is(E, "call"))
-          return std::nullopt;
-        TSNode Fn = field(E, "function");
-        if (auto It = MadeAt.find(std::string(S.text(Fn))); It != MadeAt.end())
-          return Output{It->first, Calls[It->first]};
-        if (!is(Fn, "attribute") || !ViewMethods.count(S.text(field(Fn, "attribute"))))
-          return std::nullopt;
-        E = unparen(field(Fn, "object"));
+      E = sharedMemoryOf(S, E, [&](TSNode Call) { return graphedCall(Call) != MadeAt.end(); });
+      if (is(E, "identifier")) {
+        auto It = Kept.find(std::string(S.text(E)));
+        return It == Kept.end() ? std::nullopt : std::optional<Output>(It->second);
       }
+      if (auto It = is(E, "call") ? graphedCall(E) : MadeAt.end(); It != MadeAt.end())
+        return Output{It->first, Calls[It->first]};
+      return std::nullopt;
     };
     std::function<void(TSNode)> Visit = [&](TSNode N) {
       if (isScope(N) && !ts_node_eq(N, Ctx.body()))
@@ -335,7 +332,7 @@ private:
         return;
       }
       if (is(N, "call"))
-        if (auto It = MadeAt.find(std::string(S.text(field(N, "function")))); It != MadeAt.end()) {
+        if (auto It = graphedCall(N); It != MadeAt.end()) {
           for (TSNode C : namedChildren(N))
             Visit(C); // the arguments are read before the call replays
           ++Calls[It->first];
@@ -466,8 +463,9 @@ void collectNames(const PySource &S, TSNode Target, std::set<std::string> &Into)
     Into.insert(std::string(S.text(Target)));
     return;
   }
+  // expression_list: `del a, b`.
   if (is(Target, "pattern_list") || is(Target, "tuple_pattern") || is(Target, "list_pattern") ||
-      is(Target, "tuple") || is(Target, "list"))
+      is(Target, "tuple") || is(Target, "list") || is(Target, "expression_list"))
     for (TSNode C : namedChildren(Target))
       collectNames(S, C, Into);
 }
