@@ -275,7 +275,7 @@ int runGraphlint(const Options &Opts) {
   Summaries.insert(Summaries.end(), std::make_move_iterator(Py.Summaries.begin()),
                    std::make_move_iterator(Py.Summaries.end()));
 
-  Rep.Findings = findingsFromSummaries(Summaries, Rules);
+  Rep.Findings = findingsFromSummaries(Summaries, Rules, Opts.ExplainReach);
   // Findings in the context files themselves are theirs to report; those in
   // headers stay, as when a named file includes them.
   std::set<std::string> Context;

@@ -28,6 +28,7 @@ struct Options {
   uint64_t CacheSizeMiB = 2048; // Oldest entries out first beyond this.
   bool ShowSource = true;
   bool ListRules = false;
+  bool ExplainReach = false; // Also say which calls under capture go where graphlint cannot see.
   std::string Argv0;
 };
 

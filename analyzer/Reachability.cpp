@@ -3,6 +3,7 @@
 #include <deque>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace graphsafe::lint {
 
@@ -45,11 +46,37 @@ public:
         for (const auto &Base : F.Overrides)
           Overriders[Base].push_back(F.Usr);
       }
-      // A call through storage reaches what any TU stored there, as a virtual
-      // call reaches every override.
+      // A call through storage reaches what any TU stored there; what is
+      // stored may itself be storage (a parameter handed to an attribute).
       for (const auto &[Storage, Callee] : TU.CallableStores)
-        Overriders[Storage].push_back(Callee);
+        Stores[Storage].push_back(Callee);
     }
+  }
+
+  // The functions a call may run: the callee, its overrides unless the
+  // receiver's class is exact, and whatever reaches its storage, transitively.
+  std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr) const {
+    std::vector<std::string> Out;
+    std::set<std::string> Seen = {Via.CalleeUsr};
+    std::vector<std::string> Todo = {Via.CalleeUsr};
+    while (!Todo.empty()) {
+      std::string Key = std::move(Todo.back());
+      Todo.pop_back();
+      if (ByUsr.count(Key))
+        Out.push_back(Key);
+      if (Known && Key.rfind("ext:", 0) == 0)
+        *Known = true;
+      auto follow = [&](const std::map<std::string, std::vector<std::string>> &Edges) {
+        if (auto It = Edges.find(Key); It != Edges.end())
+          for (const auto &T : It->second)
+            if (Seen.insert(T).second)
+              Todo.push_back(T);
+      };
+      follow(Stores);
+      if (!Via.Exact || Key != Via.CalleeUsr)
+        follow(Overriders);
+    }
+    return Out;
   }
 
   const std::map<std::string, const FunctionSummary *> &functions() const { return ByUsr; }
@@ -65,11 +92,8 @@ public:
     ReachedSet Seen;
     std::deque<std::string> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller) {
-      std::vector<std::string> Targets = {Via.CalleeUsr};
-      if (auto It = Overriders.find(Via.CalleeUsr); It != Overriders.end())
-        Targets.insert(Targets.end(), It->second.begin(), It->second.end());
-      for (const auto &T : Targets)
-        if (ByUsr.count(T) && Seen.emplace(T, Reached{Caller, &Via}).second)
+      for (const auto &T : targets(Via))
+        if (Seen.emplace(T, Reached{Caller, &Via}).second)
           Queue.push_back(T);
     };
     for (const CallEdge *E : Roots)
@@ -109,10 +133,65 @@ public:
 private:
   std::map<std::string, const FunctionSummary *> ByUsr;
   std::map<std::string, std::vector<std::string>> Overriders;
+  std::map<std::string, std::vector<std::string>> Stores;
 };
 
+// Calls through values under capture whose callee the program never shows:
+// what they run was not checked, and the user should know.
+void unknownCallees(const CallGraph &G, const RuleSet &Rules,
+                    const std::vector<const CallEdge *> &Roots, const CallGraph::ReachedSet &Seen,
+                    std::vector<Finding> &Out) {
+  const Rule *R = Rules.find("capture-reach-unknown");
+  if (!R)
+    return;
+  // One call may have several edges (one per class an attribute may live
+  // in); it is unknown when none of them leads anywhere.
+  auto report = [&](const std::vector<const CallEdge *> &Edges, const std::vector<Note> &Notes) {
+    std::map<SourceLoc, std::pair<const CallEdge *, bool>> Calls;
+    for (const CallEdge *E : Edges) {
+      if (!E->Dynamic)
+        continue;
+      bool External = false;
+      bool Resolved = !G.targets(*E, &External).empty() || External;
+      auto [It, New] = Calls.emplace(E->Loc, std::make_pair(E, Resolved));
+      if (!New)
+        It->second.second |= Resolved;
+    }
+    for (const auto &[Loc, Call] : Calls) {
+      if (Call.second)
+        continue;
+      Site S;
+      S.RuleId = R->Id;
+      S.Loc = Loc;
+      S.Message = fmt::format("what '{}' calls here is not known to graphlint (nothing the "
+                              "analysed code stores there is a function it can see), so the code "
+                              "it runs under capture was not checked",
+                              Call.first->CalleeName);
+      Finding Fd = makeFinding(S, Rules);
+      Fd.Notes = Notes;
+      if (Call.first->RegionBegin.valid() && Notes.empty())
+        Fd.Notes.push_back({"the capture region begins here", Call.first->RegionBegin});
+      Out.push_back(std::move(Fd));
+    }
+  };
+  report(Roots, {});
+  for (const auto &[Usr, Rd] : Seen) {
+    const CallEdge *Root = nullptr;
+    std::vector<Note> Chain = G.chain(Seen, Usr, "'{}' is called here under capture",
+                                      "'{}' is called here under capture", &Root);
+    if (Root && Root->RegionBegin.valid())
+      Chain.push_back({"the capture region begins here", Root->RegionBegin});
+    std::vector<const CallEdge *> Ambient;
+    for (const auto &C : G.at(Usr)->Calls)
+      if (C.Context == CaptureContext::Ambient)
+        Ambient.push_back(&C);
+    report(Ambient, Chain);
+  }
+}
+
 // Sites of the capture rules inside a region, or in functions a region reaches.
-void captureFindings(const CallGraph &G, const RuleSet &Rules, std::vector<Finding> &Out) {
+void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach,
+                     std::vector<Finding> &Out) {
   // A site of an unknown rule (a rule file removed since) counts as capture's.
   auto capturing = [&](const Site &S) {
     const Rule *R = Rules.find(S.RuleId);
@@ -148,6 +227,8 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, std::vector<Findi
       Out.push_back(std::move(Fd));
     }
   }
+  if (ExplainReach)
+    unknownCallees(G, Rules, Roots, Seen, Out);
 }
 
 // Sites of `reach: other-threads` rules in code that runs on a thread the
@@ -195,11 +276,11 @@ void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
 
 } // namespace
 
-std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs,
-                                           const RuleSet &Rules) {
+std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
+                                           bool ExplainReach) {
   CallGraph G(TUs);
   std::vector<Finding> Out;
-  captureFindings(G, Rules, Out);
+  captureFindings(G, Rules, ExplainReach, Out);
   otherThreadFindings(TUs, G, Rules, Out);
   return Out;
 }

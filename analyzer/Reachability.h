@@ -11,6 +11,9 @@
 
 namespace graphsafe::lint {
 
-std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules);
+// ExplainReach adds a capture-reach-unknown note at every call under capture
+// whose callee the analysed code never shows.
+std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
+                                           bool ExplainReach = false);
 
 } // namespace graphsafe::lint

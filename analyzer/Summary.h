@@ -37,6 +37,13 @@ struct CallEdge {
   SourceLoc Loc;
   CaptureContext Context = CaptureContext::Ambient;
   SourceLoc RegionBegin;
+  // The receiver's class is known exactly (a local made by a constructor,
+  // super()): the call reaches this method alone, not its overrides.
+  bool Exact = false;
+  // A call through a value (a parameter, an attribute, a local holding a
+  // callable): what it reaches is whatever the program stored there. When
+  // nothing was, the callee is unknown, not absent.
+  bool Dynamic = false;
 };
 
 struct FunctionSummary {
@@ -54,7 +61,9 @@ struct TUSummary {
   std::vector<FunctionSummary> Functions;
   // Callables stored into a std::function, a function pointer or a container
   // of them: (storage key, callee USR). An indirect call is an edge to the
-  // storage key, which reaches every callable any TU stored there.
+  // storage key, which reaches every callable any TU stored there. What is
+  // stored may be another storage key (a parameter handed on to an attribute),
+  // or `ext:NAME`: code outside the analysed files, known but not followed.
   std::vector<std::pair<std::string, std::string>> CallableStores;
   // Callables this TU starts on other threads (std::thread, std::async, ...),
   // with where each is started.

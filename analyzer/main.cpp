@@ -50,6 +50,9 @@ int main(int argc, char **argv) {
   App.add_option("--cuda-path", Opts.CudaPath, "CUDA installation used to parse .cu files");
   App.add_flag("!--no-source", Opts.ShowSource, "Text format: do not print source lines");
   App.add_flag("--list-rules", Opts.ListRules, "List the loaded rules and exit");
+  App.add_flag("--explain-reach", Opts.ExplainReach,
+               "Also report (as capture-reach-unknown notes) calls under capture whose callee "
+               "graphlint cannot see, so what was not checked is said, not silent");
   App.footer(
       "Compiler arguments for files without a compile database go after '--'.\n"
       "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job.");

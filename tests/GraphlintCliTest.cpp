@@ -394,3 +394,45 @@ TEST_F(GraphlintCli, PythonFolderSkipsGitIgnoredFiles) {
 }
 
 } // namespace
+
+namespace {
+
+// A runner whose model comes from a registry by name: graphlint cannot see
+// what it captures, and says so only when asked.
+const char *RegistryRunner = R"(import torch
+
+REGISTRY = {}
+
+
+class Runner:
+    def __init__(self, name):
+        self.model = REGISTRY[name]()
+
+    def capture(self, x, hook):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            self.model(x)
+            hook(x)
+            torch.relu(x)
+)";
+
+} // namespace
+
+TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
+  std::string P = write("runner.py", RegistryRunner);
+  RunResult Quiet = runGraphlint({"--no-source", P});
+  EXPECT_EQ(Quiet.ExitCode, 0) << Quiet.Stdout;
+  EXPECT_EQ(Quiet.Stdout.find("capture-reach-unknown"), std::string::npos) << Quiet.Stdout;
+  RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
+  // Notes do not fail the run at the default --fail-on.
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("runner.py:13:13: note: what 'self.model' calls here is not known"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("runner.py:14:13: note: what 'hook' calls here is not known"),
+            std::string::npos)
+      << R.Stdout;
+  // A library function is known code, not an unknown callee.
+  EXPECT_EQ(R.Stdout.find("torch.relu' calls here"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
+}

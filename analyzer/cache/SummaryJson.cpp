@@ -9,7 +9,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FixIt, Begin, End, Replacement)
 
 namespace lint {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
+                                                RegionBegin, Exact, Dynamic)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
                                    Calls)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TUSummary, File, Functions, CallableStores, ThreadEntries,

@@ -1,6 +1,7 @@
 #include "PyAnalysis.h"
 
 #include "ParallelFor.h"
+#include "PyCallGraph.h"
 #include "PyContext.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
@@ -20,85 +21,22 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-std::string usr(const std::string &QualName) { return "py:" + QualName; }
-
 std::string displayName(const PyFunctionDef &F, const std::string &Module) {
   if (F.IsModuleBody)
     return Module;
+  if (F.IsLambda)
+    return "lambda";
   if (!F.ClassQName.empty())
     return F.ClassQName.substr(F.ClassQName.rfind('.') + 1) + "." + F.Name;
   return F.Name;
-}
-
-// What calling an instance of Class runs: nn.Module's forward, or __call__.
-void addInstanceCall(const PyProgram &P, const std::string &Class, std::vector<std::string> &Out) {
-  for (const char *M : {"forward", "__call__"})
-    if (std::string Q = P.methodOf(Class, M); !Q.empty())
-      Out.push_back(usr(Q));
-}
-
-// Where a call goes: project functions and methods, constructors, a module
-// instance's forward, and callables stored in attributes.
-std::vector<std::string> calleesOf(const PyTypes &T, TSNode Call) {
-  const PySource &S = *T.M.Src;
-  std::vector<std::string> Out;
-  TSNode Fn = unparen(field(Call, "function"));
-  if (is(Fn, "attribute")) {
-    TSNode Obj = field(Fn, "object");
-    std::string Method(S.text(field(Fn, "attribute")));
-    std::string Class;
-    if (T.isSelf(Obj))
-      Class = T.selfClass();
-    else if (Value V = T.valueOf(Obj); V.K == VK::Instance)
-      Class = V.Name;
-    if (!Class.empty()) {
-      if (std::string Q = T.P.methodOf(Class, Method); !Q.empty()) {
-        Out.push_back(usr(Q));
-        return Out;
-      }
-      // Not a method: `self.layer(x)` calls what the attribute holds (below).
-    }
-  }
-  std::string Q = T.resolve(Fn);
-  if (!Q.empty() && T.P.isFunction(Q)) {
-    Out.push_back(usr(Q));
-  } else if (!Q.empty() && T.P.classNamed(Q)) {
-    if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
-      Out.push_back(usr(Init));
-  } else if (Value V = T.valueOf(Fn); V.K == VK::Instance) {
-    addInstanceCall(T.P, V.Name, Out);
-  } else if (is(Fn, "attribute")) {
-    // A callable kept in an attribute (`self.step_fn(x)`): whatever any file
-    // stored there.
-    Out.push_back("py:attr:" + std::string(S.text(field(Fn, "attribute"))));
-  }
-  return Out;
-}
-
-// make_graphed_callables((model, fn), ...): what each element captures.
-std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
-  std::vector<std::string> Out;
-  Arg = unparen(Arg);
-  if (is(Arg, "tuple") || is(Arg, "list")) {
-    for (TSNode C : namedChildren(Arg)) {
-      auto Sub = graphedTargets(T, C);
-      Out.insert(Out.end(), Sub.begin(), Sub.end());
-    }
-    return Out;
-  }
-  std::string Q = T.resolve(Arg);
-  if (!Q.empty() && T.P.isFunction(Q))
-    return {usr(Q)};
-  if (Value V = T.valueOf(Arg); V.K == VK::Instance)
-    addInstanceCall(T.P, V.Name, Out);
-  return Out;
 }
 
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      std::set<std::string> &Graphed,
-                     std::map<std::string, std::set<unsigned>> &TensorParams) {
+                     std::map<std::string, std::set<unsigned>> &TensorParams,
+                     std::map<std::string, std::map<unsigned, std::set<std::string>>> &Classes) {
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
@@ -106,20 +44,25 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
     walk(F.body(), [&](TSNode N) {
       if (!is(N, "call"))
         return true;
-      CallArgs A = argsOf(S, N);
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
-        if (H.Name == Q && H.Arg < A.Positional.size())
-          for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
-            Graphed.insert(Target.substr(3));
-      std::vector<unsigned> Tensors;
-      for (unsigned I = 0; I < A.Positional.size(); ++I)
-        if (T.valueOf(A.Positional[I]).tensor())
-          Tensors.push_back(I);
-      if (!Tensors.empty())
-        for (const auto &Callee : calleesOf(T, N))
-          if (Callee.rfind("py:attr:", 0) != 0)
-            TensorParams[Callee.substr(3)].insert(Tensors.begin(), Tensors.end());
+        if (H.Name == Q)
+          if (CallArgs A = argsOf(S, N); H.Arg < A.Positional.size())
+            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
+              if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
+                Graphed.insert(Target.substr(3));
+      for (const auto &Callee : calleesOf(T, N).Keys) {
+        if (Callee.rfind("py:", 0) != 0 || !P.isFunction(Callee.substr(3)))
+          continue;
+        std::string Fn = Callee.substr(3);
+        for (const auto &[Index, Arg] : boundArguments(P, Fn, S, N)) {
+          Value V = T.valueOf(Arg);
+          if (V.tensor())
+            TensorParams[Fn].insert(Index);
+          else if (V.K == VK::Instance && !V.Many && P.classNamed(V.Name))
+            Classes[Fn][Index].insert(V.Name);
+        }
+      }
       return true;
     });
   }
@@ -145,33 +88,50 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
     walk(Ctx.body(), [&](TSNode N) {
-      if (is(N, "call")) {
-        SourceLoc RegionBegin;
-        CaptureContext C = Ctx.contextAt(beginOf(N), &RegionBegin);
-        std::string Q = T.resolve(field(N, "function"));
-        for (const auto &H : Rules.Capture.PyGraphedCallables)
-          if (H.Name == Q) {
-            CallArgs A = argsOf(S, N);
-            if (H.Arg < A.Positional.size())
-              for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
-                FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
-          }
-        if (C == CaptureContext::Outside || C == CaptureContext::Guarded)
-          return true;
-        for (const auto &Target : calleesOf(T, N))
-          FS.Calls.push_back({Target, calleeText(S, N), S.loc(N), C, RegionBegin});
-        // A project function handed on as an argument may run here.
-        for (TSNode A : argsOf(S, N).Positional)
-          if (is(A, "identifier") || is(A, "attribute"))
-            if (std::string Aq = T.resolve(A); !Aq.empty() && P.isFunction(Aq))
-              FS.Calls.push_back({usr(Aq), std::string(S.text(A)), S.loc(A), C, RegionBegin});
-      } else if (is(N, "assignment")) {
-        // obj.fn = some_function: a later obj.fn(...) call reaches it.
-        TSNode L = field(N, "left"), R = field(N, "right");
-        if (is(L, "attribute") && !ts_node_is_null(R))
-          if (std::string Rq = T.resolve(R); !Rq.empty() && P.isFunction(Rq))
-            Out.CallableStores.push_back(
-                {"py:attr:" + std::string(S.text(field(L, "attribute"))), usr(Rq)});
+      if (is(N, "assignment")) {
+        collectStores(T, N, Out.CallableStores);
+        return true;
+      }
+      if (!is(N, "call"))
+        return true;
+      collectStores(T, N, Out.CallableStores);
+      SourceLoc RegionBegin;
+      CaptureContext C = Ctx.contextAt(beginOf(N), &RegionBegin);
+      std::string Q = T.resolve(field(N, "function"));
+      for (const auto &H : Rules.Capture.PyGraphedCallables)
+        if (H.Name == Q) {
+          CallArgs A = argsOf(S, N);
+          if (H.Arg < A.Positional.size())
+            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
+              FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
+        }
+      if (C == CaptureContext::Outside || C == CaptureContext::Guarded)
+        return true;
+      Callees Cs = calleesOf(T, N);
+      std::string Text = calleeText(S, N);
+      for (const auto &Target : Cs.Keys)
+        FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic});
+      if (Cs.Dynamic && Cs.Keys.empty())
+        FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
+      // A callable handed to code outside the project may run here (a hook,
+      // torch.utils.checkpoint); one handed to the project's own function runs
+      // where that function calls it, through its parameter.
+      bool ToProject = std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {
+        return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
+      });
+      if (!ToProject) {
+        CallArgs A = argsOf(S, N);
+        std::vector<TSNode> Handed = A.Positional;
+        for (const auto &[Name, V] : A.Keywords)
+          Handed.push_back(V);
+        for (TSNode Arg : Handed)
+          if (is(unparen(Arg), "identifier") || is(unparen(Arg), "attribute") ||
+              is(unparen(Arg), "lambda"))
+            for (const auto &Target : valueTargets(T, Arg))
+              if (Target.rfind("ext:", 0) != 0 && Target.rfind("py:param:", 0) != 0 &&
+                  Target.rfind("py:attr:", 0) != 0)
+                FS.Calls.push_back(
+                    {Target, std::string(S.text(Arg)), S.loc(Arg), C, RegionBegin});
       }
       return true;
     });
@@ -287,12 +247,18 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   {
     std::vector<std::set<std::string>> Graphed(P.Modules.size());
     std::vector<std::map<std::string, std::set<unsigned>>> Params(P.Modules.size());
-    parallelFor(P.Modules.size(), Jobs,
-                [&](size_t I) { learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I]); });
+    std::vector<std::map<std::string, std::map<unsigned, std::set<std::string>>>> Classes(
+        P.Modules.size());
+    parallelFor(P.Modules.size(), Jobs, [&](size_t I) {
+      learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I]);
+    });
     for (size_t I = 0; I < P.Modules.size(); ++I) {
       P.GraphedEntries.insert(Graphed[I].begin(), Graphed[I].end());
       for (auto &[F, Is] : Params[I])
         P.TensorParams[F].insert(Is.begin(), Is.end());
+      for (auto &[F, ByIndex] : Classes[I])
+        for (auto &[Index, Cs] : ByIndex)
+          P.ParamClasses[F][Index].insert(Cs.begin(), Cs.end());
     }
   }
   std::vector<TUSummary> Sums(P.Modules.size());

@@ -109,6 +109,16 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       }
       return true;
     }
+    if (is(N, "lambda")) {
+      PyFunctionDef F;
+      F.Name = "<lambda>";
+      F.QualName = lambdaName(M.Module, N);
+      F.Node = N;
+      F.IsLambda = true;
+      M.Functions.push_back(F);
+      indexScope(M, N, F.QualName, "", false);
+      return false;
+    }
     if (is(N, "decorated_definition")) {
       TSNode D = field(N, "definition");
       N = D;
@@ -150,6 +160,31 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
 
 } // namespace
 
+std::string lambdaName(const std::string &Module, TSNode Lambda) {
+  return Module + ".<lambda:" + std::to_string(beginOf(Lambda)) + ">";
+}
+
+std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F) {
+  std::vector<std::string> Out;
+  if (F.IsModuleBody)
+    return Out;
+  TSNode Params = field(F.Node, "parameters");
+  if (ts_node_is_null(Params))
+    return Out;
+  bool First = true;
+  for (TSNode Param : namedChildren(Params)) {
+    bool Self = First && !F.ClassQName.empty();
+    First = false;
+    if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
+        is(Param, "keyword_separator") || is(Param, "positional_separator"))
+      continue;
+    TSNode Name = parameterName(Param);
+    if (!Self)
+      Out.push_back(ts_node_is_null(Name) ? "" : std::string(S.text(Name)));
+  }
+  return Out;
+}
+
 void indexModule(PyModuleInfo &M) {
   PyFunctionDef Body;
   Body.QualName = M.Module + ".<module>";
@@ -163,8 +198,10 @@ void indexModule(PyModuleInfo &M) {
 void PyProgram::link() {
   for (const auto &M : Modules) {
     ByModule[M->Module] = M.get();
-    for (const auto &F : M->Functions)
+    for (const auto &F : M->Functions) {
       FunctionNames.insert(F.QualName);
+      FunctionByName.emplace(F.QualName, std::make_pair(&F, M.get()));
+    }
     fs::path P = fs::path(M->Path).lexically_normal();
     std::string Suffix = P.stem().string();
     if (Suffix == "__init__") {
@@ -195,6 +232,41 @@ void PyProgram::link() {
       }
       ClassByName[Name] = &C;
     }
+  for (const auto &[Name, C] : ClassByName)
+    for (const auto &B : C->Bases)
+      if (B != Name)
+        Subclasses[B].push_back(Name);
+}
+
+std::vector<std::string> PyProgram::relatedClasses(const std::string &Class) const {
+  std::vector<std::string> Out;
+  std::set<std::string> Seen;
+  auto add = [&](const std::string &C) {
+    if (Seen.insert(C).second)
+      Out.push_back(C);
+  };
+  std::vector<std::string> Up = {Class};
+  while (!Up.empty() && Out.size() < 64) {
+    std::string C = Up.back();
+    Up.pop_back();
+    const PyClassDef *D = classNamed(C);
+    if (!D || Seen.count(C))
+      continue;
+    add(C);
+    Up.insert(Up.end(), D->Bases.begin(), D->Bases.end());
+  }
+  std::vector<std::string> Down = {Class};
+  while (!Down.empty() && Out.size() < 256) {
+    std::string C = Down.back();
+    Down.pop_back();
+    if (auto It = Subclasses.find(C); It != Subclasses.end())
+      for (const auto &Sub : It->second)
+        if (Seen.insert(Sub).second) {
+          Out.push_back(Sub);
+          Down.push_back(Sub);
+        }
+  }
+  return Out;
 }
 
 std::string PyProgram::canonical(const std::string &Name) const {

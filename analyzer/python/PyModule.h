@@ -17,8 +17,9 @@ struct PyFunctionDef {
   std::string QualName; // module.Class.method; module.<module> for top-level code
   std::string Name;
   std::string ClassQName; // empty unless a method
-  TSNode Node{};          // function_definition, or the module
+  TSNode Node{};          // function_definition, lambda, or the module
   bool IsModuleBody = false;
+  bool IsLambda = false;
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
@@ -45,6 +46,13 @@ struct PyModuleInfo {
   std::set<std::string> RegisteredGenerators;
 };
 
+// A lambda's qualified name: unique in its module by where it starts.
+std::string lambdaName(const std::string &Module, TSNode Lambda);
+
+// The parameters callers pass, in order: `self` (of a method), `*args`,
+// `**kw` and the `*`, `/` markers are left out.
+std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F);
+
 // The dotted module name of a file: directories with __init__.py are packages.
 std::string moduleNameOf(const std::string &Path, std::string *Package);
 
@@ -63,8 +71,21 @@ public:
   std::string canonical(const std::string &Name) const;
   const PyClassDef *classNamed(const std::string &QName) const;
   bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
-  // The method a call on an instance of Class reaches, through base classes.
+  const PyFunctionDef *function(const std::string &QName) const {
+    auto It = FunctionByName.find(QName);
+    return It == FunctionByName.end() ? nullptr : It->second.first;
+  }
+  const PyModuleInfo *moduleOfFunction(const std::string &QName) const {
+    auto It = FunctionByName.find(QName);
+    return It == FunctionByName.end() ? nullptr : It->second.second;
+  }
+  // The method a call on an instance of Class reaches, through base classes
+  // in method resolution order (depth first, left to right, as CPython's C3
+  // gives for the hierarchies real code has).
   std::string methodOf(const std::string &Class, const std::string &Method) const;
+  // Class, its project ancestors and its project descendants: every class
+  // whose attribute `self.x` may be, seen from a method of Class.
+  std::vector<std::string> relatedClasses(const std::string &Class) const;
 
   // Parameters known to take tensors: every parameter of a callable given to
   // make_graphed_callables, and positions where some caller passes a tensor.
@@ -74,12 +95,23 @@ public:
     auto It = TensorParams.find(Function);
     return It != TensorParams.end() && It->second.count(Index);
   }
+  // The project class every caller passes at Index, when they agree.
+  std::string paramClass(const std::string &Function, unsigned Index) const {
+    auto It = ParamClasses.find(Function);
+    if (It == ParamClasses.end())
+      return "";
+    auto At = It->second.find(Index);
+    return At != It->second.end() && At->second.size() == 1 ? *At->second.begin() : "";
+  }
   std::set<std::string> GraphedEntries;
   std::map<std::string, std::set<unsigned>> TensorParams;
+  std::map<std::string, std::map<unsigned, std::set<std::string>>> ParamClasses;
 
 private:
   std::map<std::string, const PyClassDef *> ClassByName;
+  std::map<std::string, std::vector<std::string>> Subclasses;
   std::set<std::string> FunctionNames;
+  std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
   std::map<std::string, const PyModuleInfo *> ByModule;
   // Dotted path suffixes of each file (`nanovllm.models.qwen3` for
   // .../nanovllm/models/qwen3.py), for namespace packages that have no

@@ -76,7 +76,7 @@ std::vector<TSNode> withContexts(TSNode With);
 // as part of the body around them.
 inline bool isScope(TSNode N) {
   auto K = kind(N);
-  return K == "function_definition" || K == "class_definition";
+  return K == "function_definition" || K == "class_definition" || K == "lambda";
 }
 
 // Visits N and its named descendants in source order. Nested functions and

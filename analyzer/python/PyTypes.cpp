@@ -1,5 +1,7 @@
 #include "PyTypes.h"
 
+#include "TorchApi.h"
+
 #include <set>
 
 namespace graphsafe::lint::py {
@@ -83,16 +85,47 @@ bool PyTypes::isSelf(TSNode N) const {
   return !SelfName.empty() && is(N, "identifier") && M.Src->text(N) == SelfName;
 }
 
-void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset) {
+void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset, TSNode Expr) {
   T = unparen(T);
   if (is(T, "identifier")) {
-    Bindings[std::string(M.Src->text(T))].push_back({Offset, V});
+    Bindings[std::string(M.Src->text(T))].push_back({Offset, V, Expr, -1});
     return;
   }
   if (is(T, "pattern_list") || is(T, "tuple_pattern") || is(T, "list_pattern") || is(T, "tuple") ||
       is(T, "list") || is(T, "list_splat_pattern"))
     for (TSNode C : namedChildren(T))
       bindTarget(C, Value{}, Offset);
+}
+
+// A parameter's kind: its annotation, its default, or what callers pass.
+Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const {
+  const PySource &S = *M.Src;
+  Value V;
+  if (!ts_node_is_null(Type)) {
+    std::string_view T = S.text(Type);
+    TSNode TypeExpr = is(Type, "type") ? ts_node_named_child(Type, 0) : Type;
+    if (T.find("Tensor") != std::string_view::npos)
+      V.K = VK::Tensor;
+    else if (T == "int" || T == "float" || T == "bool" || T == "str")
+      V.K = VK::Host;
+    else if (T.find("Stream") != std::string_view::npos)
+      V.K = VK::Stream;
+    else if (T.find("Generator") != std::string_view::npos)
+      V.K = VK::Generator;
+    else if (std::string Q = resolve(TypeExpr); !Q.empty() && P.classNamed(Q))
+      V = {VK::Instance, Q};
+  } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) && !is(Default, "none")) {
+    V.K = VK::Host;
+  } else if ((F.Name == "forward" || P.tensorParam(F.QualName, Index)) &&
+             ts_node_is_null(Default)) {
+    // nn.Module.forward takes the tensors the graph captures; other
+    // functions, what their callers pass.
+    V.K = VK::Tensor;
+  } else if (std::string C = P.paramClass(F.QualName, Index); !C.empty()) {
+    V = {VK::Instance, C};
+  }
+  (void)Param;
+  return V;
 }
 
 void PyTypes::collect() {
@@ -103,39 +136,25 @@ void PyTypes::collect() {
     unsigned Index = 0;
     for (TSNode Param : namedChildren(Params)) {
       // Positions as callers count them: `self` is not passed.
-      unsigned ThisIndex = First && !F.ClassQName.empty() ? ~0u : Index++;
+      bool Self = First && !F.ClassQName.empty();
+      First = false;
       TSNode NameNode = parameterName(Param);
-      TSNode Type = field(Param, "type"), Default = field(Param, "value");
-      if (ts_node_is_null(NameNode)) {
-        First = false;
+      if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
+          is(Param, "keyword_separator") || is(Param, "positional_separator"))
         continue;
-      }
+      unsigned ThisIndex = Self ? ~0u : Index++;
+      if (ts_node_is_null(NameNode))
+        continue;
       std::string Name(S.text(NameNode));
+      TSNode Default = field(Param, "value");
       Value V;
-      if (First && !F.ClassQName.empty() && ts_node_is_null(Default)) {
+      if (Self && ts_node_is_null(Default)) {
         SelfName = Name;
         V = {VK::Instance, F.ClassQName};
-      } else if (!ts_node_is_null(Type)) {
-        std::string_view T = S.text(Type);
-        if (T.find("Tensor") != std::string_view::npos)
-          V.K = VK::Tensor;
-        else if (T == "int" || T == "float" || T == "bool" || T == "str")
-          V.K = VK::Host;
-        else if (T.find("Stream") != std::string_view::npos)
-          V.K = VK::Stream;
-        else if (T.find("Generator") != std::string_view::npos)
-          V.K = VK::Generator;
-      } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) &&
-                 !is(Default, "none")) {
-        V.K = VK::Host;
-      } else if ((F.Name == "forward" || P.tensorParam(F.QualName, ThisIndex)) &&
-                 ts_node_is_null(Default)) {
-        // nn.Module.forward takes the tensors the graph captures; other
-        // functions, what their callers pass.
-        V.K = VK::Tensor;
+      } else {
+        V = parameterValue(Param, field(Param, "type"), Default, ThisIndex);
       }
-      First = false;
-      Bindings[Name].push_back({0, V});
+      Bindings[Name].push_back({0, V, {}, Self ? -1 : static_cast<int>(ThisIndex)});
     }
   }
   TSNode Body = F.body();
@@ -155,7 +174,7 @@ void PyTypes::collect() {
           return true;
         }
       }
-      bindTarget(Left, V, endOf(N));
+      bindTarget(Left, V, endOf(N), Right);
     } else if (K == "augmented_assignment") {
       TSNode Left = field(N, "left");
       Value Old = valueOf(Left), Add = valueOf(field(N, "right"));
@@ -181,16 +200,31 @@ void PyTypes::collect() {
   });
 }
 
-Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
+const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offset) const {
   auto It = Bindings.find(Name);
-  if (It != Bindings.end()) {
-    const Value *Last = nullptr;
-    for (const auto &[At, V] : It->second)
-      if (At <= Offset)
-        Last = &V;
-    // Bound later in a loop: the earliest binding stands in.
-    return Last ? *Last : It->second.front().second;
-  }
+  if (It == Bindings.end())
+    return nullptr;
+  const Binding *Last = nullptr;
+  for (const auto &B : It->second)
+    if (B.At <= Offset)
+      Last = &B;
+  // Bound later in a loop: the earliest binding stands in.
+  return Last ? Last : &It->second.front();
+}
+
+TSNode PyTypes::boundExpr(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B ? B->Expr : TSNode{};
+}
+
+int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B ? B->Parameter : -1;
+}
+
+Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
+  if (const Binding *B = bindingAt(Name, Offset))
+    return B->V;
   if (F.IsModuleBody || Cache.Depth > 2)
     return {};
   // A global: its value at the end of the module's top-level code.
@@ -206,10 +240,12 @@ Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
 Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const {
   auto Found = Cache.ClassAttrs.find(Class);
   if (Found == Cache.ClassAttrs.end()) {
-    auto &Attrs = Cache.ClassAttrs[Class];
     const PyClassDef *C = P.classNamed(Class);
+    // Too deep to look now: say nothing, and remember nothing, so a shallower
+    // question later still gets the answer.
     if (!C || Cache.Depth > 2)
       return {};
+    auto &Attrs = Cache.ClassAttrs[Class];
     ++Cache.Depth;
     std::map<std::string, std::vector<Value>> Seen;
     for (const auto &Fn : C->Module->Functions) {
@@ -221,8 +257,13 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
         if (is(N, "assignment") || is(N, "augmented_assignment")) {
           TSNode L = field(N, "left");
           if (is(L, "attribute") && T.isSelf(field(L, "object"))) {
-            Value V = is(N, "assignment") ? T.valueOf(field(N, "right")) : Value{};
-            Seen[std::string(S.text(field(L, "attribute")))].push_back(V);
+            TSNode R = field(N, "right");
+            auto &Vs = Seen[std::string(S.text(field(L, "attribute")))];
+            // `self.x = None` (reset, or set later) says nothing of what x holds.
+            if (is(N, "assignment") && !is(unparen(R), "none"))
+              Vs.push_back(T.valueOf(R));
+            else if (!is(N, "assignment"))
+              Vs.push_back(Value{});
           }
         } else if (is(N, "call")) {
           // self.register_buffer("name", tensor)
@@ -244,10 +285,14 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
     for (auto &[Name, Vs] : Seen) {
       // Values that disagree (or an augmented update) make the kind unknown,
       // except a counter: a number increased stays a host value.
-      Value V = Vs.front();
+      Value V;
       for (const auto &O : Vs)
-        if (O.K != V.K && O.K != VK::Unknown)
+        if (V.K == VK::Unknown)
+          V = O;
+      for (const auto &O : Vs)
+        if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
           V = {};
+      V.Exact = false; // another method may assign a subclass
       Attrs[Name] = V;
     }
     Found = Cache.ClassAttrs.find(Class);
@@ -265,6 +310,15 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
           return V;
       }
   return {};
+}
+
+bool PyTypes::attrAssigned(const std::string &Class, const std::string &Attr) const {
+  for (const auto &C : P.relatedClasses(Class)) {
+    selfAttr(C, Attr); // fills the class's table
+    if (auto It = Cache.ClassAttrs.find(C); It != Cache.ClassAttrs.end() && It->second.count(Attr))
+      return true;
+  }
+  return false;
 }
 
 std::string PyTypes::resolve(TSNode E) const {
@@ -292,6 +346,22 @@ std::string PyTypes::resolve(TSNode E) const {
   return "";
 }
 
+Value PyTypes::returnValue(const std::string &Function) const {
+  const PyFunctionDef *Fn = P.function(Function);
+  const PyModuleInfo *Mod = P.moduleOfFunction(Function);
+  if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
+    return {};
+  TSNode Ret = field(Fn->Node, "return_type");
+  if (ts_node_is_null(Ret))
+    return {};
+  std::string_view T = Mod->Src->text(Ret);
+  if (T.find("Tensor") != std::string_view::npos)
+    return {VK::Tensor, ""};
+  if (T == "bool" || T == "int" || T == "float" || T == "str" || T == "None")
+    return {VK::Host, ""};
+  return {};
+}
+
 Value PyTypes::callValue(TSNode Call) const {
   const PySource &S = *M.Src;
   TSNode Fn = unparen(field(Call, "function"));
@@ -301,6 +371,8 @@ Value PyTypes::callValue(TSNode Call) const {
     if (Recv.tensor()) {
       if (HostResultMethods.count(Method))
         return {VK::Host, ""};
+      if (auto Declared = tensorMethodKind(Method); Declared && *Declared == TorchKind::Host)
+        return {VK::Host, ""};
       if (BoolMethods.count(Method) || Method == "any" || Method == "all")
         return {VK::BoolTensor, ""};
       return {VK::Tensor, ""};
@@ -308,6 +380,9 @@ Value PyTypes::callValue(TSNode Call) const {
     if (Recv.K == VK::Host)
       return Recv; // a method of a number, a string or a numpy value
     if (Recv.K == VK::Instance) {
+      if (std::string Q = P.methodOf(Recv.Name, std::string(Method)); !Q.empty())
+        if (Value R = returnValue(Q); R.K != VK::Unknown)
+          return R;
       if (Method == "forward")
         return {VK::Tensor, ""};
       // nn.Module's chainable set-up returns the module itself.
@@ -358,7 +433,27 @@ Value PyTypes::callValue(TSNode Call) const {
       if (startsWith(Q, H))
         return {VK::Host, ""};
     if (P.classNamed(Q))
-      return {VK::Instance, Q};
+      return {VK::Instance, Q, false, true};
+    // A function of the analysed code (PyTorch's own, when torch/ is analysed)
+    // returns what its annotation says, whatever its module is named.
+    if (P.isFunction(Q))
+      return returnValue(Q);
+    if (auto Declared = torchReturnKind(Q)) {
+      switch (*Declared) {
+      case TorchKind::Tensor:
+        return {TorchBool.count(Q) ? VK::BoolTensor : VK::Tensor, ""};
+      case TorchKind::Host:
+        return {VK::Host, ""};
+      case TorchKind::Stream:
+        return {VK::Stream, ""};
+      case TorchKind::Event:
+        return {VK::Event, ""};
+      case TorchKind::Generator:
+        return {mentionsCuda(S, Call) ? VK::CudaGenerator : VK::Generator, ""};
+      case TorchKind::Other:
+        return {};
+      }
+    }
     if (startsWith(Q, "torch.nn.functional."))
       return {VK::Tensor, ""};
     if (startsWith(Q, "torch.nn.")) {

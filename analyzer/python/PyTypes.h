@@ -29,7 +29,8 @@ enum class VK {
 struct Value {
   VK K = VK::Unknown;
   std::string Name;
-  bool Many = false; // a list of such values (nn.ModuleList of one class)
+  bool Many = false;  // a list of such values (nn.ModuleList of one class)
+  bool Exact = false; // an Instance made by a constructor here: its class, not a subclass
   bool tensor() const { return K == VK::Tensor || K == VK::BoolTensor; }
 };
 
@@ -51,7 +52,15 @@ public:
   std::string resolve(TSNode Expr) const;
   Value valueOf(TSNode Expr) const;
   Value nameAt(std::string_view Name, unsigned Offset) const;
+  // The expression a local name was last bound to before Offset (`f = g`,
+  // `fn = self.step`); null for a parameter or a binding of another form.
+  TSNode boundExpr(std::string_view Name, unsigned Offset) const;
+  // The caller-side index of Name if the binding before Offset is this
+  // function's parameter, else -1.
+  int parameterAt(std::string_view Name, unsigned Offset) const;
   Value selfAttr(const std::string &Class, const std::string &Attr) const;
+  // Whether some method of Class, its ancestors or descendants assigns self.Attr.
+  bool attrAssigned(const std::string &Class, const std::string &Attr) const;
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
@@ -61,10 +70,20 @@ public:
   const PyFunctionDef &F;
 
 private:
-  void bindTarget(TSNode Target, const Value &V, unsigned Offset);
+  struct Binding {
+    unsigned At = 0;
+    Value V;
+    TSNode Expr{};     // the bound expression, for `name = expr`
+    int Parameter = -1; // caller-side index, for a parameter
+  };
+  void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
   void collect();
   Value callValue(TSNode Call) const;
-  std::map<std::string, std::vector<std::pair<unsigned, Value>>, std::less<>> Bindings;
+  // What a project function's return annotation says it returns.
+  Value returnValue(const std::string &Function) const;
+  Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
+  const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
+  std::map<std::string, std::vector<Binding>, std::less<>> Bindings;
   std::string SelfName;
   PyTypeCache &Cache;
 };

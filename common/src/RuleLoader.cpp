@@ -19,7 +19,7 @@ namespace {
 
 const std::set<std::string> Categories = {
     "sync",  "rng",      "stream",   "alloc",     "host-side-effect", "control-flow",
-    "shape", "lifetime", "aliasing", "lifecycle", "suppression"};
+    "shape", "lifetime", "aliasing", "lifecycle", "suppression", "reach"};
 
 const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category", "summary",
                                         "message", "why",     "fix",      "see",      "match",

@@ -1,0 +1,294 @@
+#include "PyCallGraph.h"
+
+#include <algorithm>
+
+namespace graphsafe::lint::py {
+
+std::string usr(const std::string &QualName) { return "py:" + QualName; }
+
+std::string paramKey(const std::string &Function, unsigned Index) {
+  return "py:param:" + Function + "#" + std::to_string(Index);
+}
+
+std::string attrKey(const std::string &Class, const std::string &Attr) {
+  return "py:attr:" + Class + "." + Attr;
+}
+
+namespace {
+
+// What calling an instance of Class runs: nn.Module's forward, or __call__.
+void addInstanceCall(const PyProgram &P, const std::string &Class, std::vector<std::string> &Out) {
+  for (const char *M : {"forward", "__call__"})
+    if (std::string Q = P.methodOf(Class, M); !Q.empty())
+      Out.push_back(usr(Q));
+}
+
+// Wrappers whose result, called, runs their first argument.
+bool wrapsFirstArgument(const std::string &Q) {
+  return Q == "functools.partial" || Q == "partial" || Q == "torch.compile" ||
+         Q == "torch.cuda.graphs.make_graphed_callables";
+}
+
+// Code outside the analysed files: known, not followed, not unknown.
+std::string external(const std::string &Q) { return "ext:" + Q; }
+
+// `self.x` or `obj.x` for obj of a project class: the class, else empty.
+std::string receiverClass(const PyTypes &T, TSNode Obj, bool *Exact = nullptr) {
+  if (T.isSelf(Obj))
+    return T.selfClass();
+  Value V = T.valueOf(Obj);
+  if (V.K != VK::Instance || V.Many || !T.P.classNamed(V.Name))
+    return "";
+  if (Exact)
+    *Exact = V.Exact;
+  return V.Name;
+}
+
+// A callable kept in attribute Attr of an instance of Class: whatever any
+// method of a related class stored there, and a module instance its type says.
+void addAttrTargets(const PyTypes &T, const std::string &Class, const std::string &Attr,
+                    std::vector<std::string> &Out) {
+  for (const auto &C : T.P.relatedClasses(Class))
+    Out.push_back(attrKey(C, Attr));
+}
+
+void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
+  E = unparen(E);
+  if (ts_node_is_null(E) || Depth > 4)
+    return;
+  const PySource &S = *T.M.Src;
+  if (is(E, "lambda")) {
+    Out.push_back(usr(lambdaName(T.M.Module, E)));
+    return;
+  }
+  if (is(E, "call")) {
+    std::string Q = T.resolve(field(E, "function"));
+    if (wrapsFirstArgument(Q)) {
+      CallArgs A = argsOf(S, E);
+      if (!A.Positional.empty())
+        valueTargetsAt(T, A.Positional[0], Depth + 1, Out);
+      return;
+    }
+    if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many) {
+      if (T.P.classNamed(V.Name))
+        addInstanceCall(T.P, V.Name, Out);
+      else
+        Out.push_back(external(V.Name)); // torch.nn.Linear(...)
+    } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
+      Out.push_back(external(Q + "()"));
+    }
+    return;
+  }
+  if (is(E, "identifier")) {
+    std::string Q = T.resolve(E);
+    if (!Q.empty() && T.P.isFunction(Q)) {
+      Out.push_back(usr(Q));
+      return;
+    }
+    if (!Q.empty() && T.P.classNamed(Q)) {
+      if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
+        Out.push_back(usr(Init));
+      return;
+    }
+    std::string_view Name = S.text(E);
+    if (!Q.empty() && T.parameterAt(Name, beginOf(E)) < 0) {
+      Out.push_back(external(Q)); // an import, a builtin, a global of another module
+      return;
+    }
+    if (int Index = T.parameterAt(Name, beginOf(E)); Index >= 0)
+      Out.push_back(paramKey(T.F.QualName, Index));
+    else if (TSNode Bound = T.boundExpr(Name, beginOf(E)); !ts_node_is_null(Bound))
+      valueTargetsAt(T, Bound, Depth + 1, Out);
+    if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+      addInstanceCall(T.P, V.Name, Out);
+    return;
+  }
+  if (is(E, "attribute")) {
+    std::string Attr(S.text(field(E, "attribute")));
+    if (std::string Class = receiverClass(T, field(E, "object")); !Class.empty()) {
+      // A bound method, or a callable held in the attribute.
+      if (std::string M = T.P.methodOf(Class, Attr); !M.empty()) {
+        Out.push_back(usr(M));
+        return;
+      }
+      addAttrTargets(T, Class, Attr, Out);
+      if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+        addInstanceCall(T.P, V.Name, Out);
+      return;
+    }
+    std::string Q = T.resolve(E);
+    if (!Q.empty() && T.P.isFunction(Q))
+      Out.push_back(usr(Q));
+    else if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+      addInstanceCall(T.P, V.Name, Out);
+    else if (!Q.empty())
+      Out.push_back(external(Q)); // torch.nn.functional.relu
+  }
+}
+
+// Whether calling E goes through a value the program fills at run time (a
+// parameter, a local, an attribute it assigns) rather than a name it defines
+// or a library's function.
+bool throughValue(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  const PySource &S = *T.M.Src;
+  if (is(E, "identifier")) {
+    std::string_view Name = S.text(E);
+    if (T.parameterAt(Name, beginOf(E)) >= 0)
+      return true;
+    std::string Q = T.resolve(E);
+    return Q.empty() && !ts_node_is_null(T.boundExpr(Name, beginOf(E)));
+  }
+  if (is(E, "attribute")) {
+    std::string Class = receiverClass(T, field(E, "object"));
+    std::string Attr(S.text(field(E, "attribute")));
+    return !Class.empty() && T.P.methodOf(Class, Attr).empty() && T.attrAssigned(Class, Attr);
+  }
+  return false;
+}
+
+void dedupe(std::vector<std::string> &Keys) {
+  std::vector<std::string> Out;
+  for (auto &K : Keys)
+    if (std::find(Out.begin(), Out.end(), K) == Out.end())
+      Out.push_back(std::move(K));
+  Keys = std::move(Out);
+}
+
+} // namespace
+
+std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
+  std::vector<std::string> Out;
+  valueTargetsAt(T, Expr, 0, Out);
+  dedupe(Out);
+  return Out;
+}
+
+Callees calleesOf(const PyTypes &T, TSNode Call) {
+  const PySource &S = *T.M.Src;
+  Callees Out;
+  TSNode Fn = unparen(field(Call, "function"));
+  if (is(Fn, "attribute")) {
+    TSNode Obj = unparen(field(Fn, "object"));
+    std::string Method(S.text(field(Fn, "attribute")));
+    // super().m(): the first base class after this one that defines m.
+    if (is(Obj, "call") && T.resolve(field(Obj, "function")) == "super") {
+      if (const PyClassDef *C = T.P.classNamed(T.selfClass()))
+        for (const auto &B : C->Bases)
+          if (std::string Q = T.P.methodOf(B, Method); !Q.empty()) {
+            Out.Keys.push_back(usr(Q));
+            Out.Exact = true;
+            break;
+          }
+      return Out;
+    }
+    bool Exact = false;
+    if (std::string Class = receiverClass(T, Obj, &Exact); !Class.empty()) {
+      if (std::string Q = T.P.methodOf(Class, Method); !Q.empty()) {
+        Out.Keys.push_back(usr(Q));
+        Out.Exact = Exact;
+        return Out;
+      }
+      // Not a method of the project: `self.layer(x)` calls what the attribute
+      // holds, if the project assigns it; else it is the library base class's
+      // own method (nn.Module.parameters()).
+      if (T.attrAssigned(Class, Method)) {
+        Out.Keys = valueTargets(T, Fn);
+        Out.Dynamic = true;
+      }
+      return Out;
+    }
+  }
+  std::string Q = T.resolve(Fn);
+  if (!Q.empty() && T.P.isFunction(Q)) {
+    Out.Keys.push_back(usr(Q));
+  } else if (!Q.empty() && T.P.classNamed(Q)) {
+    if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
+      Out.Keys.push_back(usr(Init));
+    Out.Exact = true;
+  } else {
+    Out.Keys = valueTargets(T, Fn);
+    Out.Dynamic = throughValue(T, Fn);
+  }
+  return Out;
+}
+
+std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
+  std::vector<std::string> Out;
+  Arg = unparen(Arg);
+  if (is(Arg, "tuple") || is(Arg, "list")) {
+    for (TSNode C : namedChildren(Arg)) {
+      auto Sub = graphedTargets(T, C);
+      Out.insert(Out.end(), Sub.begin(), Sub.end());
+    }
+    return Out;
+  }
+  return valueTargets(T, Arg);
+}
+
+std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyProgram &P,
+                                                        const std::string &Callee,
+                                                        const PySource &S, TSNode Call) {
+  std::vector<std::pair<unsigned, TSNode>> Out;
+  const PyFunctionDef *F = P.function(Callee);
+  const PyModuleInfo *M = P.moduleOfFunction(Callee);
+  if (!F || !M)
+    return Out;
+  CallArgs A = argsOf(S, Call);
+  for (unsigned I = 0; I < A.Positional.size(); ++I)
+    if (!is(A.Positional[I], "list_splat"))
+      Out.push_back({I, A.Positional[I]});
+    else
+      break; // f(*args): positions after it are unknown
+  if (A.Keywords.empty())
+    return Out;
+  std::vector<std::string> Names = parameterNames(*M->Src, *F);
+  for (const auto &[Name, Value] : A.Keywords)
+    for (unsigned I = 0; I < Names.size(); ++I)
+      if (Names[I] == Name)
+        Out.push_back({I, Value});
+  return Out;
+}
+
+void collectStores(const PyTypes &T, TSNode N,
+                   std::vector<std::pair<std::string, std::string>> &Out) {
+  const PySource &S = *T.M.Src;
+  if (is(N, "call")) {
+    Callees C = calleesOf(T, N);
+    for (const auto &Key : C.Keys) {
+      if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
+        continue;
+      for (const auto &[Index, Arg] : boundArguments(T.P, Key.substr(3), S, N))
+        for (auto &Target : valueTargets(T, Arg))
+          Out.push_back({paramKey(Key.substr(3), Index), std::move(Target)});
+    }
+    return;
+  }
+  if (!is(N, "assignment"))
+    return;
+  TSNode L = unparen(field(N, "left")), R = unparen(field(N, "right"));
+  if (ts_node_is_null(R))
+    return;
+  std::vector<std::pair<TSNode, TSNode>> Pairs;
+  if ((is(L, "pattern_list") || is(L, "tuple_pattern")) &&
+      (is(R, "expression_list") || is(R, "tuple"))) {
+    auto Ls = namedChildren(L), Rs = namedChildren(R);
+    if (Ls.size() == Rs.size())
+      for (size_t I = 0; I < Ls.size(); ++I)
+        Pairs.push_back({Ls[I], Rs[I]});
+  } else {
+    Pairs.push_back({L, R});
+  }
+  for (const auto &[Target, Value] : Pairs) {
+    if (!is(Target, "attribute"))
+      continue;
+    std::string Class = receiverClass(T, field(Target, "object"));
+    if (Class.empty())
+      continue;
+    std::string Key = attrKey(Class, std::string(S.text(field(Target, "attribute"))));
+    for (auto &Stored : valueTargets(T, Value))
+      Out.push_back({Key, std::move(Stored)});
+  }
+}
+
+} // namespace graphsafe::lint::py

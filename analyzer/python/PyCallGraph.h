@@ -1,0 +1,52 @@
+// Where a Python call goes, decided by the types of the values involved and
+// never by a method's name alone: methods through the receiver's class and
+// its MRO, super(), module instances through forward/__call__, and callables
+// held by parameters, attributes and locals through what the program stores
+// there. Storage is named by keys (a parameter of one function, an attribute
+// of one class) that the summaries map to what reaches them, so the points-to
+// sets are joined across files when the call graph is walked.
+#pragma once
+
+#include "PyTypes.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+std::string usr(const std::string &QualName);
+// What callers pass for parameter Index of Function.
+std::string paramKey(const std::string &Function, unsigned Index);
+// What any method of Class assigns to self.Attr.
+std::string attrKey(const std::string &Class, const std::string &Attr);
+
+struct Callees {
+  std::vector<std::string> Keys; // function USRs and storage keys
+  bool Exact = false;            // the receiver's class is exact: no override runs instead
+  bool Dynamic = false;          // a call through a value: unknown when nothing is stored there
+};
+
+// What a call may run.
+Callees calleesOf(const PyTypes &T, TSNode Call);
+
+// What calling the value of Expr runs: functions, lambdas, partials, bound
+// methods, module instances (their forward/__call__), and the storage keys of
+// parameters and attributes.
+std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr);
+
+// make_graphed_callables((model, fn), ...): what each element captures.
+std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);
+
+// The arguments of a call to the project function Callee, each with the
+// index of the parameter it binds (keywords matched by name).
+std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyProgram &P,
+                                                        const std::string &Callee,
+                                                        const PySource &S, TSNode Call);
+
+// Callables N hands to storage: (storage key, what is stored), for arguments
+// bound to a project function's parameters and values assigned to attributes.
+void collectStores(const PyTypes &T, TSNode N,
+                   std::vector<std::pair<std::string, std::string>> &Out);
+
+} // namespace graphsafe::lint::py
