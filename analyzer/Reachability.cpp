@@ -1,5 +1,7 @@
 #include "Reachability.h"
 
+#include "ClassHierarchy.h"
+
 #include <deque>
 #include <fmt/format.h>
 #include <map>
@@ -36,7 +38,7 @@ public:
   };
   using ReachedSet = std::map<std::string, Reached>;
 
-  explicit CallGraph(const std::vector<TUSummary> &TUs) {
+  explicit CallGraph(const std::vector<TUSummary> &TUs) : Classes(TUs) {
     // The same inline or header function is summarised by every TU that sees
     // it; the first summary stands for all.
     for (const auto &TU : TUs) {
@@ -55,10 +57,18 @@ public:
 
   // The functions a call may run: the callee, its overrides unless the
   // receiver's class is exact, and whatever reaches its storage, transitively.
-  std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr) const {
+  // SelfClass is the class `self` has in the caller, where the walk knows it.
+  std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr,
+                                   const std::string &SelfClass = "") const {
     std::vector<std::string> Out;
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
+    if (!Via.SelfMethod.empty()) {
+      const auto &Methods =
+          Classes.dispatch(SelfClass.empty() ? Via.Receiver : SelfClass, Via.SelfMethod);
+      Todo.assign(Methods.begin(), Methods.end());
+      Seen.insert(Methods.begin(), Methods.end());
+    }
     while (!Todo.empty()) {
       std::string Key = std::move(Todo.back());
       Todo.pop_back();
@@ -88,22 +98,35 @@ public:
 
   // Everything the root edges reach through calls made in the callee's own
   // context (not before or after its own regions, nor behind a guard).
+  // A function is walked once per class its `self` may have (a few at most),
+  // so the self calls of an inherited method dispatch on the class that
+  // reached it; the first way a function is reached is the one reported.
   ReachedSet reach(const std::vector<const CallEdge *> &Roots) const {
     ReachedSet Seen;
-    std::deque<std::string> Queue;
-    auto visit = [&](const CallEdge &Via, const std::string &Caller) {
-      for (const auto &T : targets(Via))
-        if (Seen.emplace(T, Reached{Caller, &Via}).second)
-          Queue.push_back(T);
+    std::set<std::pair<std::string, std::string>> Walked;
+    std::map<std::string, int> Contexts;
+    std::deque<std::pair<std::string, std::string>> Queue;
+    auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self) {
+      std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
+                               : Self.empty()         ? Via.Receiver
+                                                      : Self;
+      for (const auto &T : targets(Via, nullptr, Self)) {
+        Seen.emplace(T, Reached{Caller, &Via});
+        std::string Ctx = Contexts[T] < MaxContexts ? CalleeSelf : "";
+        if (Walked.emplace(T, Ctx).second) {
+          ++Contexts[T];
+          Queue.push_back({T, Ctx});
+        }
+      }
     };
     for (const CallEdge *E : Roots)
-      visit(*E, "");
+      visit(*E, "", "");
     while (!Queue.empty()) {
-      std::string Usr = Queue.front();
+      auto [Usr, Self] = Queue.front();
       Queue.pop_front();
       for (const auto &C : ByUsr.at(Usr)->Calls)
         if (C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion)
-          visit(C, Usr);
+          visit(C, Usr, Self);
     }
     return Seen;
   }
@@ -134,6 +157,8 @@ private:
   std::map<std::string, const FunctionSummary *> ByUsr;
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
+  ClassHierarchy Classes;
+  static constexpr int MaxContexts = 8;
 };
 
 // Calls through values under capture whose callee the program never shows:

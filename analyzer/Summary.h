@@ -44,6 +44,22 @@ struct CallEdge {
   // callable): what it reaches is whatever the program stored there. When
   // nothing was, the callee is unknown, not absent.
   bool Dynamic = false;
+  // A method call on the caller's own `self` (SelfMethod) or on a receiver of
+  // a known class: Receiver is that class, the one `self` is in the callee.
+  // A self call is dispatched when the graph is walked, on the class `self`
+  // had where the walk entered the caller, so a mixin's method calls the
+  // overrides of the class that mixed it in, not those of every class that
+  // uses the mixin.
+  std::string SelfMethod;
+  std::string Receiver;
+};
+
+// A class of the program, for dispatching self calls: its bases in method
+// resolution order and the methods it defines itself (name -> USR).
+struct ClassSummary {
+  std::string Key;
+  std::vector<std::string> Bases;
+  std::map<std::string, std::string> Methods;
 };
 
 struct FunctionSummary {
@@ -73,6 +89,7 @@ struct TUSummary {
   SourceLoc GlobalCapture;
   // Where it begins a capture in any mode.
   SourceLoc AnyCapture;
+  std::vector<ClassSummary> Classes;
 };
 
 } // namespace graphsafe::lint

@@ -10,11 +10,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FixIt, Begin, End, Replacement)
 namespace lint {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
-                                                RegionBegin, Exact, Dynamic)
+                                                RegionBegin, Exact, Dynamic, SelfMethod, Receiver)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClassSummary, Key, Bases, Methods)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
                                    Calls)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TUSummary, File, Functions, CallableStores, ThreadEntries,
-                                   GlobalCapture, AnyCapture)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TUSummary, File, Functions, CallableStores,
+                                                ThreadEntries, GlobalCapture, AnyCapture, Classes)
 
 nlohmann::json summaryToJson(const TUSummary &S) { return S; }
 

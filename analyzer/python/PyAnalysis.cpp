@@ -79,11 +79,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     FS.Usr = usr(F.QualName);
     FS.Name = displayName(F, M.Module);
     FS.Loc = F.IsModuleBody ? SourceLoc{S.path(), 1, 1} : S.loc(F.Node);
-    if (!F.ClassQName.empty())
-      if (const PyClassDef *C = P.classNamed(F.ClassQName))
-        for (const auto &B : C->Bases)
-          if (std::string Q = P.methodOf(B, F.Name); !Q.empty())
-            FS.Overrides.push_back(usr(Q));
+    // No Overrides: the Python front end dispatches each call by its
+    // receiver's class itself (PyProgram::dispatch).
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
@@ -109,8 +106,13 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         return true;
       Callees Cs = calleesOf(T, N);
       std::string Text = calleeText(S, N);
-      for (const auto &Target : Cs.Keys)
-        FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic});
+      if (!Cs.SelfMethod.empty())
+        FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
+                            Cs.SelfMethod, Cs.Receiver});
+      else
+        for (const auto &Target : Cs.Keys)
+          FS.Calls.push_back(
+              {Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "", Cs.Receiver});
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
       // A callable handed to code outside the project may run here (a hook,
@@ -125,19 +127,23 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         for (const auto &[Name, V] : A.Keywords)
           Handed.push_back(V);
         for (TSNode Arg : Handed)
-          if (is(unparen(Arg), "identifier") || is(unparen(Arg), "attribute") ||
-              is(unparen(Arg), "lambda"))
-            for (const auto &Target : valueTargets(T, Arg))
-              if (Target.rfind("ext:", 0) != 0 && Target.rfind("py:param:", 0) != 0 &&
-                  Target.rfind("py:attr:", 0) != 0)
-                FS.Calls.push_back(
-                    {Target, std::string(S.text(Arg)), S.loc(Arg), C, RegionBegin});
+          for (const auto &Target : handedFunctions(T, Arg))
+            FS.Calls.push_back({Target, std::string(S.text(Arg)), S.loc(Arg), C, RegionBegin});
       }
       return true;
     });
     for (const auto &Check : Checks)
       Check->run(Ctx);
     Out.Functions.push_back(std::move(FS));
+  }
+  for (const auto &[Name, C] : M.Classes) {
+    ClassSummary CS;
+    CS.Key = classKey(Name);
+    for (const auto &B : C.Bases)
+      CS.Bases.push_back(classKey(B));
+    for (const auto &Method : C.Methods)
+      CS.Methods[Method] = usr(Name + "." + Method);
+    Out.Classes.push_back(std::move(CS));
   }
 }
 

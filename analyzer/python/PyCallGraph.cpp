@@ -14,12 +14,14 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
   return "py:attr:" + Class + "." + Attr;
 }
 
+std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
+
 namespace {
 
 // What calling an instance of Class runs: nn.Module's forward, or __call__.
-void addInstanceCall(const PyProgram &P, const std::string &Class, std::vector<std::string> &Out) {
+void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string> &Out) {
   for (const char *M : {"forward", "__call__"})
-    if (std::string Q = P.methodOf(Class, M); !Q.empty())
+    for (const auto &Q : P.dispatch(V.Name, M, V.Exact))
       Out.push_back(usr(Q));
 }
 
@@ -71,7 +73,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     }
     if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many) {
       if (T.P.classNamed(V.Name))
-        addInstanceCall(T.P, V.Name, Out);
+        addInstanceCall(T.P, V, Out);
       else
         Out.push_back(external(V.Name)); // torch.nn.Linear(...)
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
@@ -100,27 +102,28 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     else if (TSNode Bound = T.boundExpr(Name, beginOf(E)); !ts_node_is_null(Bound))
       valueTargetsAt(T, Bound, Depth + 1, Out);
     if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
-      addInstanceCall(T.P, V.Name, Out);
+      addInstanceCall(T.P, V, Out);
     return;
   }
   if (is(E, "attribute")) {
     std::string Attr(S.text(field(E, "attribute")));
     if (std::string Class = receiverClass(T, field(E, "object")); !Class.empty()) {
       // A bound method, or a callable held in the attribute.
-      if (std::string M = T.P.methodOf(Class, Attr); !M.empty()) {
-        Out.push_back(usr(M));
+      if (auto Ms = T.P.dispatch(Class, Attr, false); !Ms.empty()) {
+        for (const auto &M : Ms)
+          Out.push_back(usr(M));
         return;
       }
       addAttrTargets(T, Class, Attr, Out);
       if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
-        addInstanceCall(T.P, V.Name, Out);
+        addInstanceCall(T.P, V, Out);
       return;
     }
     std::string Q = T.resolve(E);
     if (!Q.empty() && T.P.isFunction(Q))
       Out.push_back(usr(Q));
     else if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
-      addInstanceCall(T.P, V.Name, Out);
+      addInstanceCall(T.P, V, Out);
     else if (!Q.empty())
       Out.push_back(external(Q)); // torch.nn.functional.relu
   }
@@ -184,9 +187,13 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
     }
     bool Exact = false;
     if (std::string Class = receiverClass(T, Obj, &Exact); !Class.empty()) {
-      if (std::string Q = T.P.methodOf(Class, Method); !Q.empty()) {
-        Out.Keys.push_back(usr(Q));
-        Out.Exact = Exact;
+      if (auto Ms = T.P.dispatch(Class, Method, Exact); !Ms.empty()) {
+        for (const auto &M : Ms)
+          Out.Keys.push_back(usr(M));
+        Out.Exact = true; // dispatch already chose the overrides
+        Out.Receiver = classKey(Class);
+        if (T.isSelf(Obj))
+          Out.SelfMethod = Method;
         return Out;
       }
       // Not a method of the project: `self.layer(x)` calls what the attribute
@@ -210,6 +217,28 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
     Out.Keys = valueTargets(T, Fn);
     Out.Dynamic = throughValue(T, Fn);
   }
+  return Out;
+}
+
+std::vector<std::string> handedFunctions(const PyTypes &T, TSNode Arg) {
+  Arg = unparen(Arg);
+  const PySource &S = *T.M.Src;
+  bool FunctionLike = is(Arg, "lambda");
+  if (is(Arg, "identifier") || is(Arg, "attribute")) {
+    std::string Q = T.resolve(Arg);
+    FunctionLike = !Q.empty() && T.P.isFunction(Q);
+    if (!FunctionLike && is(Arg, "attribute"))
+      if (std::string Class = receiverClass(T, field(Arg, "object")); !Class.empty())
+        FunctionLike = !T.P.methodOf(Class, std::string(S.text(field(Arg, "attribute")))).empty();
+  } else if (is(Arg, "call")) {
+    FunctionLike = wrapsFirstArgument(T.resolve(field(Arg, "function")));
+  }
+  if (!FunctionLike)
+    return {};
+  std::vector<std::string> Out;
+  for (auto &K : valueTargets(T, Arg))
+    if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)))
+      Out.push_back(std::move(K));
   return Out;
 }
 

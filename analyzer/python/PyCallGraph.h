@@ -25,7 +25,12 @@ struct Callees {
   std::vector<std::string> Keys; // function USRs and storage keys
   bool Exact = false;            // the receiver's class is exact: no override runs instead
   bool Dynamic = false;          // a call through a value: unknown when nothing is stored there
+  std::string SelfMethod;        // `self.m()`: dispatched on self's class when the graph is walked
+  std::string Receiver;          // the class key `self` has in the callee, when known
 };
+
+// The key a class goes by in the summaries' class hierarchy.
+std::string classKey(const std::string &Class);
 
 // What a call may run.
 Callees calleesOf(const PyTypes &T, TSNode Call);
@@ -34,6 +39,11 @@ Callees calleesOf(const PyTypes &T, TSNode Call);
 // methods, module instances (their forward/__call__), and the storage keys of
 // parameters and attributes.
 std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr);
+
+// The functions an argument hands on to be called: a lambda, a project
+// function, a bound method or a partial of one. Values that merely hold
+// callables (modules, containers) are not: `len(self.layers)` calls nothing.
+std::vector<std::string> handedFunctions(const PyTypes &T, TSNode Arg);
 
 // make_graphed_callables((model, fn), ...): what each element captures.
 std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);

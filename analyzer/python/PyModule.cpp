@@ -238,6 +238,34 @@ void PyProgram::link() {
         Subclasses[B].push_back(Name);
 }
 
+std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std::string &Method,
+                                             bool Exact) const {
+  std::vector<std::string> Out;
+  std::string Base = methodOf(Class, Method);
+  if (!Base.empty())
+    Out.push_back(Base);
+  if (Exact)
+    return Out;
+  std::set<std::string> Seen = {Class};
+  std::vector<std::string> Down = {Class};
+  while (!Down.empty() && Seen.size() < 256) {
+    std::string C = Down.back();
+    Down.pop_back();
+    auto It = Subclasses.find(C);
+    if (It == Subclasses.end())
+      continue;
+    for (const auto &Sub : It->second) {
+      if (!Seen.insert(Sub).second)
+        continue;
+      Down.push_back(Sub);
+      const PyClassDef *D = classNamed(Sub);
+      if (D && D->Methods.count(Method))
+        Out.push_back(Sub + "." + Method);
+    }
+  }
+  return Out;
+}
+
 std::vector<std::string> PyProgram::relatedClasses(const std::string &Class) const {
   std::vector<std::string> Out;
   std::set<std::string> Seen;

@@ -83,6 +83,12 @@ public:
   // in method resolution order (depth first, left to right, as CPython's C3
   // gives for the hierarchies real code has).
   std::string methodOf(const std::string &Class, const std::string &Method) const;
+  // The methods a call of Method on a value of static class Class may run:
+  // the one Class resolves to, and unless Exact, the overrides its project
+  // subclasses define (never those of unrelated classes that happen to
+  // override the same base method).
+  std::vector<std::string> dispatch(const std::string &Class, const std::string &Method,
+                                    bool Exact) const;
   // Class, its project ancestors and its project descendants: every class
   // whose attribute `self.x` may be, seen from a method of Class.
   std::vector<std::string> relatedClasses(const std::string &Class) const;

@@ -2,6 +2,7 @@
 
 #include "TorchApi.h"
 
+#include <optional>
 #include <set>
 
 namespace graphsafe::lint::py {
@@ -182,6 +183,8 @@ void PyTypes::collect() {
                 : Old.K == VK::Host && Add.K == VK::Host ? Value{VK::Host, ""}
                                                          : Value{};
       bindTarget(Left, V, endOf(N));
+    } else if (K == "if_statement") {
+      narrowIsinstance(N);
     } else if (K == "named_expression") {
       bindTarget(field(N, "name"), valueOf(field(N, "value")), endOf(N));
     } else if (K == "for_statement" || K == "for_in_clause") {
@@ -206,7 +209,7 @@ const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offse
     return nullptr;
   const Binding *Last = nullptr;
   for (const auto &B : It->second)
-    if (B.At <= Offset)
+    if (B.At <= Offset && (!Last || B.At >= Last->At))
       Last = &B;
   // Bound later in a loop: the earliest binding stands in.
   return Last ? Last : &It->second.front();
@@ -220,6 +223,47 @@ TSNode PyTypes::boundExpr(std::string_view Name, unsigned Offset) const {
 int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
   const Binding *B = bindingAt(Name, Offset);
   return B ? B->Parameter : -1;
+}
+
+// `if isinstance(x, torch.Tensor): ... else: <here x is not a tensor>`, and
+// `if not isinstance(x, torch.Tensor): <here>`: callers may pass either.
+void PyTypes::narrowIsinstance(TSNode If) {
+  const PySource &S = *M.Src;
+  TSNode Cond = unparen(field(If, "condition"));
+  bool Negated = false;
+  if (is(Cond, "not_operator")) {
+    Negated = true;
+    Cond = unparen(field(Cond, "argument"));
+  }
+  if (!is(Cond, "call") || S.text(field(Cond, "function")) != "isinstance")
+    return;
+  CallArgs A = argsOf(S, Cond);
+  if (A.Positional.size() != 2 || !is(A.Positional[0], "identifier") ||
+      S.text(A.Positional[1]).find("Tensor") == std::string_view::npos)
+    return;
+  std::string Name(S.text(A.Positional[0]));
+  unsigned Begin = 0, End = endOf(If);
+  if (Negated) {
+    TSNode Body = field(If, "consequence");
+    Begin = beginOf(Body);
+    End = endOf(Body);
+  } else {
+    TSNode Alt = field(If, "alternative");
+    if (ts_node_is_null(Alt))
+      return;
+    Begin = beginOf(Alt);
+  }
+  const Binding *Before = bindingAt(Name, beginOf(If));
+  std::optional<Binding> After;
+  if (Before) {
+    After = *Before;
+    After->At = End;
+  }
+  Binding Narrowed;
+  Narrowed.At = Begin;
+  Bindings[Name].push_back(Narrowed);
+  if (After)
+    Bindings[Name].push_back(*After);
 }
 
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {

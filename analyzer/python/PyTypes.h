@@ -78,6 +78,7 @@ private:
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
   void collect();
+  void narrowIsinstance(TSNode If);
   Value callValue(TSNode Call) const;
   // What a project function's return annotation says it returns.
   Value returnValue(const std::string &Function) const;

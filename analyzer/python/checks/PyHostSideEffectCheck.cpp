@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace graphsafe::lint::py {
 
 namespace {
@@ -30,12 +32,22 @@ public:
     const PySource &S = Ctx.S;
     const PyTypes &T = Ctx.T;
     std::set<std::string> Globals;
+    // Containers this function makes afresh (`self.bufs = []`): filling one is
+    // building it, as capture code does to hold its static buffers, not a
+    // change replays would have to repeat.
+    std::map<std::string, unsigned> Fresh;
     walk(Ctx.body(), [&](TSNode N) {
       if (is(N, "global_statement") || is(N, "nonlocal_statement"))
         for (TSNode C : namedChildren(N))
           Globals.insert(std::string(S.text(C)));
+      if (is(N, "assignment") && isFreshContainer(T, field(N, "right")))
+        Fresh.emplace(std::string(S.text(field(N, "left"))), endOf(N));
       return true;
     });
+    auto madeHere = [&](TSNode Container, TSNode At) {
+      auto It = Fresh.find(std::string(S.text(Container)));
+      return It != Fresh.end() && It->second <= beginOf(At);
+    };
     auto stateChanged = [&](TSNode At, TSNode Target) {
       Ctx.reportCheck("host-state-mutation", At,
                       fmt::format("'{}' is host state changed in captured code: the change "
@@ -69,7 +81,7 @@ public:
         TSNode Fn = unparen(field(N, "function"));
         std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
         if (ContainerMutators.count(Method) && outlivesCall(Ctx, field(Fn, "object"), Globals) &&
-            !mayBeTensorOrModule(T, field(Fn, "object")))
+            !mayBeTensorOrModule(T, field(Fn, "object")) && !madeHere(field(Fn, "object"), N))
           Ctx.reportCheck("host-state-mutation", N,
                           fmt::format("'{}' changes a host container in captured code: it "
                                       "happens once, at capture, and replays never repeat it",
@@ -104,6 +116,18 @@ private:
       return !Found;
     });
     return Found;
+  }
+
+  static bool isFreshContainer(const PyTypes &T, TSNode E) {
+    E = unparen(E);
+    if (is(E, "list") || is(E, "dictionary") || is(E, "set") || is(E, "list_comprehension") ||
+        is(E, "dictionary_comprehension"))
+      return true;
+    if (!is(E, "call"))
+      return false;
+    std::string Q = T.resolve(field(E, "function"));
+    return Q == "list" || Q == "dict" || Q == "set" || Q == "collections.deque" ||
+           Q == "collections.defaultdict" || Q == "collections.OrderedDict";
   }
 
   static bool mayBeTensorOrModule(const PyTypes &T, TSNode E) {

@@ -1,0 +1,62 @@
+#include "ClassHierarchy.h"
+
+#include <set>
+
+namespace graphsafe::lint {
+
+ClassHierarchy::ClassHierarchy(const std::vector<TUSummary> &TUs) {
+  for (const auto &TU : TUs)
+    for (const auto &C : TU.Classes)
+      if (ByKey.emplace(C.Key, &C).second)
+        for (const auto &B : C.Bases)
+          if (B != C.Key)
+            Subclasses[B].push_back(C.Key);
+}
+
+std::string ClassHierarchy::inherited(const std::string &Class, const std::string &Method) const {
+  std::set<std::string> Seen;
+  std::vector<std::string> Todo = {Class};
+  while (!Todo.empty()) {
+    std::string C = std::move(Todo.back());
+    Todo.pop_back();
+    if (!Seen.insert(C).second)
+      continue;
+    auto It = ByKey.find(C);
+    if (It == ByKey.end())
+      continue;
+    if (auto M = It->second->Methods.find(Method); M != It->second->Methods.end())
+      return M->second;
+    Todo.insert(Todo.end(), It->second->Bases.rbegin(), It->second->Bases.rend());
+  }
+  return "";
+}
+
+const std::vector<std::string> &ClassHierarchy::dispatch(const std::string &Class,
+                                                         const std::string &Method) const {
+  auto [It, New] = Memo.try_emplace({Class, Method});
+  if (!New)
+    return It->second;
+  std::vector<std::string> &Out = It->second;
+  if (std::string Base = inherited(Class, Method); !Base.empty())
+    Out.push_back(Base);
+  std::set<std::string> Seen = {Class};
+  std::vector<std::string> Down = {Class};
+  while (!Down.empty() && Seen.size() < 4096) {
+    std::string C = std::move(Down.back());
+    Down.pop_back();
+    auto Sub = Subclasses.find(C);
+    if (Sub == Subclasses.end())
+      continue;
+    for (const auto &S : Sub->second) {
+      if (!Seen.insert(S).second)
+        continue;
+      Down.push_back(S);
+      const ClassSummary *D = ByKey.at(S);
+      if (auto M = D->Methods.find(Method); M != D->Methods.end())
+        Out.push_back(M->second);
+    }
+  }
+  return Out;
+}
+
+} // namespace graphsafe::lint

@@ -1,0 +1,30 @@
+// The classes of all summaries joined: which method a call on a value of some
+// class runs, with the overrides its subclasses may put in its place.
+#pragma once
+
+#include "Summary.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint {
+
+class ClassHierarchy {
+public:
+  explicit ClassHierarchy(const std::vector<TUSummary> &TUs);
+
+  // The method Method of a value whose class is Class or one of its
+  // subclasses: the one Class inherits (bases depth first, left to right)
+  // and every override its subclasses define.
+  const std::vector<std::string> &dispatch(const std::string &Class,
+                                           const std::string &Method) const;
+
+private:
+  std::string inherited(const std::string &Class, const std::string &Method) const;
+  std::map<std::string, const ClassSummary *> ByKey;
+  std::map<std::string, std::vector<std::string>> Subclasses;
+  mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> Memo;
+};
+
+} // namespace graphsafe::lint
