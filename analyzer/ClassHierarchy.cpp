@@ -32,13 +32,16 @@ std::string ClassHierarchy::inherited(const std::string &Class, const std::strin
 }
 
 const std::vector<std::string> &ClassHierarchy::dispatch(const std::string &Class,
-                                                         const std::string &Method) const {
-  auto [It, New] = Memo.try_emplace({Class, Method});
+                                                         const std::string &Method,
+                                                         bool Exact) const {
+  auto [It, New] = Memo.try_emplace({Class, Method, Exact});
   if (!New)
     return It->second;
   std::vector<std::string> &Out = It->second;
   if (std::string Base = inherited(Class, Method); !Base.empty())
     Out.push_back(Base);
+  if (Exact)
+    return Out;
   std::set<std::string> Seen = {Class};
   std::vector<std::string> Down = {Class};
   while (!Down.empty() && Seen.size() < 4096) {

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace graphsafe::lint {
@@ -16,15 +17,15 @@ public:
 
   // The method Method of a value whose class is Class or one of its
   // subclasses: the one Class inherits (bases depth first, left to right)
-  // and every override its subclasses define.
-  const std::vector<std::string> &dispatch(const std::string &Class,
-                                           const std::string &Method) const;
+  // and, unless Exact, every override its subclasses define.
+  const std::vector<std::string> &dispatch(const std::string &Class, const std::string &Method,
+                                           bool Exact = false) const;
 
 private:
   std::string inherited(const std::string &Class, const std::string &Method) const;
   std::map<std::string, const ClassSummary *> ByKey;
   std::map<std::string, std::vector<std::string>> Subclasses;
-  mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> Memo;
+  mutable std::map<std::tuple<std::string, std::string, bool>, std::vector<std::string>> Memo;
 };
 
 } // namespace graphsafe::lint

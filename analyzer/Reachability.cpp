@@ -64,8 +64,9 @@ public:
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
     if (!Via.SelfMethod.empty()) {
-      const auto &Methods =
-          Classes.dispatch(SelfClass.empty() ? Via.Receiver : SelfClass, Via.SelfMethod);
+      std::string Class = SelfClass.empty() ? Via.Receiver : SelfClass;
+      bool Exact = !Class.empty() && Class[0] == '=';
+      const auto &Methods = Classes.dispatch(Exact ? Class.substr(1) : Class, Via.SelfMethod, Exact);
       Todo.assign(Methods.begin(), Methods.end());
       Seen.insert(Methods.begin(), Methods.end());
     }

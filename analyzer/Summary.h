@@ -51,7 +51,7 @@ struct CallEdge {
   // overrides of the class that mixed it in, not those of every class that
   // uses the mixin.
   std::string SelfMethod;
-  std::string Receiver;
+  std::string Receiver; // `=` first: exactly that class, no subclass
 };
 
 // A class of the program, for dispatching self calls: its bases in method

@@ -46,11 +46,12 @@ std::string receiverClass(const PyTypes &T, TSNode Obj, bool *Exact = nullptr) {
   return V.Name;
 }
 
-// A callable kept in attribute Attr of an instance of Class: whatever any
-// method of a related class stored there, and a module instance its type says.
+// A callable kept in attribute Attr of an instance of Class. A store is kept
+// under the assigning class and each of its ancestors, so looking under Class
+// and its ancestors finds what Class, its bases and its subclasses assign.
 void addAttrTargets(const PyTypes &T, const std::string &Class, const std::string &Attr,
                     std::vector<std::string> &Out) {
-  for (const auto &C : T.P.relatedClasses(Class))
+  for (const auto &C : T.P.ancestors(Class))
     Out.push_back(attrKey(C, Attr));
 }
 
@@ -145,7 +146,7 @@ bool throughValue(const PyTypes &T, TSNode E) {
   if (is(E, "attribute")) {
     std::string Class = receiverClass(T, field(E, "object"));
     std::string Attr(S.text(field(E, "attribute")));
-    return !Class.empty() && T.P.methodOf(Class, Attr).empty() && T.attrAssigned(Class, Attr);
+    return !Class.empty() && T.P.methodOf(Class, Attr).empty() && T.P.attrAssigned(Class, Attr);
   }
   return false;
 }
@@ -191,7 +192,8 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
         for (const auto &M : Ms)
           Out.Keys.push_back(usr(M));
         Out.Exact = true; // dispatch already chose the overrides
-        Out.Receiver = classKey(Class);
+        // An exact receiver stays exact for the self calls of the callee.
+        Out.Receiver = (Exact ? "=" : "") + classKey(Class);
         if (T.isSelf(Obj))
           Out.SelfMethod = Method;
         return Out;
@@ -199,7 +201,7 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
       // Not a method of the project: `self.layer(x)` calls what the attribute
       // holds, if the project assigns it; else it is the library base class's
       // own method (nn.Module.parameters()).
-      if (T.attrAssigned(Class, Method)) {
+      if (T.P.attrAssigned(Class, Method)) {
         Out.Keys = valueTargets(T, Fn);
         Out.Dynamic = true;
       }
@@ -314,9 +316,11 @@ void collectStores(const PyTypes &T, TSNode N,
     std::string Class = receiverClass(T, field(Target, "object"));
     if (Class.empty())
       continue;
-    std::string Key = attrKey(Class, std::string(S.text(field(Target, "attribute"))));
-    for (auto &Stored : valueTargets(T, Value))
-      Out.push_back({Key, std::move(Stored)});
+    std::string Attr(S.text(field(Target, "attribute")));
+    std::vector<std::string> Stored = valueTargets(T, Value);
+    for (const auto &C : T.P.ancestors(Class))
+      for (const auto &V : Stored)
+        Out.push_back({attrKey(C, Attr), V});
   }
 }
 

@@ -89,6 +89,28 @@ void indexImports(PyModuleInfo &M, TSNode N) {
   }
 }
 
+// `self.x = ...` and `self.x += ...` in a method whose first parameter is self.
+void noteSelfAssignments(const PySource &S, TSNode Method, std::set<std::string> &Out) {
+  TSNode Params = field(Method, "parameters");
+  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
+  TSNode Self = ts_node_is_null(First) ? TSNode{} : parameterName(First);
+  if (ts_node_is_null(Self))
+    return;
+  std::string_view SelfName = S.text(Self);
+  walk(field(Method, "body"), [&](TSNode N) {
+    if (is(N, "assignment") || is(N, "augmented_assignment")) {
+      TSNode L = unparen(field(N, "left"));
+      std::vector<TSNode> Targets = {L};
+      if (is(L, "pattern_list") || is(L, "tuple_pattern"))
+        Targets = namedChildren(L);
+      for (TSNode T : Targets)
+        if (is(T, "attribute") && S.text(field(T, "object")) == SelfName)
+          Out.insert(std::string(S.text(field(T, "attribute"))));
+    }
+    return true;
+  });
+}
+
 void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
                 const std::string &ClassQName, bool TopLevel) {
   const PySource &S = *M.Src;
@@ -133,8 +155,11 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       M.Functions.push_back(F);
       if (TopLevel)
         M.Defs[Name] = F.QualName;
-      if (!ClassQName.empty())
-        M.Classes[ClassQName].Methods.insert(Name);
+      if (!ClassQName.empty()) {
+        PyClassDef &Class = M.Classes[ClassQName];
+        Class.Methods.insert(Name);
+        noteSelfAssignments(S, N, Class.AssignedAttrs);
+      }
       indexScope(M, field(N, "body"), F.QualName, "", false);
       return false;
     }
@@ -232,23 +257,33 @@ void PyProgram::link() {
       }
       ClassByName[Name] = &C;
     }
-  for (const auto &[Name, C] : ClassByName)
+  for (const auto &[Name, C] : ClassByName) {
     for (const auto &B : C->Bases)
       if (B != Name)
         Subclasses[B].push_back(Name);
+    for (const auto &A : ancestors(Name))
+      AssignedBelow[A].insert(C->AssignedAttrs.begin(), C->AssignedAttrs.end());
+  }
 }
 
 std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std::string &Method,
                                              bool Exact) const {
+  if (Exact) {
+    std::string Base = methodOf(Class, Method);
+    return Base.empty() ? std::vector<std::string>{} : std::vector<std::string>{Base};
+  }
+  {
+    std::lock_guard<std::mutex> Lock(DispatchMutex);
+    if (auto It = DispatchMemo.find({Class, Method}); It != DispatchMemo.end())
+      return It->second;
+  }
   std::vector<std::string> Out;
   std::string Base = methodOf(Class, Method);
   if (!Base.empty())
     Out.push_back(Base);
-  if (Exact)
-    return Out;
   std::set<std::string> Seen = {Class};
   std::vector<std::string> Down = {Class};
-  while (!Down.empty() && Seen.size() < 256) {
+  while (!Down.empty()) {
     std::string C = Down.back();
     Down.pop_back();
     auto It = Subclasses.find(C);
@@ -263,38 +298,34 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
         Out.push_back(Sub + "." + Method);
     }
   }
+  std::lock_guard<std::mutex> Lock(DispatchMutex);
+  DispatchMemo.emplace(std::make_pair(Class, Method), Out);
   return Out;
 }
 
-std::vector<std::string> PyProgram::relatedClasses(const std::string &Class) const {
+std::vector<std::string> PyProgram::ancestors(const std::string &Class) const {
   std::vector<std::string> Out;
   std::set<std::string> Seen;
-  auto add = [&](const std::string &C) {
-    if (Seen.insert(C).second)
-      Out.push_back(C);
-  };
-  std::vector<std::string> Up = {Class};
-  while (!Up.empty() && Out.size() < 64) {
-    std::string C = Up.back();
-    Up.pop_back();
+  std::vector<std::string> Todo = {Class};
+  while (!Todo.empty()) {
+    std::string C = std::move(Todo.back());
+    Todo.pop_back();
     const PyClassDef *D = classNamed(C);
-    if (!D || Seen.count(C))
+    if (!D || !Seen.insert(C).second)
       continue;
-    add(C);
-    Up.insert(Up.end(), D->Bases.begin(), D->Bases.end());
-  }
-  std::vector<std::string> Down = {Class};
-  while (!Down.empty() && Out.size() < 256) {
-    std::string C = Down.back();
-    Down.pop_back();
-    if (auto It = Subclasses.find(C); It != Subclasses.end())
-      for (const auto &Sub : It->second)
-        if (Seen.insert(Sub).second) {
-          Out.push_back(Sub);
-          Down.push_back(Sub);
-        }
+    Out.push_back(C);
+    Todo.insert(Todo.end(), D->Bases.rbegin(), D->Bases.rend());
   }
   return Out;
+}
+
+bool PyProgram::attrAssigned(const std::string &Class, const std::string &Attr) const {
+  if (auto It = AssignedBelow.find(Class); It != AssignedBelow.end() && It->second.count(Attr))
+    return true;
+  for (const auto &A : ancestors(Class))
+    if (classNamed(A)->AssignedAttrs.count(Attr))
+      return true;
+  return false;
 }
 
 std::string PyProgram::canonical(const std::string &Name) const {

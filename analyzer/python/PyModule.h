@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct PyClassDef {
   std::string QualName;
   std::vector<std::string> Bases; // qualified after resolution
   std::set<std::string> Methods;
+  std::set<std::string> AssignedAttrs; // x of every `self.x = ...` in its methods
   TSNode Node{};
   const struct PyModuleInfo *Module = nullptr;
 };
@@ -89,9 +91,10 @@ public:
   // override the same base method).
   std::vector<std::string> dispatch(const std::string &Class, const std::string &Method,
                                     bool Exact) const;
-  // Class, its project ancestors and its project descendants: every class
-  // whose attribute `self.x` may be, seen from a method of Class.
-  std::vector<std::string> relatedClasses(const std::string &Class) const;
+  // Class and its project ancestors, nearest first.
+  std::vector<std::string> ancestors(const std::string &Class) const;
+  // Whether a method of Class, an ancestor or a descendant assigns self.Attr.
+  bool attrAssigned(const std::string &Class, const std::string &Attr) const;
 
   // Parameters known to take tensors: every parameter of a callable given to
   // make_graphed_callables, and positions where some caller passes a tensor.
@@ -116,6 +119,10 @@ public:
 private:
   std::map<std::string, const PyClassDef *> ClassByName;
   std::map<std::string, std::vector<std::string>> Subclasses;
+  // Attributes assigned in each class or any of its descendants.
+  std::map<std::string, std::set<std::string>> AssignedBelow;
+  mutable std::mutex DispatchMutex;
+  mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
   std::set<std::string> FunctionNames;
   std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
   std::map<std::string, const PyModuleInfo *> ByModule;

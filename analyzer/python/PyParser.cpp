@@ -1,5 +1,7 @@
 #include "PyParser.h"
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +9,20 @@
 extern "C" const TSLanguage *tree_sitter_python();
 
 namespace graphsafe::lint::py {
+
+TSFieldId fieldId(std::string_view Name) {
+  static const std::unordered_map<std::string_view, TSFieldId> Ids = [] {
+    std::unordered_map<std::string_view, TSFieldId> M;
+    const TSLanguage *Lang = tree_sitter_python();
+    for (TSFieldId I = 1; I <= ts_language_field_count(Lang); ++I)
+      if (const char *N = ts_language_field_name_for_id(Lang, I))
+        M.emplace(N, I);
+    return M;
+  }();
+  auto It = Ids.find(Name);
+  return It == Ids.end() ? 0 : It->second;
+}
+
 
 std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, std::string &Error) {
   std::unique_ptr<PySource> S(new PySource(std::move(Path), std::move(Text)));

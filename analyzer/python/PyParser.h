@@ -44,8 +44,11 @@ private:
 
 inline std::string_view kind(TSNode N) { return ts_node_is_null(N) ? "" : ts_node_type(N); }
 inline bool is(TSNode N, std::string_view K) { return kind(N) == K; }
+// The grammar's id of a field name, looked up once: tree-sitter's own lookup
+// compares the name against every field of the grammar on each call.
+TSFieldId fieldId(std::string_view Name);
 inline TSNode field(TSNode N, std::string_view Name) {
-  return ts_node_child_by_field_name(N, Name.data(), Name.size());
+  return ts_node_child_by_field_id(N, fieldId(Name));
 }
 inline unsigned beginOf(TSNode N) { return ts_node_start_byte(N); }
 inline unsigned endOf(TSNode N) { return ts_node_end_byte(N); }

@@ -21,18 +21,65 @@ bool endsFlow(TSNode Block) {
          K == "break_statement";
 }
 
-// The capture-status test in an `if` condition: +1 when true means
-// capturing, -1 when negated, 0 when the condition is something else.
-int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Cond) {
+int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
+               TSNode Cond, int Depth);
+
+// A project function that returns a capture-status test (`def capturing():
+// return torch.cuda.is_current_stream_capturing()`) tests it wherever it is
+// called: the sign of what all its returns test, else 0.
+int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Spec, int Depth) {
+  const PyFunctionDef *F = P.function(Q);
+  const PyModuleInfo *M = P.moduleOfFunction(Q);
+  if (!F || !M || F->IsModuleBody || Depth > 2)
+    return 0;
+  PyTypeCache Cache;
+  PyTypes T(P, *M, *F, Cache);
+  int Sign = 0;
+  bool Other = false;
+  walk(F->body(), [&](TSNode N) {
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = ts_node_named_child(N, 0);
+    int S = ts_node_is_null(V) ? 0 : statusTest(P, *M, T, Spec, V, Depth + 1);
+    if (S == 0 || (Sign != 0 && S != Sign))
+      Other = true;
+    Sign = S;
+    return false;
+  });
+  return Other ? 0 : Sign;
+}
+
+// The capture-status test in an `if` condition: +1 when its being false
+// means not capturing, -1 when its being true does, 0 when the condition
+// says nothing. `a or capturing()` false means capturing() is false;
+// `not capturing() and a` true means capturing() is false.
+int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
+               TSNode Cond, int Depth) {
   Cond = unparen(Cond);
   int Sign = 1;
   while (is(Cond, "not_operator")) {
     Sign = -Sign;
     Cond = unparen(field(Cond, "argument"));
   }
-  if (is(Cond, "call") && listed(Spec.PyStatusQueries, Ctx.T.resolve(field(Cond, "function"))))
+  if (is(Cond, "boolean_operator")) {
+    std::string_view Op = M.Src->text(field(Cond, "operator"));
+    int L = statusTest(P, M, T, Spec, field(Cond, "left"), Depth);
+    int R = statusTest(P, M, T, Spec, field(Cond, "right"), Depth);
+    int Want = Op == "or" ? 1 : -1;
+    return (L == Want || R == Want) ? Sign * Want : 0;
+  }
+  if (!is(Cond, "call"))
+    return 0;
+  std::string Q = T.resolve(field(Cond, "function"));
+  if (listed(Spec.PyStatusQueries, Q))
     return Sign;
+  if (!Q.empty() && P.isFunction(Q))
+    return Sign * helperStatus(P, Q, Spec, Depth);
   return 0;
+}
+
+int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Cond) {
+  return statusTest(Ctx.T.P, Ctx.T.M, Ctx.T, Spec, Cond, 0);
 }
 
 } // namespace

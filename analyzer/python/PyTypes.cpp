@@ -80,6 +80,7 @@ PyTypes::PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef 
                  PyTypeCache &Cache)
     : P(P), M(M), F(F), Cache(Cache) {
   collect();
+  Complete = true;
 }
 
 bool PyTypes::isSelf(TSNode N) const {
@@ -356,15 +357,6 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
   return {};
 }
 
-bool PyTypes::attrAssigned(const std::string &Class, const std::string &Attr) const {
-  for (const auto &C : P.relatedClasses(Class)) {
-    selfAttr(C, Attr); // fills the class's table
-    if (auto It = Cache.ClassAttrs.find(C); It != Cache.ClassAttrs.end() && It->second.count(Attr))
-      return true;
-  }
-  return false;
-}
-
 std::string PyTypes::resolve(TSNode E) const {
   E = unparen(E);
   const PySource &S = *M.Src;
@@ -526,6 +518,18 @@ Value PyTypes::valueOf(TSNode E) const {
   E = unparen(E);
   if (ts_node_is_null(E))
     return {};
+  // Every check asks about the same receivers and arguments again; once the
+  // bindings are complete an answer never changes.
+  if (!Complete)
+    return computeValue(E);
+  if (auto It = Memo.find(E.id); It != Memo.end())
+    return It->second;
+  Value V = computeValue(E);
+  Memo.emplace(E.id, V);
+  return V;
+}
+
+Value PyTypes::computeValue(TSNode E) const {
   const PySource &S = *M.Src;
   auto K = kind(E);
   if (isLiteralHost(K))

@@ -6,6 +6,7 @@
 #include "PyModule.h"
 
 #include <map>
+#include <unordered_map>
 #include <string>
 
 namespace graphsafe::lint::py {
@@ -59,8 +60,6 @@ public:
   // function's parameter, else -1.
   int parameterAt(std::string_view Name, unsigned Offset) const;
   Value selfAttr(const std::string &Class, const std::string &Attr) const;
-  // Whether some method of Class, its ancestors or descendants assigns self.Attr.
-  bool attrAssigned(const std::string &Class, const std::string &Attr) const;
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
@@ -85,6 +84,9 @@ private:
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
   std::map<std::string, std::vector<Binding>, std::less<>> Bindings;
+  Value computeValue(TSNode E) const;
+  bool Complete = false; // bindings collected: valueOf may remember its answers
+  mutable std::unordered_map<const void *, Value> Memo;
   std::string SelfName;
   PyTypeCache &Cache;
 };

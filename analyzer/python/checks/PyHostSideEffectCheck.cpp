@@ -32,15 +32,17 @@ public:
     const PySource &S = Ctx.S;
     const PyTypes &T = Ctx.T;
     std::set<std::string> Globals;
-    // Containers this function makes afresh (`self.bufs = []`): filling one is
+    // Containers captured code makes afresh (`self.bufs = []`): filling one is
     // building it, as capture code does to hold its static buffers, not a
-    // change replays would have to repeat.
+    // change replays would have to repeat. One made before the capture began
+    // is state the capture changes.
     std::map<std::string, unsigned> Fresh;
     walk(Ctx.body(), [&](TSNode N) {
       if (is(N, "global_statement") || is(N, "nonlocal_statement"))
         for (TSNode C : namedChildren(N))
           Globals.insert(std::string(S.text(C)));
-      if (is(N, "assignment") && isFreshContainer(T, field(N, "right")))
+      if (is(N, "assignment") && isFreshContainer(T, field(N, "right")) &&
+          Ctx.inCapture(beginOf(N)))
         Fresh.emplace(std::string(S.text(field(N, "left"))), endOf(N));
       return true;
     });
