@@ -248,11 +248,16 @@ void PyTypes::narrowIsinstance(TSNode If) {
     TSNode Body = field(If, "consequence");
     Begin = beginOf(Body);
     End = endOf(Body);
-  } else {
-    TSNode Alt = field(If, "alternative");
-    if (ts_node_is_null(Alt))
-      return;
+  } else if (TSNode Alt = field(If, "alternative"); !ts_node_is_null(Alt)) {
     Begin = beginOf(Alt);
+  } else {
+    // `if isinstance(x, Tensor): return ...`: below it, x is no tensor.
+    auto Stmts = namedChildren(field(If, "consequence"));
+    auto Last = Stmts.empty() ? std::string_view() : kind(Stmts.back());
+    if (Last != "return_statement" && Last != "raise_statement" && Last != "continue_statement")
+      return;
+    Begin = endOf(If);
+    End = endOf(ts_node_parent(If));
   }
   const Binding *Before = bindingAt(Name, beginOf(If));
   std::optional<Binding> After;
