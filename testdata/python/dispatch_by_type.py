@@ -18,7 +18,7 @@ class CheckingScaler(Scaler):
         found_inf = torch.zeros(1, device="cuda")
         if found_inf.item():  # expected-error {{sync-tensor-read}}
             raise RuntimeError("inf")
-        # CHECK-NOTES@-3: 'CheckingScaler.unscale_' is called here under capture
+        # CHECK-NOTES@-2: 'CheckingScaler.unscale_' is called here under capture
 
 
 class AdapterMixin:
