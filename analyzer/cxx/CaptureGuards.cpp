@@ -18,7 +18,38 @@ namespace {
 
 class GuardFinder {
 public:
-  GuardFinder(const CaptureSpec &Spec, ASTContext &Ctx) : Spec(Spec), SM(Ctx.getSourceManager()) {}
+  GuardFinder(const CaptureSpec &Spec, ASTContext &Ctx, int Depth = 0)
+      : Spec(Spec), Ctx(Ctx), SM(Ctx.getSourceManager()), Depth(Depth) {}
+
+  GuardFinder &withCurrent(const FunctionDecl *F) {
+    Current = F;
+    return *this;
+  }
+
+  // A helper whose every return tests capture the same way (`return
+  // !isCapturing(stream) && debug;`) is a test wherever it is called. A
+  // `return false` path agrees with either polarity: the condition does not
+  // hold there at all.
+  std::optional<bool> returnPolarity(const FunctionDecl *F) {
+    if (!F->hasBody() || Depth > 3)
+      return std::nullopt;
+    collectStatusVars(F->getBody());
+    std::optional<bool> Result;
+    bool Mixed = false;
+    walkBody(F->getBody(), [&](const Stmt *S) {
+      const auto *R = dyn_cast<ReturnStmt>(S);
+      if (!R || !R->getRetValue())
+        return;
+      const Expr *V = R->getRetValue()->IgnoreParenImpCasts();
+      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(V); B && !B->getValue())
+        return;
+      auto P = polarity(V);
+      if (!P || (Result && *Result != *P))
+        Mixed = true;
+      Result = P;
+    });
+    return Mixed ? std::nullopt : Result;
+  }
 
   std::vector<std::pair<unsigned, unsigned>> run(const FunctionDecl *F) {
     collectStatusVars(F->getBody());
@@ -132,6 +163,12 @@ private:
     }
     if (isStatusExpr(E) && (isa<DeclRefExpr>(E) || isa<CallExpr>(E)))
       return true; // The status enum's "none" is 0, so a truthy status means capturing.
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *F = calleeOf(C); F && F->getReturnType()->isBooleanType()) {
+        const FunctionDecl *Def = F->getDefinition();
+        if (Def && Def != Current)
+          return GuardFinder(Spec, Ctx, Depth + 1).withCurrent(Def).returnPolarity(Def);
+      }
     return std::nullopt;
   }
 
@@ -177,7 +214,10 @@ private:
   }
 
   const CaptureSpec &Spec;
+  ASTContext &Ctx;
   const SourceManager &SM;
+  int Depth;
+  const FunctionDecl *Current = nullptr; // the helper being read, not to be entered again
   std::set<const ValueDecl *> StatusVars;
   std::vector<std::pair<unsigned, unsigned>> Ranges;
 };
@@ -186,7 +226,7 @@ private:
 
 std::vector<std::pair<unsigned, unsigned>>
 findGuardedRanges(const FunctionDecl *F, const CaptureSpec &Spec, ASTContext &Ctx) {
-  return GuardFinder(Spec, Ctx).run(F);
+  return GuardFinder(Spec, Ctx).withCurrent(F).run(F);
 }
 
 } // namespace graphsafe::lint

@@ -346,6 +346,34 @@ private:
     return Out;
   }
 
+  // std::make_shared<T>(args...) and its kin construct a T inside library
+  // code the analysis does not enter: the call runs T's constructors that
+  // take that many arguments.
+  static std::vector<const FunctionDecl *> factoryConstructors(const CallExpr *C) {
+    std::vector<const FunctionDecl *> Out;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const TemplateArgumentList *Args = Callee ? Callee->getTemplateSpecializationArgs() : nullptr;
+    if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type)
+      return Out;
+    std::string Name = Callee->getQualifiedNameAsString();
+    static const std::set<std::string> Factories = {
+        "std::make_shared",     "std::make_unique",
+        "std::allocate_shared", "std::make_unique_for_overwrite",
+        "c10::make_intrusive",  "std::__1::make_shared",
+        "std::__1::make_unique"};
+    if (!Factories.count(Name))
+      return Out;
+    const CXXRecordDecl *Record = Args->get(0).getAsType()->getAsCXXRecordDecl();
+    if (!Record || !Record->hasDefinition())
+      return Out;
+    unsigned Given = C->getNumArgs() - (Name == "std::allocate_shared" ? 1 : 0);
+    for (const CXXConstructorDecl *Ctor : Record->ctors())
+      if (!Ctor->isCopyOrMoveConstructor() && Ctor->getMinRequiredArguments() <= Given &&
+          (Ctor->isVariadic() || Given <= Ctor->getNumParams()))
+        Out.push_back(Ctor);
+    return Out;
+  }
+
   void collectCalls(FunctionContext &FC, const CaptureRegionFinder &Finder, FunctionSummary &S) {
     const SourceManager &SM = FC.sm();
     std::set<std::pair<std::string, unsigned>> Seen;
@@ -396,6 +424,8 @@ private:
           edge(calleeOf(C), C->getExprLoc(), Ctx, Begin);
         for (const FunctionDecl *Fwd : moduleForwards(C))
           edge(Fwd, C->getExprLoc(), Ctx, Begin);
+        for (const FunctionDecl *Ctor : factoryConstructors(C))
+          edge(Ctor, C->getExprLoc(), Ctx, Begin);
         if (const ValueDecl *Storage = indirectStorage(C)) {
           CallEdge E;
           E.CalleeUsr = storageKey(Storage);

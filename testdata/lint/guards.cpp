@@ -30,3 +30,37 @@ void region(at::cuda::CUDAGraph &g, at::Tensor x) {
   guarded_wrong_way(x);
   g.capture_end();
 }
+
+// A helper whose result is derived from the capture status is a guard wherever
+// it is called; a helper that tests something else is not.
+static bool isCapturing(cudaStream_t s) {
+  cudaStreamCaptureStatus st;
+  cudaStreamIsCapturing(s, &st);
+  return st != cudaStreamCaptureStatusNone;
+}
+static bool doCheckError(cudaStream_t s) { return !isCapturing(s); }
+static bool debugSyncs(cudaStream_t s, bool Debug) { return Debug && !isCapturing(s); }
+static bool verbose(int Level) { return Level > 2; }
+
+void syncAndCheck(cudaStream_t s, bool Debug) {
+  if (doCheckError(s))
+    cudaStreamSynchronize(s);
+  if (debugSyncs(s, Debug))
+    cudaDeviceSynchronize();
+  if (isCapturing(s))
+    return;
+  cudaDeviceSynchronize();
+}
+
+void syncIfVerbose(cudaStream_t s, int Level) {
+  if (verbose(Level))
+    cudaStreamSynchronize(s);                               // expected-error {{sync-device-synchronize}}
+}
+
+void helperGuardedRegion(cudaStream_t s) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  syncAndCheck(s, true);
+  syncIfVerbose(s, 3);
+  cudaStreamEndCapture(s, &g);
+}

@@ -42,3 +42,28 @@ void train(float *d, cudaStream_t s, bool Fast, Trainer &T) {
   cudaStreamEndCapture(s, &g);
   Unused(s);
 }
+
+// Objects made by a factory run their constructor where the factory is called:
+// a context built lazily inside the captured step allocates there.
+#include <memory>
+
+struct DeviceContext {
+  float *Workspace = nullptr;
+  explicit DeviceContext(size_t Bytes) {
+    cudaMalloc(&Workspace, Bytes);                          // expected-error {{alloc-in-capture}}
+  }
+  DeviceContext() = default;                                // not made inside the capture below
+};
+
+struct Scratch {
+  float *Buffer = nullptr;
+  Scratch(int, int) { cudaMalloc(&Buffer, 64); }            // made before capture: quiet
+};
+
+void lazyContext(cudaStream_t s, std::shared_ptr<Scratch> &Pre) {
+  Pre = std::make_shared<Scratch>(1, 2);
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  auto Ctx = std::make_unique<DeviceContext>(size_t{1} << 20);
+  cudaStreamEndCapture(s, &g);
+}
