@@ -1,5 +1,6 @@
 #include "Reachability.h"
 
+#include "CaptureWrappers.h"
 #include "ClassHierarchy.h"
 
 #include <deque>
@@ -38,12 +39,14 @@ public:
   };
   using ReachedSet = std::map<std::string, Reached>;
 
-  explicit CallGraph(const std::vector<TUSummary> &TUs) : Classes(TUs) {
+  CallGraph(const std::vector<TUSummary> &TUs, const RuleSet &Rules)
+      : Classes(TUs), AcrossUnits(regionsAcrossUnits(TUs, Rules)) {
     // The same inline or header function is summarised by every TU that sees
     // it; the first summary stands for all.
     for (const auto &TU : TUs) {
       for (const auto &F : TU.Functions) {
-        if (!ByUsr.emplace(F.Usr, &F).second)
+        auto Adjusted = AcrossUnits.find(F.Usr);
+        if (!ByUsr.emplace(F.Usr, Adjusted == AcrossUnits.end() ? &F : &Adjusted->second).second)
           continue;
         for (const auto &Base : F.Overrides)
           Overriders[Base].push_back(F.Usr);
@@ -159,6 +162,8 @@ private:
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
   ClassHierarchy Classes;
+  // Functions whose regions only show once all TUs are known (CaptureWrappers.h).
+  std::map<std::string, FunctionSummary> AcrossUnits;
   static constexpr int MaxContexts = 8;
 };
 
@@ -304,7 +309,7 @@ void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
 
 std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
                                            bool ExplainReach) {
-  CallGraph G(TUs);
+  CallGraph G(TUs, Rules);
   std::vector<Finding> Out;
   captureFindings(G, Rules, ExplainReach, Out);
   otherThreadFindings(TUs, G, Rules, Out);

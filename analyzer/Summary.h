@@ -67,6 +67,11 @@ struct FunctionSummary {
   std::string Name;
   SourceLoc Loc;
   bool IsEntryPoint = false;          // Annotated or named as always captured.
+  // Returns with a capture open (a begin wrapper), ends a capture its caller
+  // began (an end wrapper). Callers in other TUs are under capture between
+  // their calls of the two.
+  bool OpensCapture = false;
+  bool ClosesCapture = false;
   std::vector<std::string> Overrides; // Virtual methods this one overrides.
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;

@@ -12,8 +12,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBe
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
                                                 RegionBegin, Exact, Dynamic, SelfMethod, Receiver)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClassSummary, Key, Bases, Methods)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FunctionSummary, Usr, Name, Loc, IsEntryPoint, Overrides, Sites,
-                                   Calls)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionSummary, Usr, Name, Loc, IsEntryPoint,
+                                                OpensCapture, ClosesCapture, Overrides, Sites,
+                                                Calls)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TUSummary, File, Functions, CallableStores,
                                                 ThreadEntries, GlobalCapture, AnyCapture, Classes)
 

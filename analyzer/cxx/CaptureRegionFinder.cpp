@@ -207,6 +207,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
     R.End = Ev.Offset + 1; // The end call itself is still under capture.
     R.BeginEvent = B;
     R.EndEvent = &Ev;
+    R.Mechanism = !B;
     R.BeginLoc = B ? toLoc(SM, B->Call->getBeginLoc()) : toLoc(SM, F->getLocation());
     Ctx.Regions.push_back(R);
   }
@@ -215,6 +216,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
     R.Begin = B->Offset;
     R.End = BodyEnd;
     R.BeginEvent = B;
+    R.Mechanism = true;
     R.BeginLoc = toLoc(SM, B->Call->getBeginLoc());
     Ctx.Regions.push_back(R);
   }
@@ -237,6 +239,13 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
   for (const auto *A : F->specific_attrs<AnnotateAttr>())
     if (A->getAnnotation() == "graphsafe::captured")
       Ctx.IsEntryPoint = true;
+}
+
+std::pair<bool, bool> CaptureRegionFinder::opensCloses(const FunctionDecl *F) const {
+  auto It = Effects.find(F);
+  if (It == Effects.end())
+    return {false, false};
+  return {!It->second.Opens.empty(), !It->second.Closes.empty()};
 }
 
 std::optional<unsigned> CaptureRegionFinder::helperArg(const CallExpr *C) const {

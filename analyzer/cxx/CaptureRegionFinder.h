@@ -25,6 +25,10 @@ public:
   // Fills the context's events, regions, guarded ranges and entry-point flag.
   void populate(FunctionContext &Ctx) const;
 
+  // Whether F returns with a capture open, and whether it ends one its caller
+  // began (directly or through callees in this TU).
+  std::pair<bool, bool> opensCloses(const clang::FunctionDecl *F) const;
+
   // For calls of capture helpers: the index of the argument run under capture.
   std::optional<unsigned> helperArg(const clang::CallExpr *C) const;
 

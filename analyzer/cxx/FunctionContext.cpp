@@ -74,6 +74,10 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
   S.Context = contextAt(L, &S.RegionBegin);
   if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded)
     return;
+  // A capture wrapper's registry updates and "begin capture" logs are the
+  // capture mechanism itself, not state the user expects replays to repeat.
+  if (const Region *In = regionAt(L); In && In->Mechanism && R.Category == "host-side-effect")
+    return;
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);
   S.Loc = toLoc(sm(), L);

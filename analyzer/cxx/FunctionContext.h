@@ -33,6 +33,10 @@ struct Region {
   SourceLoc BeginLoc;
   const CaptureEvent *BeginEvent = nullptr; // Null when begun in a caller.
   const CaptureEvent *EndEvent = nullptr;   // Null when ended in a caller.
+  // Begun here and left open for the caller, or ended here after a caller
+  // began it: the body of a begin/end wrapper, whose host bookkeeping and
+  // logging run once per capture by design.
+  bool Mechanism = false;
 };
 
 class FunctionContext {

@@ -132,6 +132,7 @@ public:
       FC.Spec = &Rules.Capture;
       Finder.populate(FC);
       S.IsEntryPoint = FC.IsEntryPoint;
+      std::tie(S.OpensCapture, S.ClosesCapture) = Finder.opensCloses(F);
       noteCaptures(FC, Ctx.getSourceManager());
       for (auto &C : Checks)
         C->run(FC, Facts);

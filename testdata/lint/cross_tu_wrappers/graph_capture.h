@@ -1,0 +1,15 @@
+#pragma once
+#include <cuda_runtime.h>
+
+// A framework's capture wrappers (in the style of Paddle's
+// BeginCUDAGraphCapture/EndCUDAGraphCapture): the capture begins in one
+// function and ends in another, both defined in graph_capture.cpp.
+void BeginCapture(cudaStream_t Stream);
+cudaGraph_t EndCapture(cudaStream_t Stream);
+
+// An execution provider's hooks around a run (ONNX Runtime's OnRunStart and
+// OnRunEnd), themselves wrappers of the wrappers above, in provider.cpp.
+void OnRunStart(cudaStream_t Stream);
+void OnRunEnd(cudaStream_t Stream);
+
+void LaunchModel(float *Data, cudaStream_t Stream);

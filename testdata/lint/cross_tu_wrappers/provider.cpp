@@ -1,0 +1,19 @@
+// Wrappers of the wrappers: still mechanism, still no findings.
+// expected-no-diagnostics
+#include "graph_capture.h"
+
+#include <cstdio>
+
+static int RunsStarted = 0;
+static cudaGraphExec_t Exec = nullptr;
+
+void OnRunStart(cudaStream_t Stream) {
+  BeginCapture(Stream);
+  ++RunsStarted;
+  std::printf("run %d: capturing\n", RunsStarted);
+}
+
+void OnRunEnd(cudaStream_t Stream) {
+  std::printf("run %d: instantiating\n", RunsStarted);
+  cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
+}
