@@ -11,3 +11,12 @@ with torch.cuda.graph(g):
     other.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(other):  # expected-error {{fork-not-joined}}
         b = static_x + 1
+
+# A wait after the block's own work is not a fork.
+s0 = torch.cuda.Stream()
+g2 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g2, stream=s0):
+    with torch.cuda.stream(side):  # expected-error {{side-stream-without-fork}}
+        c = static_x * 3
+        side.wait_stream(s0)
+    s0.wait_stream(side)

@@ -14,3 +14,28 @@ with torch.cuda.graph(g):
 # Warm-up on a side stream outside capture needs nothing.
 with torch.cuda.stream(side):
     static_x.add_(0)
+
+# The fork as the block's first statement (test_cuda.py's spelling), and a
+# join through the capturing stream's own handle.
+s0 = torch.cuda.Stream()
+s1 = torch.cuda.Stream()
+g2 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g2, stream=s0):
+    with torch.cuda.stream(s1):
+        s1.wait_stream(s0)
+        b = static_x * 3
+    with torch.cuda.stream(s0):  # the capturing stream itself, not a side stream
+        s0.wait_stream(s1)
+        static_z = b + 1
+
+# capture_begin() and capture_end() in two blocks on the capturing stream.
+g3 = torch.cuda.CUDAGraph()
+with torch.cuda.stream(s0):
+    g3.capture_begin()
+    c = static_x * 4
+    with torch.cuda.stream(s1):
+        torch.cuda.current_stream().wait_stream(s0)
+        d = c + 1
+    s0.wait_stream(s1)
+with torch.cuda.stream(s0):
+    g3.capture_end()

@@ -5,6 +5,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
 
 namespace graphsafe::lint {
 
@@ -50,9 +51,75 @@ public:
       }
     }
     checkLoops(Ctx);
+    checkThrowPaths(Ctx);
   }
 
 private:
+  // A throw between an explicit begin and end leaves the stream capturing:
+  // the end call is skipped, every later CUDA call on the stream fails, and
+  // the next capture on it cannot begin. An RAII scope (or a try that ends the
+  // capture in its handler) does not have the problem.
+  void checkThrowPaths(FunctionContext &Ctx) {
+    const SourceManager &SM = Ctx.sm();
+    // A throw inside a try may be caught and the capture ended by the handler.
+    std::vector<std::pair<unsigned, unsigned>> Tries;
+    walkBody(Ctx.body(), [&](const Stmt *S) {
+      if (const auto *T = dyn_cast<CXXTryStmt>(S))
+        Tries.push_back({offsetOf(SM, T->getBeginLoc()), offsetOf(SM, T->getEndLoc())});
+    });
+    for (const Region &R : Ctx.Regions) {
+      if (!R.BeginEvent || !R.EndEvent || R.BeginEvent->ViaCallee)
+        continue;
+      const Stmt *Thrower = nullptr;
+      std::string What;
+      walkBody(Ctx.body(), [&](const Stmt *S) {
+        unsigned Off = offsetOf(SM, S->getBeginLoc());
+        if (Thrower || Off <= R.Begin || Off >= R.End - 1)
+          return;
+        for (const auto &[B, E] : Tries)
+          if (Off >= B && Off <= E)
+            return;
+        if (isa<CXXThrowExpr>(S)) {
+          Thrower = S;
+          What = "a throw";
+        } else if (const auto *C = dyn_cast<CallExpr>(S)) {
+          const FunctionDecl *F = C->getDirectCallee();
+          if (F && F->isNoReturn() && !terminates(F)) {
+            Thrower = S;
+            What = "a call of '" + qualifiedName(F) + "', which throws,";
+          }
+        }
+        if (Thrower)
+          if (std::string Macro = outermostMacro(Thrower->getBeginLoc(), Ctx); !Macro.empty())
+            What = "a failing '" + Macro + "'";
+      });
+      if (!Thrower)
+        continue;
+      SourceLocation At = SM.getExpansionLoc(Thrower->getBeginLoc());
+      Ctx.reportCheck("throw-leaves-capture-open", R.BeginEvent->Call->getBeginLoc(), What,
+                      {{What + " may leave the capture here, skipping the end", toLoc(SM, At)},
+                       {"the capture ends here only when nothing threw",
+                        toLoc(SM, R.EndEvent->Call->getBeginLoc())}});
+    }
+  }
+
+  // The macro the user wrote (TORCH_CHECK, PADDLE_ENFORCE_EQ), not its insides.
+  static std::string outermostMacro(SourceLocation L, FunctionContext &Ctx) {
+    std::string Name;
+    while (L.isMacroID()) {
+      Name = Lexer::getImmediateMacroName(L, Ctx.sm(), Ctx.ast().getLangOpts()).str();
+      L = Ctx.sm().getImmediateMacroCallerLoc(L);
+    }
+    return Name;
+  }
+
+  // Functions that end the process: nothing is left capturing after them.
+  static bool terminates(const FunctionDecl *F) {
+    StringRef N = F->getIdentifier() ? F->getName() : "";
+    return N == "abort" || N == "exit" || N == "_Exit" || N == "quick_exit" || N == "terminate" ||
+           N == "__assert_fail" || N == "__assert_rtn" || N == "_exit" || N == "trap";
+  }
+
   // A graph object declared outside a loop and captured inside it is captured
   // again on the second iteration.
   void checkLoops(FunctionContext &Ctx) {

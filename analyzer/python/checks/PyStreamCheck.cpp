@@ -47,11 +47,18 @@ public:
         if (A.Positional.empty())
           continue;
         std::string Side(S.text(A.Positional[0]));
-        if (Side.find("current_stream") != std::string::npos || Side == "None")
+        if (Side.find("current_stream") != std::string::npos || Side == "None" ||
+            Side == capturingStream(Ctx, *R))
           continue;
+        // The fork may open the block itself: `with torch.cuda.stream(s):
+        // s.wait_stream(main)` (or current_stream().wait_stream(main)).
+        unsigned ForkEnd = leadingWaitsEnd(S, field(N, "body"));
         bool Forked = false, Joined = false;
         for (const auto &W : Waits) {
-          if (W.At >= R->Begin && W.At < beginOf(N) && W.Waiter == Side)
+          bool Before = W.At >= R->Begin && W.At < beginOf(N) && W.Waiter == Side;
+          bool Leading = W.At >= beginOf(N) && W.At < ForkEnd &&
+                         (W.Waiter == Side || W.Waiter.find("current_stream") != std::string::npos);
+          if (Before || Leading)
             Forked = true;
           if (W.At >= endOf(N) && W.At < R->End && (W.On == Side || W.On.empty()))
             Joined = true;
@@ -71,6 +78,51 @@ public:
       }
       return true;
     });
+  }
+
+private:
+  // Where the wait calls that open a block end: the first statement that is
+  // not one.
+  static unsigned leadingWaitsEnd(const PySource &S, TSNode Body) {
+    for (TSNode St : namedChildren(Body)) {
+      TSNode E = is(St, "expression_statement") ? ts_node_named_child(St, 0) : TSNode{};
+      TSNode Fn = !ts_node_is_null(E) && is(E, "call") ? field(E, "function") : TSNode{};
+      std::string_view M = !ts_node_is_null(Fn) && is(Fn, "attribute")
+                               ? S.text(field(Fn, "attribute"))
+                               : std::string_view();
+      if (M != "wait_stream" && M != "wait_event")
+        return beginOf(St);
+    }
+    return endOf(Body);
+  }
+
+  // The stream the region captures on, where the code names it: the graph's
+  // `stream=` argument, or a `with torch.cuda.stream(s):` around capture_begin.
+  // A later block on that same stream (capture_end in its own `with`) is the
+  // capturing stream again, not a side stream.
+  static std::string capturingStream(const PyFunctionContext &Ctx, const PyRegion &R) {
+    const PySource &S = Ctx.S;
+    if (ts_node_is_null(R.Opener))
+      return "";
+    if (is(R.Opener, "with_statement")) {
+      for (TSNode V : withContexts(R.Opener))
+        if (is(V, "call"))
+          if (TSNode St = argsOf(S, V).keyword("stream"); !ts_node_is_null(St))
+            return std::string(S.text(St));
+      return "";
+    }
+    for (TSNode P = ts_node_parent(R.Opener); !ts_node_is_null(P); P = ts_node_parent(P)) {
+      if (!is(P, "with_statement"))
+        continue;
+      for (TSNode V : withContexts(P)) {
+        if (!is(V, "call") || Ctx.T.resolve(field(V, "function")) != "torch.cuda.stream")
+          continue;
+        CallArgs A = argsOf(S, V);
+        if (!A.Positional.empty())
+          return std::string(S.text(A.Positional[0]));
+      }
+    }
+    return "";
   }
 };
 
