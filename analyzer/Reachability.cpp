@@ -69,7 +69,8 @@ public:
     if (!Via.SelfMethod.empty()) {
       std::string Class = SelfClass.empty() ? Via.Receiver : SelfClass;
       bool Exact = !Class.empty() && Class[0] == '=';
-      const auto &Methods = Classes.dispatch(Exact ? Class.substr(1) : Class, Via.SelfMethod, Exact);
+      const auto &Methods =
+          Classes.dispatch(Exact ? Class.substr(1) : Class, Via.SelfMethod, Exact);
       Todo.assign(Methods.begin(), Methods.end());
       Seen.insert(Methods.begin(), Methods.end());
     }

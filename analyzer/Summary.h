@@ -66,7 +66,7 @@ struct FunctionSummary {
   std::string Usr;
   std::string Name;
   SourceLoc Loc;
-  bool IsEntryPoint = false;          // Annotated or named as always captured.
+  bool IsEntryPoint = false; // Annotated or named as always captured.
   // Returns with a capture open (a begin wrapper), ends a capture its caller
   // began (an end wrapper). Callers in other TUs are under capture between
   // their calls of the two.

@@ -8,7 +8,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Note, Message, Loc)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FixIt, Begin, End, Replacement)
 
 namespace lint {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes,
+                                   Fix)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
                                                 RegionBegin, Exact, Dynamic, SelfMethod, Receiver)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClassSummary, Key, Bases, Methods)
