@@ -462,8 +462,20 @@ Value PyTypes::callValue(TSNode Call) const {
       if (Cls.empty() || !isupper(static_cast<unsigned char>(Cls[0])) ||
           startsWith(Q, "torch.optim.lr_scheduler."))
         return {};
-      TSNode Cap = argsOf(S, Call).keyword("capturable");
+      CallArgs Args = argsOf(S, Call);
+      TSNode Cap = Args.keyword("capturable");
       bool Capturable = !ts_node_is_null(Cap) && S.text(Cap) == "True";
+      // A param group's own 'capturable' overrides the default
+      // (`Adam([{'params': a}, {'params': b, 'capturable': False}], capturable=True)`):
+      // PyTorch refuses to capture step() when any group is not capturable.
+      TSNode Groups = !Args.Positional.empty() ? Args.Positional[0] : Args.keyword("params");
+      if (Capturable && !ts_node_is_null(Groups) && is(unparen(Groups), "list"))
+        for (TSNode G : namedChildren(unparen(Groups)))
+          if (is(G, "dictionary"))
+            for (TSNode Pair : namedChildren(G))
+              if (is(Pair, "pair") && S.text(field(Pair, "value")) == "False" &&
+                  S.text(field(Pair, "key")).find("capturable") != std::string_view::npos)
+                Capturable = false;
       return {CapturableOptimizers.count(Cls) && !Capturable ? VK::UncapturableOptimizer
                                                              : VK::Optimizer,
               Q};

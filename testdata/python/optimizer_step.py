@@ -11,3 +11,16 @@ with torch.cuda.graph(g):
     loss.backward()
     adam.step()  # expected-error {{optimizer-step-in-capture}}
     adamw.step()  # expected-error {{optimizer-step-in-capture}}
+
+# One param group opts out: PyTorch refuses to capture the step ("param_groups'
+# capturable is False") though the optimizer's default is capturable.
+head = torch.nn.Linear(4, 4).cuda()
+mixed = torch.optim.Adam(
+    [{"params": model.parameters()}, {"params": head.parameters(), "capturable": False}],
+    lr=1e-3,
+    capturable=True,
+)
+g2 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g2):
+    head(static_x).sum().backward()
+    mixed.step()  # expected-error {{optimizer-step-in-capture}}

@@ -12,3 +12,14 @@ with torch.cuda.graph(g):
     loss.backward()
     adam.step()
     sgd.step()
+
+# Every param group capturable, one saying so itself.
+head = torch.nn.Linear(4, 4).cuda()
+grouped = torch.optim.AdamW(
+    [{"params": model.parameters()}, {"params": head.parameters(), "capturable": True}],
+    capturable=True,
+)
+g2 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g2):
+    head(static_x).sum().backward()
+    grouped.step()
