@@ -40,6 +40,10 @@ public:
   // mistakes after capture).
   void reportCheck(const std::string &Check, TSNode N, const std::string &Message,
                    std::vector<Note> Notes = {}, bool Always = false);
+  // For the rule that enables the named check, in the context given: a
+  // capture begun where this function is Ambient nests in its caller's.
+  void reportCheckIn(const std::string &Check, TSNode N, const std::string &Message,
+                     std::vector<Note> Notes, CaptureContext Context, SourceLoc RegionBegin = {});
   bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
 
   const PyTypes &T;

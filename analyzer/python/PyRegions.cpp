@@ -189,17 +189,26 @@ void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Calle
 
 void PyFunctionContext::reportCheck(const std::string &Check, TSNode N, const std::string &Message,
                                     std::vector<Note> Notes, bool Always) {
+  SourceLoc RegionBegin;
+  CaptureContext Context = contextAt(beginOf(N), &RegionBegin);
+  if (Always) {
+    Context = CaptureContext::InRegion;
+    RegionBegin = {};
+  } else if (Context == CaptureContext::Outside || Context == CaptureContext::Guarded) {
+    return;
+  }
+  reportCheckIn(Check, N, Message, std::move(Notes), Context, RegionBegin);
+}
+
+void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
+                                      const std::string &Message, std::vector<Note> Notes,
+                                      CaptureContext Context, SourceLoc RegionBegin) {
   auto It = CheckRules.find(Check);
   if (It == CheckRules.end())
     return;
   Site Site;
-  Site.Context = contextAt(beginOf(N), &Site.RegionBegin);
-  if (Always) {
-    Site.Context = CaptureContext::InRegion;
-    Site.RegionBegin = {};
-  } else if (Site.Context == CaptureContext::Outside || Site.Context == CaptureContext::Guarded) {
-    return;
-  }
+  Site.Context = Context;
+  Site.RegionBegin = RegionBegin;
   Site.RuleId = It->second->Id;
   Site.Message = Message;
   Site.Fix = It->second->Python.Fix;

@@ -10,6 +10,7 @@ std::vector<std::unique_ptr<PyCheck>> makeAllPyChecks(const RuleSet &Rules) {
   Out.push_back(makePyRngCheck());
   Out.push_back(makePyStreamCheck());
   Out.push_back(makePyLifetimeCheck(Rules.Capture));
+  Out.push_back(makePyLifecycleCheck());
   return Out;
 }
 
@@ -25,7 +26,9 @@ const std::set<std::string> &knownPyCheckNames() {
       "side-stream-without-fork", "fork-not-joined",
       // PyLifetimeCheck
       "static-input-rebound", "static-input-deleted", "grads-set-to-none",
-      "output-read-after-replay", "scalar-changed-between-replays"};
+      "output-read-after-replay", "scalar-changed-between-replays",
+      // PyLifecycleCheck
+      "nested-capture", "capture-begin-twice", "throw-leaves-capture-open"};
   return Names;
 }
 

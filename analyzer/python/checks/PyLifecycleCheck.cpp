@@ -1,0 +1,139 @@
+#include "PyCheck.h"
+
+#include <fmt/format.h>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
+
+// A graph object's spelling the check can follow: `g`, `self.graph`.
+bool simpleSpelling(const std::string &G) {
+  return !G.empty() && G.find_first_of("[(") == std::string::npos;
+}
+
+// Graph object lifecycle in Python: one capture at a time (a capture begun
+// inside another, here or in a function a capture reaches), one capture per
+// graph object unless reset, and the end of an explicit capture_begin() on
+// every path.
+class PyLifecycleCheck : public PyCheck {
+public:
+  void run(PyFunctionContext &Ctx) override {
+    for (const auto &R : Ctx.Regions) {
+      if (ts_node_is_null(R.Opener))
+        continue;
+      checkNested(Ctx, R);
+      checkTwice(Ctx, R);
+      checkRaise(Ctx, R);
+    }
+  }
+
+private:
+  static const PyRegion *enclosing(const PyFunctionContext &Ctx, const PyRegion &R) {
+    unsigned At = beginOf(R.Opener);
+    const PyRegion *Best = nullptr;
+    for (const auto &O : Ctx.Regions)
+      if (&O != &R && O.Begin <= At && At < O.End && (!Best || O.Begin > Best->Begin))
+        Best = &O;
+    return Best;
+  }
+
+  static void checkNested(PyFunctionContext &Ctx, const PyRegion &R) {
+    const std::string Msg =
+        "a capture begins while another capture is under way: capture_begin fails in the "
+        "default global mode, and the two graphs' dependencies tangle";
+    if (const PyRegion *Outer = enclosing(Ctx, R)) {
+      Ctx.reportCheckIn("nested-capture", R.Opener, Msg, {}, CaptureContext::InRegion,
+                        Outer->BeginLoc);
+      return;
+    }
+    // Not inside one here: nested exactly when a capture reaches this function.
+    for (const auto &[B, E] : Ctx.Guarded)
+      if (B <= beginOf(R.Opener) && beginOf(R.Opener) < E)
+        return;
+    Ctx.reportCheckIn("nested-capture", R.Opener, Msg, {}, CaptureContext::Ambient);
+  }
+
+  // Whether [From, To) rebinds or resets the graph object.
+  static bool renewed(const PyFunctionContext &Ctx, const std::string &G, unsigned From,
+                      unsigned To) {
+    const PySource &S = Ctx.S;
+    bool Found = false;
+    walk(Ctx.body(), [&](TSNode N) {
+      if (Found || endOf(N) <= From || beginOf(N) >= To)
+        return !Found;
+      if (is(N, "assignment") || is(N, "for_statement")) {
+        TSNode Target = field(N, is(N, "assignment") ? "left" : "left");
+        std::string T(S.text(Target));
+        Found = T == G || T.find(G + ",") == 0 || T.find(", " + G) != std::string::npos;
+      } else if (is(N, "call")) {
+        TSNode Fn = field(N, "function");
+        Found = is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "reset" &&
+                S.text(field(Fn, "object")) == G;
+      }
+      return !Found;
+    });
+    return Found;
+  }
+
+  static void checkTwice(PyFunctionContext &Ctx, const PyRegion &R) {
+    if (!simpleSpelling(R.Graph))
+      return;
+    const std::string Msg = fmt::format(
+        "'{}' is captured again without reset(): a CUDAGraph holds one graph, and capture fails "
+        "('This CUDAGraph instance already owns a captured graph')",
+        R.Graph);
+    for (const auto &O : Ctx.Regions)
+      if (&O != &R && O.Graph == R.Graph && !ts_node_is_null(O.Opener) &&
+          beginOf(O.Opener) < beginOf(R.Opener) &&
+          !renewed(Ctx, R.Graph, endOf(O.Opener), beginOf(R.Opener))) {
+        Ctx.reportCheck("capture-begin-twice", R.Opener, Msg,
+                        {{fmt::format("'{}' was captured here", R.Graph), O.BeginLoc}}, true);
+        return;
+      }
+    for (TSNode P = ts_node_parent(R.Opener); !ts_node_is_null(P) && !isScope(P);
+         P = ts_node_parent(P))
+      if (isLoop(P) && !renewed(Ctx, R.Graph, beginOf(P), endOf(P))) {
+        Ctx.reportCheck("capture-begin-twice", R.Opener, Msg,
+                        {{"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}},
+                        true);
+        return;
+      }
+  }
+
+  // raise and assert between capture_begin() and capture_end() skip the end
+  // unless a try around them can end it; `with torch.cuda.graph` ends it
+  // itself.
+  static void checkRaise(PyFunctionContext &Ctx, const PyRegion &R) {
+    if (!is(R.Opener, "call") || R.End >= endOf(Ctx.body()))
+      return;
+    TSNode Thrower{};
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!ts_node_is_null(Thrower) || endOf(N) <= R.Begin || beginOf(N) >= R.End)
+        return ts_node_is_null(Thrower);
+      if (is(N, "try_statement"))
+        return false;
+      if (is(N, "raise_statement") || is(N, "assert_statement")) {
+        Thrower = N;
+        return false;
+      }
+      return true;
+    });
+    if (ts_node_is_null(Thrower))
+      return;
+    std::string What = is(Thrower, "raise_statement") ? "a raise" : "a failing assert";
+    Ctx.reportCheck("throw-leaves-capture-open", R.Opener,
+                    fmt::format("{} between this capture_begin() and its capture_end() skips the "
+                                "end, leaving the stream capturing",
+                                What),
+                    {{What + " may leave the capture here, skipping the end", Ctx.S.loc(Thrower)}},
+                    true);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<PyCheck> makePyLifecycleCheck() { return std::make_unique<PyLifecycleCheck>(); }
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,56 @@
+# expected-no-diagnostics
+# Captures one after another, a graph per batch size, reset() before a second
+# capture, and capture_begin()/capture_end() protected by try/finally.
+import torch
+
+model = torch.nn.Linear(8, 8).cuda()
+static_x = torch.randn(4, 8, device="cuda")
+
+first = torch.cuda.CUDAGraph()
+second = torch.cuda.CUDAGraph()
+with torch.cuda.graph(first):
+    y = model(static_x)
+with torch.cuda.graph(second, pool=first.pool()):
+    z = model(y)
+
+graphs = {}
+for bs in (1, 2, 4):
+    graphs[bs] = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graphs[bs]):
+        out = model(static_x[:bs])
+
+for bs in (1, 2):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = model(static_x[:bs])
+
+again = torch.cuda.CUDAGraph()
+with torch.cuda.graph(again):
+    a = model(static_x)
+again.reset()
+with torch.cuda.graph(again):
+    b = model(static_x)
+
+
+def capture_checked(h, n):
+    if n <= 0:
+        raise ValueError("empty batch")
+    h.capture_begin()
+    try:
+        out = model(static_x)
+        assert out.dim() == 2
+    finally:
+        h.capture_end()
+    return out
+
+
+def maybe_capture(h):
+    # Called under another capture, this helper leaves the capture to it.
+    if torch.cuda.is_current_stream_capturing():
+        return model(static_x)
+    with torch.cuda.graph(h):
+        return model(static_x)
+
+
+with torch.cuda.graph(torch.cuda.CUDAGraph()):
+    maybe_capture(torch.cuda.CUDAGraph())
