@@ -436,3 +436,46 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   EXPECT_EQ(R.Stdout.find("torch.relu' calls here"), std::string::npos) << R.Stdout;
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
 }
+
+// Generated code: one statement of a 20,000-term sum once overflowed the
+// stack. It is named as an error (the run is incomplete) and skipped; the
+// statements after it are still analysed.
+TEST_F(GraphlintCli, PythonStatementTooDeepIsSkippedAndTheRestAnalysed) {
+  std::string Sum = "x";
+  for (int I = 1; I < 20000; ++I)
+    Sum += " + x";
+  std::string F = write("generated.py", "import torch\n"
+                                        "g = torch.cuda.CUDAGraph()\n"
+                                        "x = torch.zeros(4, device='cuda')\n"
+                                        "with torch.cuda.graph(g):\n"
+                                        "    y = " + Sum + "\n"
+                                        "    v = y.sum().item()\n");
+  RunResult R = runGraphlint({"--format", "json", F});
+  EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
+  auto J = nlohmann::json::parse(R.Stdout);
+  EXPECT_FALSE(J["complete"].get<bool>());
+  ASSERT_EQ(J["errors"].size(), 1u) << J["errors"].dump();
+  EXPECT_NE(J["errors"][0]["where"].get<std::string>().find("generated.py:5:5"), std::string::npos);
+  EXPECT_NE(J["errors"][0]["message"].get<std::string>().find("levels deep"), std::string::npos);
+  ASSERT_EQ(J["findings"].size(), 1u);
+  EXPECT_EQ(J["findings"][0]["rule"], "sync-tensor-read");
+  EXPECT_EQ(J["findings"][0]["location"]["line"], 6);
+}
+
+// A file that cannot be Python source (binary data, bytes that are not
+// UTF-8) is named in errors and makes the run incomplete: never a silent clean.
+TEST_F(GraphlintCli, BinaryPythonFileIsNamedNotReportedClean) {
+  std::string Nul = write("blob.py", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + "\x90\x91");
+  std::string Latin = write("latin.py", "name = '\xe9t\xe9'\n");
+  std::string Declared = write("declared.py", "# -*- coding: latin-1 -*-\nname = '\xe9t\xe9'\n");
+  RunResult R = runGraphlint({"--format", "json", Nul, Latin, Declared});
+  EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
+  auto J = nlohmann::json::parse(R.Stdout);
+  EXPECT_FALSE(J["complete"].get<bool>());
+  std::set<std::string> Named;
+  for (const auto &E : J["errors"]) {
+    Named.insert(fs::path(E["where"].get<std::string>()).filename().string());
+    EXPECT_NE(E["message"].get<std::string>().find("not Python source"), std::string::npos);
+  }
+  EXPECT_EQ(Named, (std::set<std::string>{"blob.py", "latin.py"}));
+}

@@ -213,6 +213,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
       return;
     }
     Lines += std::count(M->Src->text().begin(), M->Src->text().end(), '\n');
+    for (const auto &[Loc, What] : M->Src->skipped())
+      Res.Errors[I].push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column), What});
     auto Syntax = M->Src->syntaxErrors();
     // tree-sitter's grammar lags CPython's in places (`x = *a, *b`): when the
     // local python3 compiles the file, those are gaps of graphlint's parser,

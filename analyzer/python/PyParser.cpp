@@ -37,17 +37,99 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
     ts_parser_delete(P);
     return nullptr;
   }
-  S->Tree = ts_parser_parse_string(P, nullptr, S->Text.data(), S->Text.size());
-  ts_parser_delete(P);
-  if (!S->Tree) {
-    Error = "the parser gave up on this file";
+  if (std::string Why = notSourceText(S->Text); !Why.empty()) {
+    ts_parser_delete(P);
+    Error = "not Python source: " + Why + "; graphlint did not analyse it (if it is not meant to be "
+            "Python, rename it or leave it out of the paths given)";
     return nullptr;
   }
   S->LineStarts.push_back(0);
   for (size_t I = 0; I < S->Text.size(); ++I)
     if (S->Text[I] == '\n')
       S->LineStarts.push_back(I + 1);
+  S->Tree = ts_parser_parse_string(P, nullptr, S->Text.data(), S->Text.size());
+  // Each pass blanks one statement; a file of nothing but such statements
+  // still ends, bounded by its statement count.
+  while (S->Tree && S->skipTooDeep(P)) {
+  }
+  ts_parser_delete(P);
+  if (!S->Tree) {
+    Error = "the parser gave up on this file";
+    return nullptr;
+  }
   return S;
+}
+
+bool PySource::skipTooDeep(TSParser *P) {
+  TSTreeCursor C = ts_tree_cursor_new(ts_tree_root_node(Tree));
+  unsigned Depth = 0;
+  TSNode Deep{};
+  for (;;) {
+    if (Depth > MaxDepth) {
+      Deep = ts_tree_cursor_current_node(&C);
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&C)) {
+      ++Depth;
+      continue;
+    }
+    bool Done = Depth == 0;
+    while (!Done && !ts_tree_cursor_goto_next_sibling(&C)) {
+      ts_tree_cursor_goto_parent(&C);
+      Done = --Depth == 0;
+    }
+    if (Done)
+      break;
+  }
+  ts_tree_cursor_delete(&C);
+  if (ts_node_is_null(Deep))
+    return false;
+  // The statement holding it: the ancestor directly in a block or the module.
+  TSNode Stmt = Deep;
+  for (TSNode Up = ts_node_parent(Stmt); !ts_node_is_null(Up); Up = ts_node_parent(Stmt)) {
+    std::string_view K = ts_node_type(Up);
+    if (K == "block" || K == "module")
+      break;
+    Stmt = Up;
+  }
+  unsigned B = ts_node_start_byte(Stmt), E = ts_node_end_byte(Stmt);
+  Skipped.push_back(
+      {locAtByte(B),
+       fmt::format("this statement nests more than {} levels deep (generated code?), past what "
+                   "graphlint analyses: it was skipped, the rest of the file is analysed",
+                   MaxDepth)});
+  // Same length, same line breaks: every other location stays where it was.
+  for (unsigned I = B; I < E; ++I)
+    if (Text[I] != '\n' && Text[I] != '\r')
+      Text[I] = ' ';
+  Text.replace(B, std::min(4u, E - B), std::string("pass").substr(0, std::min(4u, E - B)));
+  ts_tree_delete(Tree);
+  Tree = ts_parser_parse_string(P, nullptr, Text.data(), Text.size());
+  return Tree != nullptr;
+}
+
+std::string notSourceText(std::string_view Text) {
+  if (auto Nul = Text.find('\0'); Nul != std::string_view::npos)
+    return fmt::format("it holds a NUL byte (at byte {}), so it is binary data", Nul);
+  // PEP 263: a coding declaration in the first two lines names another encoding.
+  size_t SecondLine = Text.find('\n');
+  SecondLine = SecondLine == std::string_view::npos ? Text.size() : Text.find('\n', SecondLine + 1);
+  if (Text.substr(0, SecondLine).find("coding") != std::string_view::npos)
+    return "";
+  const auto *U = reinterpret_cast<const unsigned char *>(Text.data());
+  for (size_t I = 0, N = Text.size(); I < N;) {
+    unsigned Len = U[I] < 0x80 ? 1 : (U[I] >> 5) == 0x6 ? 2 : (U[I] >> 4) == 0xE ? 3
+                                 : (U[I] >> 3) == 0x1E ? 4 : 0;
+    bool Ok = Len && I + Len <= N;
+    for (unsigned K = 1; Ok && K < Len; ++K)
+      Ok = (U[I + K] & 0xC0) == 0x80;
+    if (!Ok)
+      return fmt::format("byte {} is not UTF-8 and the file declares no other encoding, so "
+                         "Python cannot read it either",
+                         I);
+    I += Len;
+  }
+  return "";
 }
 
 PySource::~PySource() {

@@ -13,6 +13,9 @@
 
 namespace graphsafe::lint::py {
 
+// Why Text cannot be Python source (binary data, undecodable bytes), or empty.
+std::string notSourceText(std::string_view Text);
+
 class PySource {
 public:
   // Null with Error set when the grammar cannot be loaded into the runtime.
@@ -35,10 +38,21 @@ public:
   // Where the parser had to skip or invent tokens, first ones first.
   std::vector<std::pair<SourceLoc, std::string>> syntaxErrors(size_t Max = 5) const;
 
+  // Statements nested deeper than the analysis walks (generated code's
+  // 20,000-term sums): each was replaced by `pass` before analysis, so the
+  // rest of the file is read; the caller reports them as errors.
+  const std::vector<std::pair<SourceLoc, std::string>> &skipped() const { return Skipped; }
+  static constexpr unsigned MaxDepth = 1000;
+
 private:
   PySource(std::string Path, std::string Text) : Path(std::move(Path)), Text(std::move(Text)) {}
+  // Finds a statement nested past MaxDepth, blanks it in Text and reparses;
+  // false when there is none.
+  bool skipTooDeep(TSParser *P);
+
   std::string Path, Text;
   std::vector<unsigned> LineStarts;
+  std::vector<std::pair<SourceLoc, std::string>> Skipped;
   TSTree *Tree = nullptr;
 };
 
