@@ -18,10 +18,11 @@ declare -A seeds=(
   [fuzz_trace]="testdata/runtime fuzz/corpus/trace"
   [fuzz_cubin_params]="testdata/runtime/cubin fuzz/corpus/cubin_params"
   [fuzz_report_writers]="fuzz/corpus/report"
+  [fuzz_python_front_end]="testdata/python testdata/example fuzz/corpus/python_front_end"
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_rule_yaml fuzz_suppressions fuzz_baseline fuzz_trace
-                                     fuzz_cubin_params fuzz_report_writers)
+                                     fuzz_cubin_params fuzz_report_writers fuzz_python_front_end)
 cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-19 \
   -DCMAKE_CXX_COMPILER=clang++-19 -DGRAPHSAFE_FUZZ=ON -DGRAPHSAFE_BUILD_ANALYZER=OFF \
   -DGRAPHSAFE_BUILD_TESTS=OFF >/dev/null
