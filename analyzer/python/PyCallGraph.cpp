@@ -257,9 +257,8 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
   return valueTargets(T, Arg);
 }
 
-std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyProgram &P,
-                                                        const std::string &Callee,
-                                                        const PySource &S, TSNode Call) {
+std::vector<std::pair<unsigned, TSNode>>
+boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;
   const PyFunctionDef *F = P.function(Callee);
   const PyModuleInfo *M = P.moduleOfFunction(Callee);

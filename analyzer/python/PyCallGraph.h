@@ -50,9 +50,8 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);
 
 // The arguments of a call to the project function Callee, each with the
 // index of the parameter it binds (keywords matched by name).
-std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyProgram &P,
-                                                        const std::string &Callee,
-                                                        const PySource &S, TSNode Call);
+std::vector<std::pair<unsigned, TSNode>>
+boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call);
 
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters and values assigned to attributes.

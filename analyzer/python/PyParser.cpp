@@ -23,7 +23,6 @@ TSFieldId fieldId(std::string_view Name) {
   return It == Ids.end() ? 0 : It->second;
 }
 
-
 std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, std::string &Error) {
   std::unique_ptr<PySource> S(new PySource(std::move(Path), std::move(Text)));
   TSParser *P = ts_parser_new();
@@ -39,7 +38,8 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
   }
   if (std::string Why = notSourceText(S->Text); !Why.empty()) {
     ts_parser_delete(P);
-    Error = "not Python source: " + Why + "; graphlint did not analyse it (if it is not meant to be "
+    Error = "not Python source: " + Why +
+            "; graphlint did not analyse it (if it is not meant to be "
             "Python, rename it or leave it out of the paths given)";
     return nullptr;
   }
@@ -118,8 +118,11 @@ std::string notSourceText(std::string_view Text) {
     return "";
   const auto *U = reinterpret_cast<const unsigned char *>(Text.data());
   for (size_t I = 0, N = Text.size(); I < N;) {
-    unsigned Len = U[I] < 0x80 ? 1 : (U[I] >> 5) == 0x6 ? 2 : (U[I] >> 4) == 0xE ? 3
-                                 : (U[I] >> 3) == 0x1E ? 4 : 0;
+    unsigned Len = U[I] < 0x80           ? 1
+                   : (U[I] >> 5) == 0x6  ? 2
+                   : (U[I] >> 4) == 0xE  ? 3
+                   : (U[I] >> 3) == 0x1E ? 4
+                                         : 0;
     bool Ok = Len && I + Len <= N;
     for (unsigned K = 1; Ok && K < Len; ++K)
       Ok = (U[I + K] & 0xC0) == 0x80;

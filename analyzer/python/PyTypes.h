@@ -6,8 +6,8 @@
 #include "PyModule.h"
 
 #include <map>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
 namespace graphsafe::lint::py {
 
@@ -72,7 +72,7 @@ private:
   struct Binding {
     unsigned At = 0;
     Value V;
-    TSNode Expr{};     // the bound expression, for `name = expr`
+    TSNode Expr{};      // the bound expression, for `name = expr`
     int Parameter = -1; // caller-side index, for a parameter
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});

@@ -54,3 +54,23 @@ def maybe_capture(h):
 
 with torch.cuda.graph(torch.cuda.CUDAGraph()):
     maybe_capture(torch.cuda.CUDAGraph())
+
+
+def capture_maybe_pooled(graph, pool=None):
+    # One capture or the other, never both (torch.cuda.CUDAGraph.capture_begin's own shape).
+    if pool is None:
+        graph.capture_begin()
+    else:
+        graph.capture_begin(pool=pool)
+
+
+def capture_op(graph, fused):
+    if fused:
+        graph.capture_begin()
+        out = model(static_x)
+        graph.capture_end()
+    else:
+        graph.capture_begin()
+        out = model(static_x) + 0
+        graph.capture_end()
+    return out

@@ -13,6 +13,26 @@ bool simpleSpelling(const std::string &G) {
   return !G.empty() && G.find_first_of("[(") == std::string::npos;
 }
 
+// The branch of If that holds N: its consequence, or one of its elif/else
+// clauses; null when N is in the condition or outside.
+TSNode branchOf(TSNode If, TSNode N) {
+  for (TSNode C : namedChildren(If))
+    if ((is(C, "block") || is(C, "elif_clause") || is(C, "else_clause")) && contains(C, N))
+      return C;
+  return TSNode{};
+}
+
+// Whether A and B sit in different branches of one `if`: never both run.
+bool exclusive(TSNode A, TSNode B) {
+  for (TSNode P = ts_node_parent(A); !ts_node_is_null(P) && !isScope(P); P = ts_node_parent(P)) {
+    if (!is(P, "if_statement") || !contains(P, B))
+      continue;
+    TSNode BA = branchOf(P, A), BB = branchOf(P, B);
+    return !ts_node_is_null(BA) && !ts_node_is_null(BB) && !ts_node_eq(BA, BB);
+  }
+  return false;
+}
+
 // Graph object lifecycle in Python: one capture at a time (a capture begun
 // inside another, here or in a function a capture reaches), one capture per
 // graph object unless reset, and the end of an explicit capture_begin() on
@@ -34,7 +54,8 @@ private:
     unsigned At = beginOf(R.Opener);
     const PyRegion *Best = nullptr;
     for (const auto &O : Ctx.Regions)
-      if (&O != &R && O.Begin <= At && At < O.End && (!Best || O.Begin > Best->Begin))
+      if (&O != &R && O.Begin <= At && At < O.End && (!Best || O.Begin > Best->Begin) &&
+          (ts_node_is_null(O.Opener) || !exclusive(O.Opener, R.Opener)))
         Best = &O;
     return Best;
   }
@@ -86,7 +107,7 @@ private:
         R.Graph);
     for (const auto &O : Ctx.Regions)
       if (&O != &R && O.Graph == R.Graph && !ts_node_is_null(O.Opener) &&
-          beginOf(O.Opener) < beginOf(R.Opener) &&
+          beginOf(O.Opener) < beginOf(R.Opener) && !exclusive(O.Opener, R.Opener) &&
           !renewed(Ctx, R.Graph, endOf(O.Opener), beginOf(R.Opener))) {
         Ctx.reportCheck("capture-begin-twice", R.Opener, Msg,
                         {{fmt::format("'{}' was captured here", R.Graph), O.BeginLoc}}, true);
