@@ -39,3 +39,25 @@ with torch.cuda.stream(s0):
     s0.wait_stream(s1)
 with torch.cuda.stream(s0):
     g3.capture_end()
+
+
+# A module's own auxiliary stream, forked and joined inside forward.
+class TwoTower(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.aux_stream = torch.cuda.Stream()
+        self.left = torch.nn.Linear(8, 8)
+        self.right = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        self.aux_stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(self.aux_stream):
+            r = self.right(x)
+        torch.cuda.current_stream().wait_stream(self.aux_stream)
+        return self.left(x) + r
+
+
+towers = TwoTower().cuda()
+g4 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g4):
+    out = towers(static_x)

@@ -89,6 +89,7 @@ private:
     std::map<std::string, Value> Inputs; // read in the region, bound before it
     const std::set<std::string> BoundBefore = namesBoundBefore(T, R.Begin);
     std::set<std::string> Outputs;
+    std::set<std::string> Used; // names and attributes the region reads
     bool Backward = false;
     unsigned CaptureLine = R.BeginLoc.Line;
     walk(Ctx.body(), [&](TSNode N) {
@@ -110,6 +111,8 @@ private:
       } else if (In && is(N, "assignment")) {
         collectNames(S, field(N, "left"), Outputs);
       }
+      if (In && (is(N, "identifier") || is(N, "attribute")))
+        Used.insert(std::string(S.text(N)));
       return true;
     });
     if (F.Replays.empty())
@@ -169,7 +172,14 @@ private:
                             "into it: {0}.copy_(...)",
                             Name, CaptureLine),
                 {{"the capture region begins here", R.BeginLoc}}, true);
-      } else if (Backward && is(N, "call")) {
+      } else if (is(N, "call") && replayedAfter(F, N)) {
+        checkStateSwap(Ctx, R, N, Inputs, Used);
+        checkSchedulerStep(Ctx, R, N, Used);
+      }
+      if (is(N, "assignment") || is(N, "augmented_assignment"))
+        if (replayedAfter(F, N))
+          checkLrWrite(Ctx, R, N, Used);
+      if (Backward && is(N, "call")) {
         TSNode Fn = field(N, "function");
         if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "zero_grad" &&
             replayedAfter(F, N)) {
@@ -184,6 +194,131 @@ private:
       return true;
     });
     checkOutputAliases(Ctx, R, F, Outputs);
+  }
+
+  // State the graph holds pointers into, swapped for new memory after capture:
+  // a static input resized (`resize_` to a bigger batch reallocates) or given
+  // another storage (`set_`), a module's parameters replaced
+  // (`load_state_dict(..., assign=True)`), an optimizer's state tensors
+  // replaced (`optimizer.load_state_dict`). Replays keep the old pointers.
+  static void checkStateSwap(PyFunctionContext &Ctx, const PyRegion &R, TSNode Call,
+                             const std::map<std::string, Value> &Inputs,
+                             const std::set<std::string> &Used) {
+    const PySource &S = Ctx.S;
+    TSNode Fn = field(Call, "function");
+    if (!is(Fn, "attribute"))
+      return;
+    std::string Method(S.text(field(Fn, "attribute")));
+    std::string Recv(S.text(field(Fn, "object")));
+    std::string Msg;
+    if (Method == "resize_" || Method == "set_" || Method == "resize_as_") {
+      auto In = Inputs.find(Recv);
+      if (In == Inputs.end() || In->second.K == VK::Host)
+        return;
+      Msg = fmt::format("'{0}' is a static input of the graph captured at line {1}; {0}.{2}() "
+                        "may move it to new memory, and replays keep reading the old memory. "
+                        "Capture a graph per shape, or copy into a slice of a buffer allocated "
+                        "at the largest size",
+                        Recv, R.BeginLoc.Line, Method);
+    } else if (Method == "load_state_dict" && Used.count(Recv)) {
+      CallArgs A = argsOf(S, Call);
+      TSNode Assign = A.keyword("assign");
+      Value V = Ctx.T.valueOf(field(Fn, "object"));
+      bool Optimizer = V.K == VK::Optimizer || V.K == VK::UncapturableOptimizer;
+      if (Optimizer)
+        Msg = fmt::format("'{0}.load_state_dict()' replaces the optimizer's state tensors "
+                          "(exp_avg, step, ...) that the graph captured at line {1} updates: "
+                          "replays keep updating the old ones, and the loaded state is never "
+                          "used. Load the state before capture, or copy it into the existing "
+                          "tensors (state[p][k].copy_(...))",
+                          Recv, R.BeginLoc.Line);
+      else if (!ts_node_is_null(Assign) && S.text(Assign) == "True")
+        Msg = fmt::format("'{0}.load_state_dict(..., assign=True)' swaps in new parameter "
+                          "tensors; the graph captured at line {1} keeps reading the old ones. "
+                          "Load without assign=True (it copies into the existing parameters)",
+                          Recv, R.BeginLoc.Line);
+    }
+    if (!Msg.empty())
+      Ctx.reportCheck("state-replaced-after-capture", Call, Msg,
+                      {{"the capture region begins here", R.BeginLoc}}, true);
+  }
+
+  // The optimizer an expression names, when the region steps it and its
+  // learning rate is a Python number (not `lr=torch.tensor(...)`): what the
+  // captured step baked in.
+  static bool floatLrOptimizer(const PyFunctionContext &Ctx, TSNode Opt, unsigned At,
+                               const std::set<std::string> &Used) {
+    const PySource &S = Ctx.S;
+    Opt = unparen(Opt);
+    if (!is(Opt, "identifier") || !Used.count(std::string(S.text(Opt))))
+      return false;
+    Value V = Ctx.T.valueOf(Opt);
+    if (V.K != VK::Optimizer && V.K != VK::UncapturableOptimizer)
+      return false;
+    TSNode Made = Ctx.T.boundExpr(S.text(Opt), At);
+    if (ts_node_is_null(Made) || !is(Made, "call"))
+      return false;
+    TSNode Lr = argsOf(S, Made).keyword("lr");
+    return ts_node_is_null(Lr) || Ctx.T.valueOf(Lr).K == VK::Host;
+  }
+
+  static void reportLr(PyFunctionContext &Ctx, const PyRegion &R, TSNode N, const std::string &What,
+                       const std::string &Opt) {
+    Ctx.reportCheck(
+        "scalar-changed-between-replays", N,
+        fmt::format("{} changes the learning rate of '{}', whose step the graph captured at line "
+                    "{} with the rate as a Python number baked in: replays keep the old rate. "
+                    "Give the optimizer a tensor rate (lr=torch.tensor(0.01, device='cuda') with "
+                    "capturable=True) and update it in place",
+                    What, Opt, R.BeginLoc.Line),
+        {{"the capture region begins here", R.BeginLoc}}, true);
+  }
+
+  // `scheduler.step()` on an LR scheduler made from the captured optimizer.
+  static void checkSchedulerStep(PyFunctionContext &Ctx, const PyRegion &R, TSNode Call,
+                                 const std::set<std::string> &Used) {
+    const PySource &S = Ctx.S;
+    TSNode Fn = field(Call, "function");
+    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "step")
+      return;
+    TSNode Recv = unparen(field(Fn, "object"));
+    if (!is(Recv, "identifier"))
+      return;
+    TSNode Made = Ctx.T.boundExpr(S.text(Recv), beginOf(Call));
+    if (ts_node_is_null(Made) || !is(Made, "call") ||
+        !startsWith(Ctx.T.resolve(field(Made, "function")), "torch.optim.lr_scheduler."))
+      return;
+    CallArgs A = argsOf(S, Made);
+    TSNode Opt = !A.Positional.empty() ? A.Positional[0] : A.keyword("optimizer");
+    if (!ts_node_is_null(Opt) && floatLrOptimizer(Ctx, Opt, beginOf(Call), Used))
+      reportLr(Ctx, R, Call, "'" + calleeText(S, Call) + "()'", std::string(S.text(Opt)));
+  }
+
+  // `group['lr'] = x` for a group of the captured optimizer's param_groups.
+  static void checkLrWrite(PyFunctionContext &Ctx, const PyRegion &R, TSNode Assign,
+                           const std::set<std::string> &Used) {
+    const PySource &S = Ctx.S;
+    TSNode L = unparen(field(Assign, "left"));
+    if (!is(L, "subscript"))
+      return;
+    std::string_view Key = S.text(field(L, "subscript"));
+    if (Key != "'lr'" && Key != "\"lr\"")
+      return;
+    TSNode Group = unparen(field(L, "value"));
+    // opt.param_groups[0]['lr'], or a loop variable over opt.param_groups.
+    TSNode Groups{};
+    if (is(Group, "subscript"))
+      Groups = unparen(field(Group, "value"));
+    for (TSNode P = ts_node_parent(Assign); ts_node_is_null(Groups) && !ts_node_is_null(P);
+         P = ts_node_parent(P))
+      if (is(P, "for_statement") && S.text(field(P, "left")) == S.text(Group))
+        Groups = unparen(field(P, "right"));
+    if (ts_node_is_null(Groups) || !is(Groups, "attribute") ||
+        S.text(field(Groups, "attribute")) != "param_groups")
+      return;
+    TSNode Opt = field(Groups, "object");
+    if (floatLrOptimizer(Ctx, Opt, beginOf(Assign), Used))
+      reportLr(Ctx, R, Assign, "this assignment", std::string(S.text(Opt)));
   }
 
   static void reportGradsFreed(PyFunctionContext &Ctx, const PyRegion &R, TSNode N,

@@ -26,7 +26,7 @@ const std::set<std::string> &knownPyCheckNames() {
       "side-stream-without-fork", "fork-not-joined",
       // PyLifetimeCheck
       "static-input-rebound", "static-input-deleted", "grads-set-to-none",
-      "output-read-after-replay", "scalar-changed-between-replays",
+      "output-read-after-replay", "scalar-changed-between-replays", "state-replaced-after-capture",
       // PyLifecycleCheck
       "nested-capture", "capture-begin-twice", "throw-leaves-capture-open"};
   return Names;

@@ -37,9 +37,17 @@ public:
     walk(Ctx.body(), [&](TSNode N) {
       if (!is(N, "with_statement"))
         return true;
+      // A module's own side stream used in forward(): the region is the
+      // caller's, so the fork and join must be in this function.
       const PyRegion *R = Ctx.regionAt(beginOf(N));
-      if (!R)
-        return true;
+      PyRegion Whole;
+      if (!R) {
+        if (Ctx.contextAt(beginOf(N)) != CaptureContext::Ambient)
+          return true;
+        Whole.Begin = beginOf(Ctx.body());
+        Whole.End = endOf(Ctx.body());
+        R = &Whole;
+      }
       for (TSNode V : withContexts(N)) {
         if (!is(V, "call") || Ctx.T.resolve(field(V, "function")) != "torch.cuda.stream")
           continue;
