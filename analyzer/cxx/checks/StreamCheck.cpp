@@ -58,6 +58,13 @@ public:
       const FunctionDecl *F = calleeOf(C);
       if (F && F->getName() == "getCurrentCUDAStream")
         return currentAt(Offset);
+      // Each call hands out another stream of the pool (round robin): two
+      // calls are two streams, whatever their spelling.
+      if (F && (F->getName() == "getStreamFromPool" || F->getName() == "getStreamFromExternal"))
+        return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                                    Ctx.ast().getLangOpts())
+                   .str() +
+               " at line " + std::to_string(SM.getExpansionLineNumber(E->getBeginLoc()));
       if (F && (isa<CXXConversionDecl>(F) || F->getName() == "stream" || F->getName() == "unwrap"))
         if (const Expr *R = receiverOf(C))
           return keyAt(R, Offset);
@@ -74,6 +81,11 @@ public:
         if (const auto *C = dyn_cast<CallExpr>(strip(V->getInit())))
           if (calleeOf(C) && calleeOf(C)->getName() == "getCurrentCUDAStream")
             return currentAt(offsetOf(SM, V->getLocation()));
+      // `auto side = getStreamFromPool();`: a stream of its own, named by the variable.
+      if (V->getInit() && V->isLocalVarDecl())
+        if (const auto *C = dyn_cast<CallExpr>(strip(V->getInit())))
+          if (calleeOf(C) && calleeOf(C)->getName() == "getStreamFromPool")
+            return qualifiedName(V);
       // `cudaStream_t s = streams[cur];` never reassigned is another name for it.
       if (V->getInit() && V->isLocalVarDecl() && isStreamType(V->getType()) && !reassigned(V))
         return keyAt(V->getInit(), offsetOf(SM, V->getLocation()));
