@@ -23,7 +23,7 @@ std::unique_ptr<PyCheck> makePyControlFlowCheck();
 std::unique_ptr<PyCheck> makePyRngCheck();
 std::unique_ptr<PyCheck> makePyStreamCheck();
 std::unique_ptr<PyCheck> makePyLifetimeCheck(const CaptureSpec &Spec);
-std::unique_ptr<PyCheck> makePyLifecycleCheck();
+std::unique_ptr<PyCheck> makePyLifecycleCheck(const CaptureSpec &Spec);
 
 std::vector<std::unique_ptr<PyCheck>> makeAllPyChecks(const RuleSet &Rules);
 

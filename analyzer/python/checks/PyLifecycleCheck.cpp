@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace graphsafe::lint::py {
 
 namespace {
@@ -39,6 +41,8 @@ bool exclusive(TSNode A, TSNode B) {
 // every path.
 class PyLifecycleCheck : public PyCheck {
 public:
+  explicit PyLifecycleCheck(const CaptureSpec &Spec) : Spec(Spec) {}
+
   void run(PyFunctionContext &Ctx) override {
     for (const auto &R : Ctx.Regions) {
       if (ts_node_is_null(R.Opener))
@@ -47,9 +51,96 @@ public:
       checkTwice(Ctx, R);
       checkRaise(Ctx, R);
     }
+    checkSharedPoolOrder(Ctx);
   }
 
 private:
+  const CaptureSpec &Spec;
+
+  // The pool argument of a region's opener (`pool=other.pool()`, a handle,
+  // or graph()'s second positional argument), as spelled.
+  static std::string poolOf(const PySource &S, const PyRegion &R) {
+    TSNode Call = R.Opener;
+    if (is(Call, "with_statement")) {
+      Call = TSNode{};
+      for (TSNode V : withContexts(R.Opener))
+        if (is(V, "call"))
+          Call = V;
+    }
+    if (ts_node_is_null(Call) || !is(Call, "call"))
+      return "";
+    CallArgs A = argsOf(S, Call);
+    TSNode P = A.keyword("pool");
+    bool Graph = is(R.Opener, "with_statement");
+    if (ts_node_is_null(P) && A.Positional.size() > (Graph ? 1u : 0u))
+      P = A.Positional[Graph ? 1 : 0];
+    return ts_node_is_null(P) ? "" : std::string(S.text(P));
+  }
+
+  // Graphs that share a memory pool must replay in the order they were
+  // captured: a later graph's replay may overwrite memory the earlier one's
+  // outputs and intermediates still occupy.
+  void checkSharedPoolOrder(PyFunctionContext &Ctx) {
+    const PySource &S = Ctx.S;
+    struct Captured {
+      const PyRegion *R;
+      std::string Pool;
+      std::vector<TSNode> Replays;
+    };
+    std::vector<Captured> Graphs;
+    for (const auto &R : Ctx.Regions)
+      if (simpleSpelling(R.Graph) && !ts_node_is_null(R.Opener))
+        Graphs.push_back({&R, poolOf(S, R), {}});
+    if (Graphs.size() < 2)
+      return;
+    std::sort(Graphs.begin(), Graphs.end(), [](const Captured &A, const Captured &B) {
+      return beginOf(A.R->Opener) < beginOf(B.R->Opener);
+    });
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return true;
+      TSNode Fn = field(N, "function");
+      std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
+      if (std::find(Spec.PyReplay.begin(), Spec.PyReplay.end(), Method) == Spec.PyReplay.end())
+        return true;
+      for (auto &G : Graphs)
+        if (S.text(field(Fn, "object")) == G.R->Graph)
+          G.Replays.push_back(N);
+      return true;
+    });
+    // The first replay of G once both graphs are captured.
+    auto firstAfter = [](const Captured &G, unsigned At) {
+      for (TSNode N : G.Replays)
+        if (beginOf(N) > At)
+          return N;
+      return TSNode{};
+    };
+    // Graph B shares A's pool when B names A's pool, or both name one handle.
+    auto shares = [&](const Captured &A, const Captured &B) {
+      return !B.Pool.empty() && (B.Pool == A.R->Graph + ".pool()" || B.Pool == A.Pool);
+    };
+    for (size_t I = 0; I < Graphs.size(); ++I)
+      for (size_t J = I + 1; J < Graphs.size(); ++J) {
+        const Captured &A = Graphs[I], &B = Graphs[J];
+        unsigned Both = endOf(B.R->Opener);
+        TSNode RA = firstAfter(A, Both), RB = firstAfter(B, Both);
+        if (!shares(A, B) || ts_node_is_null(RA) || ts_node_is_null(RB) ||
+            beginOf(RB) > beginOf(RA))
+          continue;
+        Ctx.reportCheck(
+            "shared-pool-replay-order", RB,
+            fmt::format("'{}' shares a memory pool with '{}', captured before it, but is "
+                        "replayed first: graphs sharing a pool must replay in capture order, or "
+                        "one overwrites memory the other's outputs and temporaries still occupy",
+                        B.R->Graph, A.R->Graph),
+            {{fmt::format("'{}' was captured here", A.R->Graph), A.R->BeginLoc},
+             {fmt::format("'{}' was captured here, in the same pool", B.R->Graph), B.R->BeginLoc},
+             {fmt::format("'{}' is first replayed here, after '{}'", A.R->Graph, B.R->Graph),
+              S.loc(RA)}},
+            true);
+      }
+  }
+
   static const PyRegion *enclosing(const PyFunctionContext &Ctx, const PyRegion &R) {
     unsigned At = beginOf(R.Opener);
     const PyRegion *Best = nullptr;
@@ -155,6 +246,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<PyCheck> makePyLifecycleCheck() { return std::make_unique<PyLifecycleCheck>(); }
+std::unique_ptr<PyCheck> makePyLifecycleCheck(const CaptureSpec &Spec) {
+  return std::make_unique<PyLifecycleCheck>(Spec);
+}
 
 } // namespace graphsafe::lint::py

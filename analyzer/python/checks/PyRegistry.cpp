@@ -10,7 +10,7 @@ std::vector<std::unique_ptr<PyCheck>> makeAllPyChecks(const RuleSet &Rules) {
   Out.push_back(makePyRngCheck());
   Out.push_back(makePyStreamCheck());
   Out.push_back(makePyLifetimeCheck(Rules.Capture));
-  Out.push_back(makePyLifecycleCheck());
+  Out.push_back(makePyLifecycleCheck(Rules.Capture));
   return Out;
 }
 
@@ -28,7 +28,8 @@ const std::set<std::string> &knownPyCheckNames() {
       "static-input-rebound", "static-input-deleted", "grads-set-to-none",
       "output-read-after-replay", "scalar-changed-between-replays", "state-replaced-after-capture",
       // PyLifecycleCheck
-      "nested-capture", "capture-begin-twice", "throw-leaves-capture-open"};
+      "nested-capture", "capture-begin-twice", "throw-leaves-capture-open",
+      "shared-pool-replay-order"};
   return Names;
 }
 
