@@ -1,9 +1,9 @@
 #include "FileAnalysis.h"
 
+#include "PreambleCache.h"
 #include "TUAnalyzer.h"
 #include "cache/ContentHash.h"
 #include "cache/Dependencies.h"
-#include "PreambleCache.h"
 #include "cache/ResultCache.h"
 
 #include "clang/Basic/Diagnostic.h"

@@ -139,6 +139,9 @@ public:
       collectCalls(FC, Finder, S);
       Out.Functions.push_back(std::move(S));
     }
+    for (const auto &[Storage, Sources] : StorageStores)
+      for (const ValueDecl *From : Sources)
+        Out.CallableStores.emplace_back(storageKey(Storage), storageKey(From));
     for (const auto &[Storage, Callables] : CallableStores)
       for (const FunctionDecl *F : Callables) {
         const FunctionDecl *Def = F->getDefinition() ? F->getDefinition() : F;
@@ -196,6 +199,12 @@ private:
     if (!Into || !Value)
       return;
     Value = strip(Value);
+    // std::move(cb) / std::forward<F>(cb) hand on what cb holds.
+    if (const auto *C = dyn_cast_or_null<CallExpr>(Value); C && C->getNumArgs() == 1)
+      if (const FunctionDecl *F = C->getDirectCallee();
+          F && F->isInStdNamespace() && F->getIdentifier() &&
+          (F->getName() == "move" || F->getName() == "forward"))
+        return store(Into, C->getArg(0));
     if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
       store(Into, Cond->getTrueExpr());
       store(Into, Cond->getFalseExpr());
@@ -205,8 +214,41 @@ private:
     if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Value);
         Ctor && Ctor->getNumArgs() == 1)
       return store(Into, Ctor->getArg(0));
-    if (const FunctionDecl *F = callableOf(Value))
+    if (const FunctionDecl *F = callableOf(Value)) {
       CallableStores[Into].insert(F);
+      return;
+    }
+    // A parameter or another storage handed on (`OnStep = std::move(cb)`):
+    // whatever any caller passed there reaches Into too.
+    if (const ValueDecl *From = storageOf(Value); From && From != Into && holdsCallable(From))
+      StorageStores[Into].insert(From);
+  }
+
+  // Whether a declaration can hold a callable: a std::function (or another
+  // class with a call operator), a function pointer or reference.
+  static bool holdsCallable(const ValueDecl *D) {
+    QualType T = D->getType().getNonReferenceType();
+    if (T->isFunctionPointerType() || T->isFunctionType() || T->isMemberFunctionPointerType())
+      return true;
+    const CXXRecordDecl *R = T->getAsCXXRecordDecl();
+    if (!R || !R->hasDefinition())
+      return false;
+    for (const CXXMethodDecl *M : R->methods())
+      if (M->getOverloadedOperator() == OO_Call)
+        return true;
+    return false;
+  }
+
+  // Callables passed as arguments are stored into the callee's parameters:
+  // `t.setCallback([]{...})`, `Trainer t(fn)`, `run(&step)`.
+  void storeArguments(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+    if (!Callee)
+      return;
+    for (unsigned I = 0; I < Callee->getNumParams() && I < Args.size(); ++I) {
+      const ParmVarDecl *P = Callee->getParamDecl(I);
+      if (holdsCallable(P) && !isa<CXXDefaultArgExpr>(Args[I]))
+        store(P, Args[I]);
+    }
   }
 
   // A capture begun without relaxed or thread-local mode is global: while it
@@ -275,6 +317,12 @@ private:
 
   void collectStoresIn(const Stmt *Root) {
     walkBody(Root, [&](const Stmt *S) {
+      if (const auto *C = dyn_cast<CallExpr>(S); C && !isa<CXXOperatorCallExpr>(C))
+        storeArguments(C->getDirectCallee(),
+                       llvm::ArrayRef<const Expr *>(C->getArgs(), C->getNumArgs()));
+      else if (const auto *K = dyn_cast<CXXConstructExpr>(S))
+        storeArguments(K->getConstructor(),
+                       llvm::ArrayRef<const Expr *>(K->getArgs(), K->getNumArgs()));
       if (const auto *DS = dyn_cast<DeclStmt>(S)) {
         for (const Decl *D : DS->decls())
           if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
@@ -305,6 +353,12 @@ private:
   // The key an indirect call and the stores into its storage agree on across
   // TUs: the storage's USR, or for a local one its place in this file.
   std::string storageKey(const ValueDecl *D) const {
+    // A parameter is named by its function and position, which every TU that
+    // sees the function agrees on (a header's setter called from many files).
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      if (const auto *F = dyn_cast_or_null<FunctionDecl>(P->getDeclContext()))
+        if (std::string FnUsr = usrOf(F->getFirstDecl()); !FnUsr.empty())
+          return fmt::format("storage:param:{}#{}", FnUsr, P->getFunctionScopeIndex());
     std::string Usr = usrOf(D);
     if (!Usr.empty())
       return "storage:" + Usr;
@@ -456,6 +510,7 @@ private:
   TUSummary &Out;
   std::map<std::string, const Rule *> CheckRules;
   std::map<const ValueDecl *, std::set<const FunctionDecl *>> CallableStores;
+  std::map<const ValueDecl *, std::set<const ValueDecl *>> StorageStores;
 };
 
 } // namespace

@@ -67,3 +67,27 @@ void lazyContext(cudaStream_t s, std::shared_ptr<Scratch> &Pre) {
   auto Ctx = std::make_unique<DeviceContext>(size_t{1} << 20);
   cudaStreamEndCapture(s, &g);
 }
+
+// A callable handed to a setter and moved into a member is what the member
+// call runs later, from the captured step.
+class StepRunner {
+public:
+  void setCallback(std::function<void(cudaStream_t)> Cb) { OnStep = std::move(Cb); }
+  explicit StepRunner(std::function<void(cudaStream_t)> Init) : OnInit(std::move(Init)) {}
+  void step(cudaStream_t s) {
+    OnStep(s);
+    OnInit(s);
+  }
+
+private:
+  std::function<void(cudaStream_t)> OnStep, OnInit;
+};
+
+void runnerCapture(cudaStream_t s) {
+  StepRunner R([](cudaStream_t st) { cudaStreamSynchronize(st); }); // expected-error {{sync-device-synchronize}}
+  R.setCallback([](cudaStream_t) { cudaDeviceSynchronize(); });     // expected-error {{sync-device-synchronize}}
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  R.step(s);
+  cudaStreamEndCapture(s, &g);
+}

@@ -25,8 +25,7 @@ const std::set<std::string> &knownCheckNames() {
       // RngCheck
       "unregistered-generator", "host-seeded-kernel",
       // LifecycleCheck
-      "nested-capture", "capture-begin-twice", "relaxed-capture-mode",
-      "throw-leaves-capture-open"};
+      "nested-capture", "capture-begin-twice", "relaxed-capture-mode", "throw-leaves-capture-open"};
   return Names;
 }
 
