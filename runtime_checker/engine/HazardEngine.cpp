@@ -209,16 +209,7 @@ void HazardEngine::onGraphExec(const Event &E) {
 
 void HazardEngine::resolveTouches(Exec &X) {
   X.Touches.clear();
-  X.Writes.clear();
   for (const Node &N : X.Nodes) {
-    for (const Range &W : N.Writes) {
-      const Allocation *A = allocationAt(W.Begin);
-      X.Writes.push_back({&N, W, A ? A->Id : "", true, {}, {}});
-    }
-    if (!N.Writes.empty() && N.Pointers.empty()) {
-      X.Touches.insert(X.Touches.end(), X.Writes.end() - N.Writes.size(), X.Writes.end());
-      continue;
-    }
     std::map<uint64_t, size_t> ByAllocation; // allocation start -> index in Touches
     for (uint64_t P : N.Pointers) {
       const Allocation *A = allocationAt(P);
@@ -239,13 +230,35 @@ void HazardEngine::resolveTouches(Exec &X) {
           T.Blocks.push_back(Id);
     }
   }
+  resolveWrites(X);
+}
+
+// Write sets arrive after instantiate (verify mode learns them at replays):
+// they change what the exec writes, never what its pointers were built
+// against. Resolving the pointers again then would forget blocks freed in
+// between, which is exactly what graph-uses-freed-memory must see.
+void HazardEngine::resolveWrites(Exec &X) {
+  X.Touches.erase(std::remove_if(X.Touches.begin(), X.Touches.end(),
+                                 [](const Touch &T) { return T.ExactWrite; }),
+                  X.Touches.end());
+  X.Writes.clear();
+  for (const Node &N : X.Nodes) {
+    for (const Range &W : N.Writes) {
+      const Allocation *A = allocationAt(W.Begin);
+      X.Writes.push_back({&N, W, A ? A->Id : "", true, {}, {}});
+    }
+    // A node seen only by what it wrote (no pointers) is touched there.
+    if (!N.Writes.empty() && N.Pointers.empty())
+      X.Touches.insert(X.Touches.end(), X.Writes.end() - N.Writes.size(), X.Writes.end());
+  }
   X.Verified = X.Verified || !X.Writes.empty();
 }
 
 // Applies each node of E to the exec's node with the same id, then
 // re-resolves the exec's touches; Verified says whether the exec's write set
 // is known regardless of what its nodes now hold.
-template <typename Apply> void HazardEngine::updateNodes(const Event &E, bool Verified, Apply Fn) {
+template <typename Apply>
+void HazardEngine::updateNodes(const Event &E, bool Verified, bool NewPointers, Apply Fn) {
   auto It = Execs.find(E.Exec);
   if (It == Execs.end())
     return;
@@ -253,12 +266,15 @@ template <typename Apply> void HazardEngine::updateNodes(const Event &E, bool Ve
     for (Node &N : It->second.Nodes)
       if (N.Id == From.Id)
         Fn(N, From);
-  It->second.Verified = Verified; // resolveTouches adds: any node with writes.
-  resolveTouches(It->second);
+  It->second.Verified = Verified; // resolveWrites adds: any node with writes.
+  if (NewPointers)
+    resolveTouches(It->second);
+  else
+    resolveWrites(It->second);
 }
 
 void HazardEngine::onNodeUpdate(const Event &E) {
-  updateNodes(E, false, [](Node &Old, const Node &New) {
+  updateNodes(E, false, true, [](Node &Old, const Node &New) {
     Old.Pointers = New.Pointers;
     Old.Kernel = New.Kernel.empty() ? Old.Kernel : New.Kernel;
     Old.Writes.clear(); // What the old parameters wrote says nothing now.
@@ -267,7 +283,7 @@ void HazardEngine::onNodeUpdate(const Event &E) {
 
 void HazardEngine::onExecWrites(const Event &E) {
   // Replays are snapshotted a few times; their write sets add up.
-  updateNodes(E, true, [](Node &N, const Node &Seen) {
+  updateNodes(E, true, false, [](Node &N, const Node &Seen) {
     N.Writes.insert(N.Writes.end(), Seen.Writes.begin(), Seen.Writes.end());
   });
 }

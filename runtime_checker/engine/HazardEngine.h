@@ -103,7 +103,9 @@ private:
   const Allocation *allocationAt(uint64_t P) const;
   void onGraphExec(const Event &E);
   void resolveTouches(Exec &X);
-  template <typename Apply> void updateNodes(const Event &E, bool Verified, Apply Fn);
+  void resolveWrites(Exec &X);
+  template <typename Apply>
+  void updateNodes(const Event &E, bool Verified, bool NewPointers, Apply Fn);
   void onNodeUpdate(const Event &E);
   void onExecWrites(const Event &E);
   void onLaunch(const Event &E);

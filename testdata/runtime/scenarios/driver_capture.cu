@@ -1,4 +1,6 @@
 // expect: graph-uses-freed-memory
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // The driver API path: memory from cuMemAlloc, capture with
 // cuStreamBeginCapture, launch with cuGraphLaunch. The input is freed with
 // cuMemFree and its address reused by a new allocation before the replay:

@@ -1,4 +1,6 @@
 // expect: graph-uses-freed-memory
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // A second thread is inside cudaStreamSynchronize when the main thread's
 // capture ends. graphcheck watches every runtime call only while a capture is
 // under way, so that sync's exit callback never comes; the thread's later

@@ -1,4 +1,6 @@
 // expect: graph-uses-freed-memory
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // Raw CUDA: the buffer a captured kernel writes is freed after instantiate
 // and its address handed to a new allocation; the replay then writes memory
 // that now belongs to someone else. compute-sanitizer sees nothing wrong: the

@@ -1,4 +1,6 @@
-// expect: graph-uses-freed-memory at 31
+// expect: graph-uses-freed-memory at 33
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // libtorch: the static input of a captured matmul shares its cached segment
 // with the weight; it is released and the cache emptied (the segment stays,
 // the weight lives in it), then the graph replays.

@@ -1,4 +1,6 @@
-# expect: graph-uses-freed-memory at 18
+# expect: graph-uses-freed-memory at 20
+# graphcheck: --mode light
+# graphcheck: --mode verify
 # The static input of a captured matmul (cuBLAS) is deleted, the cache
 # emptied and a tensor of the same size allocated, then the graph replays:
 # it multiplies whatever now lives where the input was.

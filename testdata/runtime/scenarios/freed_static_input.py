@@ -1,4 +1,6 @@
-# expect: graph-uses-freed-memory at 13
+# expect: graph-uses-freed-memory at 15
+# graphcheck: --mode light
+# graphcheck: --mode verify
 # The static input is deleted and the cache emptied, then the graph replays.
 import torch
 static_in = torch.ones(1 << 20, device="cuda")

@@ -1,4 +1,6 @@
-// expect: graph-uses-freed-memory at 34
+// expect: graph-uses-freed-memory at 36
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // libtorch: the static input is rebound (`StaticX = Batch.cuda()`) instead of
 // copied into; the graph keeps reading the old, freed block.
 #include <ATen/cuda/CUDAGraph.h>

@@ -1,4 +1,6 @@
-# expect: graph-uses-freed-memory at 21
+# expect: graph-uses-freed-memory at 23
+# graphcheck: --mode light
+# graphcheck: --mode verify
 # The static input is rebound (`static_x = batch.cuda()`) instead of copied
 # into: the graph keeps reading the old, freed block and its output never
 # follows the data.

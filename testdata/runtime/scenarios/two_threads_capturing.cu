@@ -1,4 +1,6 @@
 // expect: graph-uses-freed-memory
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // Two threads capture at the same time, each into its own graph on its own
 // stream (thread-local mode), while a third allocates and synchronizes its
 // own stream: all legal. Only thread A's graph is then replayed after its

@@ -1,7 +1,9 @@
-# expect: graph-uses-freed-memory at 28
-# expect: graph-uses-freed-memory at 28
-# expect: graph-uses-freed-memory at 28
-# expect: graph-uses-freed-memory at 28
+# expect: graph-uses-freed-memory at 30
+# expect: graph-uses-freed-memory at 30
+# expect: graph-uses-freed-memory at 30
+# expect: graph-uses-freed-memory at 30
+# graphcheck: --mode light
+# graphcheck: --mode verify
 # (one per freed .grad block: two weights, two biases)
 # Whole-network capture after a warm-up that left every .grad allocated: the
 # captured backward accumulates into those blocks. optimizer.zero_grad()

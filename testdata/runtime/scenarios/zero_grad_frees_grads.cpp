@@ -1,5 +1,7 @@
-// expect: graph-uses-freed-memory at 39
-// expect: graph-uses-freed-memory at 39
+// expect: graph-uses-freed-memory at 41
+// expect: graph-uses-freed-memory at 41
+// graphcheck: --mode light
+// graphcheck: --mode verify
 // (weight.grad and bias.grad)
 // libtorch: whole-network capture after a warm-up that left .grad allocated;
 // the captured backward accumulates into those blocks. Optimizer::zero_grad()
