@@ -100,6 +100,7 @@ void HazardEngine::feed(const Event &E) {
     return;
   case K::CaptureBegin:
     Capturing.push_back(E.Graph);
+    CaptureOrder.emplace(E.Graph, CaptureOrder.size());
     // A Python program's site comes from the shim, just before.
     CaptureSites[E.Graph] = E.Stack.empty() ? PendingCaptureSite : E.Stack;
     PendingCaptureSite.clear();
@@ -135,7 +136,7 @@ void HazardEngine::feed(const Event &E) {
           break;
         }
     auto It = Execs.find(Exec);
-    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays, false, "", E.Stack};
+    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays, false, "", "", E.Stack};
     return;
   }
   case K::TensorDead:
@@ -344,11 +345,28 @@ void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E
              frameLoc(G.Stack)}},
            "param:" + Param);
   }
-  for (auto &[Id, H] : Tensors)
-    if (!H.Overwritten && T.reaches(H.R) && H.Exec == E.Exec && H.Replay < X.Replays) {
-      H.Overwritten = true;
-      H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
+  for (auto &[Id, H] : Tensors) {
+    if (H.Overwritten || !T.reaches(H.R))
+      continue;
+    if (H.Exec == E.Exec) {
+      if (H.Replay < X.Replays) {
+        H.Overwritten = true;
+        H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
+      }
+      continue;
     }
+    // Another graph reaching this output's memory: a graph captured before the
+    // producer can only hold it as its own memory, which the shared pool gave
+    // the producer afterwards. Replayed now, it overwrites the output: the
+    // graphs were replayed out of capture order. (A graph captured after the
+    // producer may just read the output, its input.)
+    auto P = Execs.find(H.Exec);
+    if (P == Execs.end() || !capturedBefore(X.Graph, P->second.Graph))
+      continue;
+    H.Overwritten = true;
+    H.OverwriterGraph = X.Graph;
+    H.OverwrittenBy = fmt::format("replay {} of graph {}", X.Replays, X.Graph);
+  }
   for (auto W = EagerWrites.begin(); W != EagerWrites.end();) {
     if (!T.reaches(W->R)) {
       ++W;
@@ -363,6 +381,11 @@ void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E
              {X.Graph, T.N->Id, T.N->Kernel, describe(T.R)}, E.Stack);
     W = EagerWrites.erase(W);
   }
+}
+
+bool HazardEngine::capturedBefore(const std::string &A, const std::string &B) const {
+  auto IA = CaptureOrder.find(A), IB = CaptureOrder.find(B);
+  return IA != CaptureOrder.end() && IB != CaptureOrder.end() && IA->second < IB->second;
 }
 
 void HazardEngine::dropFromLaunchOrder(const std::string &Exec) {
@@ -453,16 +476,27 @@ void HazardEngine::onEager(const Event &E) {
       continue;
     auto X = Execs.find(H.Exec);
     std::string Graph = X == Execs.end() ? "" : X->second.Graph;
+    std::vector<Note> Notes = {
+        {fmt::format("{} was handed out here; keep a copy (.clone()) to use it after the "
+                     "graph's next replay",
+                     Id),
+         frameLoc(H.Stack)}};
+    std::string Why;
+    if (!H.OverwriterGraph.empty()) {
+      Why = fmt::format(": {0} shares {1}'s memory pool and was captured before it, so its "
+                        "replay reuses memory {1}'s outputs hold; graphs sharing a pool must "
+                        "replay in the order they were captured",
+                        H.OverwriterGraph, Graph);
+      if (auto Site = CaptureSites.find(H.OverwriterGraph); Site != CaptureSites.end())
+        if (SourceLoc L = frameLoc(Site->second); L.valid())
+          Notes.push_back({fmt::format("graph {} was captured here", H.OverwriterGraph), L});
+    }
     report("read-after-overwrite",
            fmt::format("tensor {} handed out by replay {} of graph {} is read by '{}' after {} "
-                       "overwrote its memory",
+                       "overwrote its memory{}",
                        Id, H.Replay, Graph.empty() ? "exec " + H.Exec : Graph, E.Kernel,
-                       H.OverwrittenBy),
-           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack,
-           {{fmt::format("{} was handed out here; keep a copy (.clone()) to use it after the "
-                         "graph's next replay",
-                         Id),
-             frameLoc(H.Stack)}});
+                       H.OverwrittenBy, Why),
+           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack, std::move(Notes));
   }
   consumeEagerWrites(E);
   std::vector<Range> Writes = E.Writes;

@@ -73,6 +73,7 @@ private:
     uint64_t Replay;
     bool Overwritten = false;
     std::string OverwrittenBy;
+    std::string OverwriterGraph;    // Set when another graph of its pool overwrote it.
     std::vector<std::string> Stack; // Where it was handed out.
   };
   // A block of PyTorch's caching allocator that some graph points into.
@@ -113,6 +114,8 @@ private:
   void onEager(const Event &E);
   void consumeEagerWrites(const Event &E);
   void dropFromLaunchOrder(const std::string &Exec);
+  // Whether graph A began its capture before graph B.
+  bool capturedBefore(const std::string &A, const std::string &B) const;
   void onBlock(const Event &E);
   void onBlockFree(const Event &E);
   // Reports a replay of X whose touch T points into the freed block Id.
@@ -129,6 +132,7 @@ private:
   std::map<uint64_t, Allocation> Allocs; // By start address.
   std::vector<std::string> Capturing;    // Graphs under capture, innermost last.
   std::map<std::string, std::vector<std::string>> CaptureSites; // Graph -> stack at capture begin.
+  std::map<std::string, size_t> CaptureOrder;                   // Graph -> its capture's rank.
   std::vector<std::string> PendingCaptureSite;
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;

@@ -1,0 +1,32 @@
+# graphcheck: --mode light
+# graphcheck: --mode verify
+# The same two graphed callables sharing a pool, run in the order they were
+# graphed (a, then b, backward in reverse): every output is correct. Clean.
+import torch
+torch.manual_seed(0)
+D = 1024
+
+
+class A(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(D, D)
+
+    def forward(self, x):
+        return self.lin(x * 2 + 1)
+
+
+a = A().cuda()
+b = torch.nn.Linear(D, D).cuda()
+xa = torch.randn(64, D, device="cuda", requires_grad=True)
+xb = torch.randn(64, D, device="cuda", requires_grad=True)
+ga, gb = torch.cuda.make_graphed_callables((a, b), ((xa,), (xb,)))
+with torch.no_grad():
+    want = b(xb).sum().item()
+ok = []
+for step in range(3):
+    out_a = ga(xa)
+    out_b = gb(xb)
+    got = out_b.sum().item()
+    ok.append(abs(got - want) < 1e-2 * max(1.0, abs(want)))
+print("b output correct:", all(ok))
