@@ -136,7 +136,8 @@ void HazardEngine::feed(const Event &E) {
           break;
         }
     auto It = Execs.find(Exec);
-    Tensors[E.Tensor] = {Exec, R, It == Execs.end() ? 0 : It->second.Replays, false, "", "", E.Stack};
+    Tensors[E.Tensor] = {Exec, R,      It == Execs.end() ? 0 : It->second.Replays, false, "",
+                         "",   E.Stack};
     return;
   }
   case K::TensorDead:
@@ -496,7 +497,9 @@ void HazardEngine::onEager(const Event &E) {
                        "overwrote its memory{}",
                        Id, H.Replay, Graph.empty() ? "exec " + H.Exec : Graph, E.Kernel,
                        H.OverwrittenBy, Why),
-           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack, std::move(Notes));
+           {Graph, "", E.Kernel, describe(H.R) + " = " + Id}, E.Stack, std::move(Notes),
+           // Out of capture order, every step repeats it: one finding per pair of graphs.
+           H.OverwriterGraph.empty() ? "" : "pool-order:" + Graph + "|" + H.OverwriterGraph);
   }
   consumeEagerWrites(E);
   std::vector<Range> Writes = E.Writes;

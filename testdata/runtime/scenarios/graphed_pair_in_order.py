@@ -13,7 +13,9 @@ class A(torch.nn.Module):
         self.lin = torch.nn.Linear(D, D)
 
     def forward(self, x):
-        return self.lin(x * 2 + 1)
+        out = self.lin(x)
+        t = x * 3  # a temporary: freed when forward returns
+        return out + t.sum() * 0
 
 
 a = A().cuda()
