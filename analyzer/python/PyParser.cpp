@@ -61,27 +61,12 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
 }
 
 bool PySource::skipTooDeep(TSParser *P) {
-  TSTreeCursor C = ts_tree_cursor_new(ts_tree_root_node(Tree));
-  unsigned Depth = 0;
   TSNode Deep{};
-  for (;;) {
-    if (Depth > MaxDepth) {
-      Deep = ts_tree_cursor_current_node(&C);
-      break;
-    }
-    if (ts_tree_cursor_goto_first_child(&C)) {
-      ++Depth;
-      continue;
-    }
-    bool Done = Depth == 0;
-    while (!Done && !ts_tree_cursor_goto_next_sibling(&C)) {
-      ts_tree_cursor_goto_parent(&C);
-      Done = --Depth == 0;
-    }
-    if (Done)
-      break;
-  }
-  ts_tree_cursor_delete(&C);
+  walkWithDepth(ts_tree_root_node(Tree), [&](TSNode N, unsigned Depth) {
+    if (Depth > MaxDepth && ts_node_is_null(Deep))
+      Deep = N;
+    return ts_node_is_null(Deep);
+  });
   if (ts_node_is_null(Deep))
     return false;
   // The statement holding it: the ancestor directly in a block or the module.

@@ -96,16 +96,15 @@ inline bool isScope(TSNode N) {
   return K == "function_definition" || K == "class_definition" || K == "lambda";
 }
 
-// Visits N and its named descendants in source order. Nested functions and
-// classes are visited but not entered. Visit returns false to skip children.
-// A tree cursor, not ts_node_named_child: that one scans the siblings before
-// the child it returns, which made walks quadratic in wide nodes.
-template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
+// Visits Root and every node below it in source order, with its depth below
+// Root; Visit returns whether to enter the node's children. A tree cursor,
+// not ts_node_named_child: that one scans the siblings before the child it
+// returns, which made walks quadratic in wide nodes.
+template <typename Fn> void walkWithDepth(TSNode Root, Fn &&Visit) {
   TSTreeCursor C = ts_tree_cursor_new(Root);
   unsigned Depth = 0;
   for (;;) {
-    TSNode N = ts_tree_cursor_current_node(&C);
-    bool Descend = ts_node_is_named(N) && Visit(N) && (Depth == 0 || !isScope(N));
+    bool Descend = Visit(ts_tree_cursor_current_node(&C), Depth);
     if (Descend && ts_tree_cursor_goto_first_child(&C)) {
       ++Depth;
       continue;
@@ -119,6 +118,14 @@ template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
       break;
   }
   ts_tree_cursor_delete(&C);
+}
+
+// Visits N and its named descendants in source order. Nested functions and
+// classes are visited but not entered. Visit returns false to skip children.
+template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
+  walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
+    return ts_node_is_named(N) && Visit(N) && (Depth == 0 || !isScope(N));
+  });
 }
 
 } // namespace graphsafe::lint::py
