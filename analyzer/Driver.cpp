@@ -1,6 +1,7 @@
 #include "Driver.h"
 
 #include "ParallelFor.h"
+#include "Progress.h"
 
 #include "Reachability.h"
 #include "Suppressions.h"
@@ -248,12 +249,16 @@ int runGraphlint(const Options &Opts) {
   std::vector<TUSummary> Summaries(Files.size());
   std::vector<std::vector<ToolError>> FileErrors(Files.size());
   std::atomic<size_t> Cached{0};
+  const ProgressMode Shown = progressModeFor(Opts.Progress, Opts.Quiet);
+  Progress CxxProgress(Shown, Files.size(), "", std::cerr);
   parallelFor(Files.size(), Opts.Jobs, [&](size_t I) {
     FileResult R = analyzeFile(Setup, Files[I]);
+    CxxProgress.fileDone(Files[I], R.FromCache);
     Cached += R.FromCache;
     Summaries[I] = std::move(R.Summary);
     FileErrors[I] = std::move(R.Errors);
   });
+  CxxProgress.finish();
   Cache.trim();
   if (Opts.CacheStats)
     std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "
@@ -265,7 +270,9 @@ int runGraphlint(const Options &Opts) {
   for (size_t I = 0; I < NamedCount; ++I)
     Rep.Errors.insert(Rep.Errors.end(), FileErrors[I].begin(), FileErrors[I].end());
 
-  py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs);
+  Progress PyProgress(Shown, PyFiles.size(), "python ", std::cerr);
+  py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs, &PyProgress);
+  PyProgress.finish();
   for (size_t I = 0; I < NamedPy; ++I)
     Rep.Errors.insert(Rep.Errors.end(), Py.Errors[I].begin(), Py.Errors[I].end());
   for (auto &W : Py.Warnings)

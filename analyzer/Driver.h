@@ -29,6 +29,8 @@ struct Options {
   bool ShowSource = true;
   bool ListRules = false;
   bool ExplainReach = false; // Also say which calls under capture go where graphlint cannot see.
+  std::string Progress = "auto"; // auto (a line on a terminal), line, plain (CI logs), off.
+  bool Quiet = false;
   std::string Argv0;
 };
 

@@ -50,6 +50,11 @@ int main(int argc, char **argv) {
   App.add_option("--cuda-path", Opts.CudaPath, "CUDA installation used to parse .cu files");
   App.add_flag("!--no-source", Opts.ShowSource, "Text format: do not print source lines");
   App.add_flag("--list-rules", Opts.ListRules, "List the loaded rules and exit");
+  App.add_option("--progress", Opts.Progress,
+                 "Progress on stderr: auto (one line rewritten in place on a terminal), line, "
+                 "plain (a line per finished file, for CI logs), off")
+      ->check(CLI::IsMember({"auto", "line", "plain", "off"}));
+  App.add_flag("-q,--quiet", Opts.Quiet, "No progress output");
   App.add_flag("--explain-reach", Opts.ExplainReach,
                "Also report (as capture-reach-unknown notes) calls under capture whose callee "
                "graphlint cannot see, so what was not checked is said, not silent");

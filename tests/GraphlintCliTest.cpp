@@ -448,8 +448,10 @@ TEST_F(GraphlintCli, PythonStatementTooDeepIsSkippedAndTheRestAnalysed) {
                                         "g = torch.cuda.CUDAGraph()\n"
                                         "x = torch.zeros(4, device='cuda')\n"
                                         "with torch.cuda.graph(g):\n"
-                                        "    y = " + Sum + "\n"
-                                        "    v = y.sum().item()\n");
+                                        "    y = " +
+                                            Sum +
+                                            "\n"
+                                            "    v = y.sum().item()\n");
   RunResult R = runGraphlint({"--format", "json", F});
   EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
   auto J = nlohmann::json::parse(R.Stdout);
@@ -465,7 +467,10 @@ TEST_F(GraphlintCli, PythonStatementTooDeepIsSkippedAndTheRestAnalysed) {
 // A file that cannot be Python source (binary data, bytes that are not
 // UTF-8) is named in errors and makes the run incomplete: never a silent clean.
 TEST_F(GraphlintCli, BinaryPythonFileIsNamedNotReportedClean) {
-  std::string Nul = write("blob.py", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10) + "\x90\x91");
+  std::string Nul = write("blob.py", std::string("\x7f"
+                                                 "ELF\x02\x01\x01\0\0\0",
+                                                 10) +
+                                         "\x90\x91");
   std::string Latin = write("latin.py", "name = '\xe9t\xe9'\n");
   std::string Declared = write("declared.py", "# -*- coding: latin-1 -*-\nname = '\xe9t\xe9'\n");
   RunResult R = runGraphlint({"--format", "json", Nul, Latin, Declared});
@@ -478,4 +483,20 @@ TEST_F(GraphlintCli, BinaryPythonFileIsNamedNotReportedClean) {
     EXPECT_NE(E["message"].get<std::string>().find("not Python source"), std::string::npos);
   }
   EXPECT_EQ(Named, (std::set<std::string>{"blob.py", "latin.py"}));
+}
+
+// Long runs show progress on stderr: a line per finished file with
+// --progress plain (CI logs); nothing when stderr is not a terminal (auto),
+// nor with --quiet, so reports and pipes stay clean.
+TEST_F(GraphlintCli, ProgressPlainIsALinePerFileAndAutoIsSilentOffATerminal) {
+  std::string A = write("a.py", PyUnsafe), B = write("b.py", "x = 1\n");
+  RunResult Plain = runGraphlint({"--progress", "plain", A, B});
+  EXPECT_NE(Plain.Stderr.find("graphlint: [1/2] "), std::string::npos) << Plain.Stderr;
+  EXPECT_NE(Plain.Stderr.find("graphlint: [2/2] "), std::string::npos) << Plain.Stderr;
+  EXPECT_EQ(Plain.Stderr.find("\033["), std::string::npos) << "plain lines are not redrawn";
+  RunResult Auto = runGraphlint({A, B});
+  EXPECT_EQ(Auto.Stderr.find("[1/2]"), std::string::npos) << Auto.Stderr;
+  RunResult Quiet = runGraphlint({"--progress", "plain", "--quiet", A, B});
+  EXPECT_EQ(Quiet.Stderr.find("[1/2]"), std::string::npos) << Quiet.Stderr;
+  EXPECT_EQ(Plain.Stdout, Auto.Stdout);
 }

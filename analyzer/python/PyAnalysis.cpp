@@ -167,7 +167,7 @@ bool isPythonFile(const std::string &Path) {
 }
 
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs) {
+                            unsigned Jobs, Progress *Shown) {
   PyResult Res;
   Res.Summaries.resize(Files.size());
   Res.Errors.resize(Files.size());
@@ -270,8 +270,11 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     }
   }
   std::vector<TUSummary> Sums(P.Modules.size());
-  parallelFor(Sums.size(), Jobs,
-              [&](size_t I) { summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]); });
+  parallelFor(Sums.size(), Jobs, [&](size_t I) {
+    summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]);
+    if (Shown)
+      Shown->fileDone(P.Modules[I]->Path);
+  });
   for (size_t I = 0; I < Index.size(); ++I)
     Res.Summaries[Index[I]] = std::move(Sums[I]);
   for (size_t I = 0; I < Files.size(); ++I)

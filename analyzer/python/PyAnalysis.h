@@ -3,6 +3,7 @@
 // one invocation, then each function summarised as the C++ front end does.
 #pragma once
 
+#include "Progress.h"
 #include "Summary.h"
 #include "graphsafe/Finding.h"
 #include "graphsafe/Rule.h"
@@ -19,8 +20,9 @@ struct PyResult {
   size_t Lines = 0;
 };
 
+// Shown, when given, hears of each file as its summary is done.
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs);
+                            unsigned Jobs, Progress *Shown = nullptr);
 
 bool isPythonFile(const std::string &Path);
 
