@@ -4,6 +4,7 @@
 #include "Progress.h"
 
 #include "Reachability.h"
+#include "Shards.h"
 #include "Suppressions.h"
 #include "cache/CacheKeys.h"
 #include "cache/CacheStore.h"
@@ -136,24 +137,10 @@ std::vector<std::string> filesUnder(const std::string &Dir) {
   return Out;
 }
 
-} // namespace
-
-int runGraphlint(const Options &Opts) {
-  // ClangTool changes the process's working directory to each compile
-  // command's, and parallel jobs do so at once: every path graphlint holds is
-  // made absolute against the directory it started in, before any of that.
-  const fs::path StartDir = fs::current_path();
-  Report Rep;
-  Rep.Tool = "graphlint";
-  auto Format = parseReportFormat(Opts.Format);
-  auto FailOn = parseSeverity(Opts.FailOn);
-  if (!Format || !FailOn) {
-    std::cerr
-        << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
-    return 2;
-  }
-
-  std::vector<std::string> Dirs = Opts.RuleDirs;
+// The rules from the bundled folder and --rules; what is wrong with them goes
+// into the report's errors.
+RuleSet loadRuleSet(const Options &Opts, std::vector<std::string> &Dirs, Report &Rep) {
+  Dirs = Opts.RuleDirs;
   std::string Bundled = defaultRulesDir(Opts.Argv0);
   if (!Bundled.empty())
     Dirs.insert(Dirs.begin(), Bundled);
@@ -177,19 +164,21 @@ int runGraphlint(const Options &Opts) {
   }
   if (Rules.Rules.empty())
     Rep.Errors.push_back({"rules", "no rules loaded; pass --rules DIR or set GRAPHSAFE_RULES_DIR"});
+  return Rules;
+}
 
-  if (Opts.ListRules) {
-    for (const auto &R : Rules.Rules)
-      if (R.Tool != "graphcheck")
-        std::cout << fmt::format("{:<32} {:<8} {:<17} {}\n", R.Id, severityName(R.Level),
-                                 R.Category, R.Summary);
-    return Rep.Errors.empty() ? 0 : 2;
-  }
+struct Inputs {
+  Analysis A; // Its file lists, named files first.
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+};
 
+// Stage 1: the files to analyse. Named files first, then their context: the
+// rest of the compile database for C++ files (a capture region in another
+// file can reach them), the rest of the git work tree for Python files.
+bool collectInputs(const Options &Opts, const fs::path &StartDir, Inputs &In, std::string &Error) {
   // Directories name their Python files (C++ files need their compile
-  // commands, so they come from the database); Python files go to the Python
-  // front end.
-  std::vector<std::string> Files, PyFiles;
+  // commands, so they come from the database).
+  std::vector<std::string> &Files = In.A.CxxFiles, &PyFiles = In.A.PyFiles;
   std::string FirstNamedPy;
   for (const auto &F : Opts.Files) {
     std::error_code EC;
@@ -200,11 +189,7 @@ int runGraphlint(const Options &Opts) {
     if (!Folder && py::isPythonFile(F) && FirstNamedPy.empty())
       FirstNamedPy = PyFiles.back();
   }
-  // Named Python files (a pre-commit hook's changed files) get what checking
-  // their whole work tree gives them, as named C++ files get their compile
-  // database's: the other Python files of their git work tree are analysed as
-  // context, since a capture region in another module can reach them.
-  const size_t NamedPy = PyFiles.size();
+  In.A.NamedPy = PyFiles.size();
   if (!FirstNamedPy.empty())
     if (std::string Top = gitTopLevel(fs::path(FirstNamedPy).parent_path().string());
         !Top.empty()) {
@@ -214,82 +199,105 @@ int runGraphlint(const Options &Opts) {
           PyFiles.push_back(N);
     }
   const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
-  std::string DbError;
-  auto DB = WantCxx ? loadDatabase(Opts, Files.empty() ? "" : Files.front(), DbError) : nullptr;
-  if (WantCxx && !DB) {
-    std::cerr << "graphlint: error: " << DbError << "\n";
-    return 2;
-  }
-  // Checking some files of a compile database must report, in them, what
-  // checking the whole database reports there: a capture region in another
-  // file can reach them. So every other file of the database is analysed as
-  // context, and only findings in the named files are reported.
+  In.DB = WantCxx ? loadDatabase(Opts, Files.empty() ? "" : Files.front(), Error) : nullptr;
+  if (WantCxx && !In.DB)
+    return false;
   const bool Subset = !Files.empty() || !PyFiles.empty();
   std::set<std::string> Named;
   for (const auto &F : Files)
     Named.insert(fs::absolute(F).lexically_normal().string());
-  size_t NamedCount = Files.size();
-  if (DB)
-    for (const auto &F : DB->getAllFiles())
+  In.A.NamedCxx = Files.size();
+  if (In.DB)
+    for (const auto &F : In.DB->getAllFiles())
       if (!Named.count(fs::absolute(F).lexically_normal().string()))
         Files.push_back(F);
   if (!Subset)
-    NamedCount = Files.size();
+    In.A.NamedCxx = Files.size();
   if (Files.empty() && PyFiles.empty()) {
-    std::cerr << "graphlint: error: no input files; name files or folders, or pass -p BUILD_DIR "
-                 "to analyse the whole compile database\n";
-    return 2;
+    Error = "no input files; name files or folders, or pass -p BUILD_DIR to analyse the whole "
+            "compile database";
+    return false;
   }
+  return true;
+}
 
+// Stage 2: each front end summarises its files (a shard: its part of them).
+void analyse(const Options &Opts, const RuleSet &Rules, const std::vector<std::string> &RuleDirs,
+             const ShardSpec &Shard, Inputs &In) {
+  Analysis &A = In.A;
   Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
   CacheStore Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20);
   tooling::FixedCompilationDatabase NoDB(".", {});
-  AnalysisSetup Setup{DB ? *DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC, Rules,
-                      Cache, Cache.enabled() ? toolFingerprint() + rulesFingerprint(Dirs) : ""};
-  std::vector<TUSummary> Summaries(Files.size());
-  std::vector<std::vector<ToolError>> FileErrors(Files.size());
+  AnalysisSetup Setup{In.DB ? *In.DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC,
+                      Rules, Cache,
+                      Cache.enabled() ? toolFingerprint() + rulesFingerprint(RuleDirs) : ""};
+  A.CxxSummaries.assign(A.CxxFiles.size(), {});
+  A.CxxErrors.assign(A.CxxFiles.size(), {});
+  std::vector<size_t> Mine;
+  for (size_t I = 0; I < A.CxxFiles.size(); ++I)
+    if (Shard.mine(I))
+      Mine.push_back(I);
   std::atomic<size_t> Cached{0};
   const ProgressMode Shown = progressModeFor(Opts.Progress, Opts.Quiet);
-  Progress CxxProgress(Shown, Files.size(), "", std::cerr);
-  parallelFor(Files.size(), Opts.Jobs, [&](size_t I) {
-    FileResult R = analyzeFile(Setup, Files[I]);
-    CxxProgress.fileDone(Files[I], R.FromCache);
+  Progress CxxProgress(Shown, Mine.size(), "", std::cerr);
+  parallelFor(Mine.size(), Opts.Jobs, [&](size_t J) {
+    size_t I = Mine[J];
+    FileResult R = analyzeFile(Setup, A.CxxFiles[I]);
+    CxxProgress.fileDone(A.CxxFiles[I], R.FromCache);
     Cached += R.FromCache;
-    Summaries[I] = std::move(R.Summary);
-    FileErrors[I] = std::move(R.Errors);
+    A.CxxSummaries[I] = std::move(R.Summary);
+    A.CxxErrors[I] = std::move(R.Errors);
   });
   CxxProgress.finish();
   Cache.trim();
   if (Opts.CacheStats)
     std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "
                                                 "from the cache in {}\n",
-                                                Cached.load(), Files.size(), Cache.root())
+                                                Cached.load(), Mine.size(), Cache.root())
                                   : std::string("graphlint: cache: off\n"));
+
+  size_t PyMine = 0;
+  for (size_t I = 0; I < A.PyFiles.size(); ++I)
+    PyMine += Shard.mine(I);
+  Progress PyProgress(Shown, PyMine, "python ", std::cerr);
+  py::PyResult Py = py::analyzePythonFiles(
+      A.PyFiles, Rules, Opts.Jobs, &PyProgress,
+      Shard.N > 1 ? std::function<bool(size_t)>([&](size_t I) { return Shard.mine(I); }) : nullptr);
+  PyProgress.finish();
+  A.PySummaries = std::move(Py.Summaries);
+  A.PyErrors = std::move(Py.Errors);
+  A.PyWarnings = std::move(Py.Warnings);
+}
+
+// Stage 3: one report from the summaries of every file: reachability across
+// files and languages, then what is reported of the named files only,
+// suppressions and the baseline.
+void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &Rules, Analysis &A,
+                  Report &Rep) {
   // A context file that does not parse costs reachability through it, not
   // the named files' report.
-  for (size_t I = 0; I < NamedCount; ++I)
-    Rep.Errors.insert(Rep.Errors.end(), FileErrors[I].begin(), FileErrors[I].end());
-
-  Progress PyProgress(Shown, PyFiles.size(), "python ", std::cerr);
-  py::PyResult Py = py::analyzePythonFiles(PyFiles, Rules, Opts.Jobs, &PyProgress);
-  PyProgress.finish();
-  for (size_t I = 0; I < NamedPy; ++I)
-    Rep.Errors.insert(Rep.Errors.end(), Py.Errors[I].begin(), Py.Errors[I].end());
-  for (auto &W : Py.Warnings)
-    if (std::any_of(PyFiles.begin(), PyFiles.begin() + NamedPy,
+  for (size_t I = 0; I < A.NamedCxx; ++I)
+    Rep.Errors.insert(Rep.Errors.end(), A.CxxErrors[I].begin(), A.CxxErrors[I].end());
+  for (size_t I = 0; I < A.NamedPy; ++I)
+    Rep.Errors.insert(Rep.Errors.end(), A.PyErrors[I].begin(), A.PyErrors[I].end());
+  std::stable_sort(A.PyWarnings.begin(), A.PyWarnings.end(),
+                   [](const ToolError &X, const ToolError &Y) { return X.Where < Y.Where; });
+  for (auto &W : A.PyWarnings)
+    if (std::any_of(A.PyFiles.begin(), A.PyFiles.begin() + A.NamedPy,
                     [&](const std::string &F) { return W.Where.rfind(F + ":", 0) == 0; }))
       Rep.Warnings.push_back(std::move(W));
-  Summaries.insert(Summaries.end(), std::make_move_iterator(Py.Summaries.begin()),
-                   std::make_move_iterator(Py.Summaries.end()));
+  std::vector<TUSummary> Summaries = std::move(A.CxxSummaries);
+  Summaries.insert(Summaries.end(), std::make_move_iterator(A.PySummaries.begin()),
+                   std::make_move_iterator(A.PySummaries.end()));
 
   Rep.Findings = findingsFromSummaries(Summaries, Rules, Opts.ExplainReach);
   // Findings in the context files themselves are theirs to report; those in
   // headers stay, as when a named file includes them.
   std::set<std::string> Context;
-  for (size_t I = NamedCount; I < Files.size(); ++I)
-    Context.insert(fs::absolute(Files[I]).lexically_normal().string());
-  for (size_t I = NamedPy; I < PyFiles.size(); ++I)
-    Context.insert(PyFiles[I]);
+  for (size_t I = A.NamedCxx; I < A.CxxFiles.size(); ++I)
+    Context.insert(fs::absolute(A.CxxFiles[I]).lexically_normal().string());
+  for (size_t I = A.NamedPy; I < A.PyFiles.size(); ++I)
+    Context.insert(A.PyFiles[I]);
   Rep.Findings.erase(
       std::remove_if(Rep.Findings.begin(), Rep.Findings.end(),
                      [&](const Finding &F) {
@@ -298,10 +306,10 @@ int runGraphlint(const Options &Opts) {
                      }),
       Rep.Findings.end());
   std::vector<std::string> Analysed;
-  for (const auto &F : Files)
+  for (const auto &F : A.CxxFiles)
     Analysed.push_back(fs::absolute(F).lexically_normal().string());
-  for (size_t I = 0; I < NamedPy; ++I)
-    Analysed.push_back(PyFiles[I]);
+  for (size_t I = 0; I < A.NamedPy; ++I)
+    Analysed.push_back(A.PyFiles[I]);
   const Rule *Missing = Rules.find("suppression-missing-reason");
   SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",
                             Missing ? Missing->Level : Severity::Warning);
@@ -322,7 +330,11 @@ int runGraphlint(const Options &Opts) {
       Rep.Errors.push_back({Opts.WriteBaseline, Err});
   }
   Rep.Complete = Rep.Errors.empty();
+}
 
+// Stage 4: the report, in the format asked, where asked.
+int writeOut(const Options &Opts, const fs::path &StartDir, const RuleSet &Rules,
+             ReportFormat Format, Severity FailOn, const Report &Rep) {
   WriteOptions WO;
   WO.Rules = &Rules;
   WO.ToolName = "graphlint";
@@ -331,21 +343,93 @@ int runGraphlint(const Options &Opts) {
   WO.ShowSource = Opts.ShowSource;
   WO.BaseDir = StartDir.string();
   if (Opts.Output.empty() || Opts.Output == "-") {
-    writeReport(*Format, std::cout, Rep, WO);
+    writeReport(Format, std::cout, Rep, WO);
   } else {
     std::ofstream OS(StartDir / Opts.Output);
     if (!OS) {
       std::cerr << "graphlint: error: cannot write " << Opts.Output << "\n";
       return 2;
     }
-    writeReport(*Format, OS, Rep, WO);
-    if (*Format != ReportFormat::Text)
+    writeReport(Format, OS, Rep, WO);
+    if (Format != ReportFormat::Text)
       for (const auto &E : Rep.Errors)
         std::cerr << "graphlint: error: " << E.Where << ": " << E.Message << "\n";
   }
   if (!Rep.Errors.empty())
     return 2;
-  return Rep.hasFindingAtOrAbove(*FailOn) ? 1 : 0;
+  return Rep.hasFindingAtOrAbove(FailOn) ? 1 : 0;
+}
+
+} // namespace
+
+// The pipeline: rules, inputs, per-front-end analysis (or the shards of a
+// sharded run read back), findings joined across files, the report.
+int runGraphlint(const Options &Opts) {
+  // ClangTool changes the process's working directory to each compile
+  // command's, and parallel jobs do so at once: every path graphlint holds is
+  // made absolute against the directory it started in, before any of that.
+  const fs::path StartDir = fs::current_path();
+  Report Rep;
+  Rep.Tool = "graphlint";
+  auto Format = parseReportFormat(Opts.Format);
+  auto FailOn = parseSeverity(Opts.FailOn);
+  if (!Format || !FailOn) {
+    std::cerr
+        << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
+    return 2;
+  }
+  auto Shard = parseShard(Opts.Shard.empty() ? "0/1" : Opts.Shard);
+  if (!Shard) {
+    std::cerr << "graphlint: error: --shard takes K/N with 0 <= K < N (e.g. --shard 0/4), not '"
+              << Opts.Shard << "'\n";
+    return 2;
+  }
+  std::vector<std::string> RuleDirs;
+  RuleSet Rules = loadRuleSet(Opts, RuleDirs, Rep);
+  if (Opts.ListRules) {
+    for (const auto &R : Rules.Rules)
+      if (R.Tool != "graphcheck")
+        std::cout << fmt::format("{:<32} {:<8} {:<17} {}\n", R.Id, severityName(R.Level),
+                                 R.Category, R.Summary);
+    return Rep.Errors.empty() ? 0 : 2;
+  }
+  const std::string Fingerprint = toolFingerprint() + rulesFingerprint(RuleDirs);
+
+  Analysis A;
+  if (!Opts.Merge.empty()) {
+    std::vector<std::string> Paths;
+    for (const auto &P : Opts.Merge)
+      Paths.push_back((StartDir / P).string());
+    std::string Error;
+    if (!mergeShards(Paths, Fingerprint, A, Error)) {
+      std::cerr << "graphlint: error: " << Error << "\n";
+      return 2;
+    }
+  } else {
+    Inputs In;
+    std::string Error;
+    if (!collectInputs(Opts, StartDir, In, Error)) {
+      std::cerr << "graphlint: error: " << Error << "\n";
+      return 2;
+    }
+    analyse(Opts, Rules, RuleDirs, *Shard, In);
+    A = std::move(In.A);
+    if (Shard->N > 1) {
+      std::string Out = Opts.ShardOut.empty()
+                            ? fmt::format("graphlint-shard-{}-of-{}.json", Shard->K, Shard->N)
+                            : Opts.ShardOut;
+      if (!writeShard((StartDir / Out).string(), *Shard, Fingerprint, A, Error)) {
+        std::cerr << "graphlint: error: " << Error << "\n";
+        return 2;
+      }
+      std::cerr << fmt::format("graphlint: shard {}/{} written to {}; merge every shard with "
+                               "graphlint --merge FILE...\n",
+                               Shard->K, Shard->N, Out);
+      return Rep.Errors.empty() ? 0 : 2;
+    }
+  }
+  joinFindings(Opts, StartDir, Rules, A, Rep);
+  return writeOut(Opts, StartDir, Rules, *Format, *FailOn, Rep);
 }
 
 } // namespace graphsafe::lint

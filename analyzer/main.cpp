@@ -55,6 +55,13 @@ int main(int argc, char **argv) {
                  "plain (a line per finished file, for CI logs), off")
       ->check(CLI::IsMember({"auto", "line", "plain", "off"}));
   App.add_flag("-q,--quiet", Opts.Quiet, "No progress output");
+  App.add_option("--shard", Opts.Shard,
+                 "K/N: analyse part K of N (CI job matrices) and write its summaries to "
+                 "--shard-out; merge all N with --merge");
+  App.add_option("--shard-out", Opts.ShardOut,
+                 "Where --shard writes (default graphlint-shard-K-of-N.json)");
+  App.add_option("--merge", Opts.Merge,
+                 "Report from the shard files of one sharded run (all N of them)");
   App.add_flag("--explain-reach", Opts.ExplainReach,
                "Also report (as capture-reach-unknown notes) calls under capture whose callee "
                "graphlint cannot see, so what was not checked is said, not silent");

@@ -500,3 +500,72 @@ TEST_F(GraphlintCli, ProgressPlainIsALinePerFileAndAutoIsSilentOffATerminal) {
   EXPECT_EQ(Quiet.Stderr.find("[1/2]"), std::string::npos) << Quiet.Stderr;
   EXPECT_EQ(Plain.Stdout, Auto.Stdout);
 }
+
+// A CI job matrix: each job analyses a shard of the compile database (and of
+// the Python files) and writes its summaries; one merge job reports. The
+// merged report must be the unsharded one, including findings whose capture
+// region and unsafe callee were analysed by different shards.
+TEST_F(GraphlintCli, ShardedRunMergedEqualsTheUnshardedRun) {
+  nlohmann::json DB = nlohmann::json::array();
+  std::vector<std::string> Cxx;
+  auto add = [&](const std::string &Name, const std::string &Text) {
+    Cxx.push_back(write(Name, Text));
+    DB.push_back(
+        {{"directory", Dir}, {"file", Cxx.back()}, {"command", "c++ -std=c++17 -c " + Cxx.back()}});
+  };
+  // Index 0 (shard 0) captures and calls into index 1 (shard 1).
+  add("capture.cpp", "#include <cuda_runtime.h>\n"
+                     "void helper(cudaStream_t s);\n"
+                     "void step(cudaStream_t s) {\n"
+                     "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+                     "  helper(s);\n"
+                     "  cudaStreamEndCapture(s, nullptr);\n"
+                     "}\n");
+  add("helper.cpp", "#include <cuda_runtime.h>\n"
+                    "void helper(cudaStream_t s) {\n"
+                    "  cudaStreamSynchronize(s);\n"
+                    "}\n");
+  add("other.cpp", Unsafe);
+  std::ofstream(fs::path(Dir) / "compile_commands.json") << DB.dump();
+  std::string PyRegion = write("py/train.py", "import torch\n"
+                                              "from model import forward\n"
+                                              "g = torch.cuda.CUDAGraph()\n"
+                                              "x = torch.zeros(4, device='cuda')\n"
+                                              "with torch.cuda.graph(g):\n"
+                                              "    y = forward(x)\n");
+  std::string PyCallee = write("py/model.py", "def forward(x):\n"
+                                              "    return x * x.sum().item()\n");
+  std::vector<std::string> Common = {"-p",         Dir,      "--format", "json",
+                                     "--no-cache", PyRegion, PyCallee};
+  Common.insert(Common.end(), Cxx.begin(), Cxx.end());
+  RunResult Whole = runGraphlint(Common);
+  ASSERT_EQ(Whole.ExitCode, 1) << Whole.Stderr;
+  std::vector<std::string> Merge = {"--merge"};
+  for (int K = 0; K < 3; ++K) {
+    std::string Out = Dir + "/shard" + std::to_string(K) + ".json";
+    std::vector<std::string> Args = Common;
+    Args.insert(Args.end(), {"--shard", std::to_string(K) + "/3", "--shard-out", Out});
+    RunResult S = runGraphlint(Args);
+    ASSERT_EQ(S.ExitCode, 0) << S.Stderr;
+    Merge.push_back(Out);
+  }
+  Merge.insert(Merge.end(), {"--format", "json"});
+  RunResult Merged = runGraphlint(Merge);
+  EXPECT_EQ(Merged.ExitCode, Whole.ExitCode) << Merged.Stderr;
+  EXPECT_EQ(Merged.Stdout, Whole.Stdout);
+  std::set<std::string> Where;
+  nlohmann::json Report = nlohmann::json::parse(Merged.Stdout);
+  for (const auto &F : Report["findings"])
+    Where.insert(fs::path(F["location"]["file"].get<std::string>()).filename().string() + ":" +
+                 std::to_string(F["location"]["line"].get<int>()));
+  EXPECT_TRUE(Where.count("helper.cpp:3")) << "region in shard 0, callee in shard 1";
+  EXPECT_TRUE(Where.count("model.py:2")) << "Python region and callee in different shards";
+
+  // A missing shard, or shards of different runs, are named, not merged.
+  RunResult Missing = runGraphlint({"--merge", Merge[1], Merge[2]});
+  EXPECT_EQ(Missing.ExitCode, 2);
+  EXPECT_NE(Missing.Stderr.find("shard 2/3 is missing"), std::string::npos) << Missing.Stderr;
+  RunResult Bad = runGraphlint({"--shard", "3/3", PyCallee});
+  EXPECT_EQ(Bad.ExitCode, 2);
+  EXPECT_NE(Bad.Stderr.find("--shard takes K/N"), std::string::npos) << Bad.Stderr;
+}

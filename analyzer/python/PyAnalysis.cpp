@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -167,7 +168,8 @@ bool isPythonFile(const std::string &Path) {
 }
 
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs, Progress *Shown) {
+                            unsigned Jobs, Progress *Shown,
+                            const std::function<bool(size_t)> &Mine) {
   PyResult Res;
   Res.Summaries.resize(Files.size());
   Res.Errors.resize(Files.size());
@@ -271,6 +273,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   }
   std::vector<TUSummary> Sums(P.Modules.size());
   parallelFor(Sums.size(), Jobs, [&](size_t I) {
+    if (Mine && !Mine(Index[I]))
+      return;
     summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]);
     if (Shown)
       Shown->fileDone(P.Modules[I]->Path);
@@ -280,6 +284,19 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   for (size_t I = 0; I < Files.size(); ++I)
     if (Res.Summaries[I].File.empty())
       Res.Summaries[I].File = Files[I];
+  if (Mine) {
+    std::set<std::string, std::less<>> Theirs;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (!Mine(I)) {
+        Res.Errors[I].clear();
+        Theirs.insert(Files[I]);
+      }
+    Res.Warnings.erase(std::remove_if(Res.Warnings.begin(), Res.Warnings.end(),
+                                      [&](const ToolError &W) {
+                                        return Theirs.count(W.Where.substr(0, W.Where.find(':')));
+                                      }),
+                       Res.Warnings.end());
+  }
   Res.Lines = Lines;
   return Res;
 }

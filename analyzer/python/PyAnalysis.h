@@ -8,6 +8,7 @@
 #include "graphsafe/Finding.h"
 #include "graphsafe/Rule.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,13 @@ struct PyResult {
   size_t Lines = 0;
 };
 
-// Shown, when given, hears of each file as its summary is done.
+// Shown, when given, hears of each file as its summary is done. Mine, when
+// given, picks the files this run summarises (a shard's part): every file is
+// still read, since types and calls resolve across all of them, but only
+// Mine's get summaries, errors and warnings.
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs, Progress *Shown = nullptr);
+                            unsigned Jobs, Progress *Shown = nullptr,
+                            const std::function<bool(size_t)> &Mine = nullptr);
 
 bool isPythonFile(const std::string &Path);
 
