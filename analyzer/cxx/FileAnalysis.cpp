@@ -1,5 +1,7 @@
 #include "FileAnalysis.h"
 
+#include "clang/Basic/Stack.h"
+
 #include "PreambleCache.h"
 #include "TUAnalyzer.h"
 #include "cache/ContentHash.h"
@@ -104,6 +106,10 @@ std::string commandKey(const AnalysisSetup &Setup, const std::string &File) {
 } // namespace
 
 FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
+  // As clang's own driver does: lets Clang see how much stack this thread
+  // has left and move deep recursion (a generated 100,000-term expression)
+  // onto a fresh stack instead of overflowing.
+  clang::noteBottomOfStack();
   FileResult R;
   R.Summary.File = File;
   std::error_code EC;
