@@ -222,15 +222,15 @@ bool collectInputs(const Options &Opts, const fs::path &StartDir, Inputs &In, st
 }
 
 // Stage 2: each front end summarises its files (a shard: its part of them).
-void analyse(const Options &Opts, const RuleSet &Rules, const std::vector<std::string> &RuleDirs,
+// Fingerprint names this graphlint build and rule set (cache keys, shards).
+void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Fingerprint,
              const ShardSpec &Shard, Inputs &In) {
   Analysis &A = In.A;
   Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
   CacheStore Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20);
   tooling::FixedCompilationDatabase NoDB(".", {});
   AnalysisSetup Setup{In.DB ? *In.DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC,
-                      Rules, Cache,
-                      Cache.enabled() ? toolFingerprint() + rulesFingerprint(RuleDirs) : ""};
+                      Rules, Cache, Cache.enabled() ? Fingerprint : ""};
   A.CxxSummaries.assign(A.CxxFiles.size(), {});
   A.CxxErrors.assign(A.CxxFiles.size(), {});
   std::vector<size_t> Mine;
@@ -412,7 +412,7 @@ int runGraphlint(const Options &Opts) {
       std::cerr << "graphlint: error: " << Error << "\n";
       return 2;
     }
-    analyse(Opts, Rules, RuleDirs, *Shard, In);
+    analyse(Opts, Rules, Fingerprint, *Shard, In);
     A = std::move(In.A);
     if (Shard->N > 1) {
       std::string Out = Opts.ShardOut.empty()

@@ -30,6 +30,8 @@ std::vector<std::unique_ptr<PyCheck>> makeAllPyChecks(const RuleSet &Rules);
 // The family check names rule files may enable with `python: match: [check: NAME]`.
 const std::set<std::string> &knownPyCheckNames();
 
+inline bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
+
 // Whether E may be a tensor: known to be one, or unknown and not a module path.
 bool mayBeTensor(const PyTypes &T, TSNode E);
 // The spelling of a call's callee for messages (`loss.item`, `torch.cuda.synchronize`).

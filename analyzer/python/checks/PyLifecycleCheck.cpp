@@ -8,8 +8,6 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
-
 // A graph object's spelling the check can follow: `g`, `self.graph`.
 bool simpleSpelling(const std::string &G) {
   return !G.empty() && G.find_first_of("[(") == std::string::npos;

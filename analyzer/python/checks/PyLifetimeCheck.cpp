@@ -17,8 +17,6 @@ const std::set<std::string, std::less<>> ViewMethods = {
     "transpose", "permute", "narrow", "select",     "expand",    "view_as",   "as_strided",
     "chunk",     "split",   "unbind", "contiguous", "expand_as", "unflatten", "movedim"};
 
-bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
-
 // The expression whose memory E shares: E with its subscripts and view-method
 // calls taken off (`out[0].view(-1)` -> `out`). A call IsSource accepts is
 // where the memory comes from, and the walk stops there.
