@@ -37,7 +37,7 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      std::set<std::string> &Graphed,
                      std::map<std::string, std::set<unsigned>> &TensorParams,
-                     std::map<std::string, std::map<unsigned, std::set<std::string>>> &Classes) {
+                     PyProgram::ByParameter &Classes, PyProgram::ByParameter &ClassObjects) {
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
@@ -60,8 +60,20 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
           Value V = T.valueOf(Arg);
           if (V.tensor())
             TensorParams[Fn].insert(Index);
-          else if (V.K == VK::Instance && !V.Many && P.classNamed(V.Name))
-            Classes[Fn][Index].insert(V.Name);
+          else if (V.K == VK::Instance && !V.Many) {
+            TSNode Callee = unparen(field(N, "function"));
+            TSNode Obj = is(Callee, "attribute") ? unparen(field(Callee, "object")) : TSNode{};
+            bool ViaSuper = !ts_node_is_null(Obj) && is(Obj, "call") &&
+                            T.resolve(field(Obj, "function")) == "super" && !F.ClassQName.empty();
+            for (const auto &C : V.classes())
+              if (P.classNamed(C)) {
+                Classes[Fn][Index].insert(C);
+                if (ViaSuper)
+                  Classes[Fn + "@" + F.ClassQName][Index].insert(C);
+              }
+          } else if (std::string Q = T.resolve(Arg); !Q.empty() && P.classNamed(Q)) {
+            ClassObjects[Fn][Index].insert(Q);
+          }
         }
       }
       return true;
@@ -175,24 +187,31 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   Res.Errors.resize(Files.size());
   PyProgram P;
   P.Modules.resize(Files.size());
-  // Module names first: two scripts of one name in different folders must
-  // not share one, so those take their whole path.
+  // Module names first. Two trees holding a package of one name (a server
+  // and its vendored fork, two scripts named train.py) must not share names:
+  // every module under such a tree's root is prefixed by the root's path, and
+  // its imports are looked up in its own tree first (PyProgram::link).
   std::vector<std::pair<std::string, std::string>> Names(Files.size());
-  std::map<std::string, int> Uses;
+  std::vector<std::string> Roots(Files.size());
+  std::map<std::string, std::set<std::string>> RootsOf;
   for (size_t I = 0; I < Files.size(); ++I) {
     Names[I].first = moduleNameOf(Files[I], &Names[I].second);
-    ++Uses[Names[I].first];
+    // The folder holding the top-level package: one level up per dot, and
+    // one more for a package's own __init__.py.
+    fs::path Root = fs::absolute(Files[I]).lexically_normal().parent_path();
+    size_t Up = std::count(Names[I].first.begin(), Names[I].first.end(), '.') +
+                (fs::path(Files[I]).stem() == "__init__" ? 1 : 0);
+    for (; Up > 0; --Up)
+      Root = Root.parent_path();
+    for (const auto &Part : Root)
+      if (Part != "/")
+        Roots[I] += Part.string() + ".";
+    RootsOf[Names[I].first].insert(Roots[I]);
   }
-  for (size_t I = 0; I < Files.size(); ++I)
-    if (Uses[Names[I].first] > 1) {
-      std::string Dotted;
-      fs::path Whole = fs::absolute(Files[I]).lexically_normal();
-      Whole.replace_extension();
-      for (const auto &Part : Whole)
-        if (Part != "/")
-          Dotted += (Dotted.empty() ? "" : ".") + Part.string();
-      Names[I].first = Dotted;
-    }
+  std::set<std::string> Prefixed;
+  for (const auto &[Name, Rs] : RootsOf)
+    if (Rs.size() > 1)
+      Prefixed.insert(Rs.begin(), Rs.end());
   std::atomic<size_t> Lines{0};
   std::mutex WarningsMutex;
   parallelFor(Files.size(), Jobs, [&](size_t I) {
@@ -209,6 +228,12 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     M->Path = fs::absolute(File).lexically_normal().string();
     M->Module = Names[I].first;
     M->Package = Names[I].second;
+    if (Prefixed.count(Roots[I])) {
+      M->RootPrefix = Roots[I];
+      M->Module = Roots[I] + M->Module;
+      if (!M->Package.empty())
+        M->Package = Roots[I] + M->Package;
+    }
     M->Src = PySource::parse(File, SS.str(), Error);
     if (!M->Src) {
       Res.Errors[I].push_back({File, Error});
@@ -254,23 +279,42 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
         for (const auto &N : C.Names)
           CheckRules[N] = &R;
   auto Checks = makeAllPyChecks(Rules);
-  {
+  // What callers pass is learned from every call at once; a class handed in
+  // as an object (`model_class=Llama`) types the instances built from it only
+  // after a first pass, so then a second one follows.
+  // The second reads only the modules whose functions take classes.
+  auto learnFromCallers = [&](const std::function<bool(const PyModuleInfo &)> &Reread) {
     std::vector<std::set<std::string>> Graphed(P.Modules.size());
     std::vector<std::map<std::string, std::set<unsigned>>> Params(P.Modules.size());
-    std::vector<std::map<std::string, std::map<unsigned, std::set<std::string>>>> Classes(
-        P.Modules.size());
+    std::vector<PyProgram::ByParameter> Classes(P.Modules.size()), ClassObjects(P.Modules.size());
     parallelFor(P.Modules.size(), Jobs, [&](size_t I) {
-      learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I]);
+      if (Reread(*P.Modules[I]))
+        learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I],
+                        ClassObjects[I]);
     });
+    bool HandsClasses = false;
     for (size_t I = 0; I < P.Modules.size(); ++I) {
       P.GraphedEntries.insert(Graphed[I].begin(), Graphed[I].end());
       for (auto &[F, Is] : Params[I])
         P.TensorParams[F].insert(Is.begin(), Is.end());
       for (auto &[F, ByIndex] : Classes[I])
         for (auto &[Index, Cs] : ByIndex)
-          P.ParamClasses[F][Index].insert(Cs.begin(), Cs.end());
+          (F.find('@') == std::string::npos ? P.ParamClasses : P.SuperParamClasses)[F][Index]
+              .insert(Cs.begin(), Cs.end());
+      for (auto &[F, ByIndex] : ClassObjects[I])
+        for (auto &[Index, Cs] : ByIndex) {
+          HandsClasses = true;
+          P.ParamClassObjects[F][Index].insert(Cs.begin(), Cs.end());
+        }
     }
-  }
+    return HandsClasses;
+  };
+  if (learnFromCallers([](const PyModuleInfo &) { return true; }))
+    learnFromCallers([&](const PyModuleInfo &M) {
+      return std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
+        return P.ParamClassObjects.count(F.QualName) > 0;
+      });
+    });
   std::vector<TUSummary> Sums(P.Modules.size());
   parallelFor(Sums.size(), Jobs, [&](size_t I) {
     if (Mine && !Mine(Index[I]))

@@ -20,9 +20,10 @@ namespace {
 
 // What calling an instance of Class runs: nn.Module's forward, or __call__.
 void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string> &Out) {
-  for (const char *M : {"forward", "__call__"})
-    for (const auto &Q : P.dispatch(V.Name, M, V.Exact))
-      Out.push_back(usr(Q));
+  for (const auto &C : V.classes())
+    for (const char *M : {"forward", "__call__"})
+      for (const auto &Q : P.dispatch(C, M, V.Exact && V.Also.empty()))
+        Out.push_back(usr(Q));
 }
 
 // Wrappers whose result, called, runs their first argument.
@@ -34,16 +35,21 @@ bool wrapsFirstArgument(const std::string &Q) {
 // Code outside the analysed files: known, not followed, not unknown.
 std::string external(const std::string &Q) { return "ext:" + Q; }
 
-// `self.x` or `obj.x` for obj of a project class: the class, else empty.
-std::string receiverClass(const PyTypes &T, TSNode Obj, bool *Exact = nullptr) {
+// `self.x` or `obj.x` for obj of project classes: the classes obj may be
+// (one, or several chosen at run time), else none.
+std::vector<std::string> receiverClasses(const PyTypes &T, TSNode Obj, bool *Exact = nullptr) {
   if (T.isSelf(Obj))
-    return T.selfClass();
+    return {T.selfClass()};
   Value V = T.valueOf(Obj);
-  if (V.K != VK::Instance || V.Many || !T.P.classNamed(V.Name))
-    return "";
+  if (V.K != VK::Instance || V.Many)
+    return {};
+  std::vector<std::string> Out;
+  for (auto &C : V.classes())
+    if (T.P.classNamed(C))
+      Out.push_back(std::move(C));
   if (Exact)
-    *Exact = V.Exact;
-  return V.Name;
+    *Exact = V.Exact && V.Also.empty();
+  return Out;
 }
 
 // A callable kept in attribute Attr of an instance of Class. A store is kept
@@ -62,6 +68,28 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
   const PySource &S = *T.M.Src;
   if (is(E, "lambda")) {
     Out.push_back(usr(lambdaName(T.M.Module, E)));
+    return;
+  }
+  // `(layer.forward, layer.tp_forward)[mode]`, `a if c else b`, `a or b`:
+  // any of them.
+  if (is(E, "subscript")) {
+    TSNode Of = unparen(field(E, "value"));
+    if (is(Of, "tuple") || is(Of, "list"))
+      for (TSNode Element : namedChildren(Of))
+        valueTargetsAt(T, Element, Depth + 1, Out);
+    return;
+  }
+  if (is(E, "conditional_expression")) {
+    auto Cs = namedChildren(E);
+    if (Cs.size() == 3) {
+      valueTargetsAt(T, Cs[0], Depth + 1, Out);
+      valueTargetsAt(T, Cs[2], Depth + 1, Out);
+    }
+    return;
+  }
+  if (is(E, "boolean_operator")) {
+    valueTargetsAt(T, field(E, "left"), Depth + 1, Out);
+    valueTargetsAt(T, field(E, "right"), Depth + 1, Out);
     return;
   }
   if (is(E, "call")) {
@@ -108,15 +136,19 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
   }
   if (is(E, "attribute")) {
     std::string Attr(S.text(field(E, "attribute")));
-    if (std::string Class = receiverClass(T, field(E, "object")); !Class.empty()) {
+    if (auto Classes = receiverClasses(T, field(E, "object")); !Classes.empty()) {
       // A bound method, or a callable held in the attribute.
-      if (auto Ms = T.P.dispatch(Class, Attr, false); !Ms.empty()) {
+      bool Held = false;
+      for (const auto &Class : Classes) {
+        auto Ms = T.P.dispatch(Class, Attr, false);
         for (const auto &M : Ms)
           Out.push_back(usr(M));
-        return;
+        if (Ms.empty()) {
+          addAttrTargets(T, Class, Attr, Out);
+          Held = true;
+        }
       }
-      addAttrTargets(T, Class, Attr, Out);
-      if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+      if (Value V = T.valueOf(E); Held && V.K == VK::Instance && !V.Many)
         addInstanceCall(T.P, V, Out);
       return;
     }
@@ -144,9 +176,11 @@ bool throughValue(const PyTypes &T, TSNode E) {
     return Q.empty() && !ts_node_is_null(T.boundExpr(Name, beginOf(E)));
   }
   if (is(E, "attribute")) {
-    std::string Class = receiverClass(T, field(E, "object"));
     std::string Attr(S.text(field(E, "attribute")));
-    return !Class.empty() && T.P.methodOf(Class, Attr).empty() && T.P.attrAssigned(Class, Attr);
+    for (const auto &Class : receiverClasses(T, field(E, "object")))
+      if (T.P.methodOf(Class, Attr).empty() && T.P.attrAssigned(Class, Attr))
+        return true;
+    return false;
   }
   return false;
 }
@@ -187,7 +221,8 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
       return Out;
     }
     bool Exact = false;
-    if (std::string Class = receiverClass(T, Obj, &Exact); !Class.empty()) {
+    if (auto Classes = receiverClasses(T, Obj, &Exact); Classes.size() == 1) {
+      const std::string &Class = Classes.front();
       if (auto Ms = T.P.dispatch(Class, Method, Exact); !Ms.empty()) {
         for (const auto &M : Ms)
           Out.Keys.push_back(usr(M));
@@ -205,6 +240,12 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
         Out.Keys = valueTargets(T, Fn);
         Out.Dynamic = true;
       }
+      return Out;
+    } else if (!Classes.empty()) {
+      // A receiver of a class chosen at run time: each class's method (and
+      // its overrides), or what each class's attribute holds.
+      Out.Keys = valueTargets(T, Fn);
+      Out.Exact = true;
       return Out;
     }
   }
@@ -230,8 +271,8 @@ std::vector<std::string> handedFunctions(const PyTypes &T, TSNode Arg) {
     std::string Q = T.resolve(Arg);
     FunctionLike = !Q.empty() && T.P.isFunction(Q);
     if (!FunctionLike && is(Arg, "attribute"))
-      if (std::string Class = receiverClass(T, field(Arg, "object")); !Class.empty())
-        FunctionLike = !T.P.methodOf(Class, std::string(S.text(field(Arg, "attribute")))).empty();
+      for (const auto &Class : receiverClasses(T, field(Arg, "object")))
+        FunctionLike |= !T.P.methodOf(Class, std::string(S.text(field(Arg, "attribute")))).empty();
   } else if (is(Arg, "call")) {
     FunctionLike = wrapsFirstArgument(T.resolve(field(Arg, "function")));
   }
@@ -312,14 +353,15 @@ void collectStores(const PyTypes &T, TSNode N,
   for (const auto &[Target, Value] : Pairs) {
     if (!is(Target, "attribute"))
       continue;
-    std::string Class = receiverClass(T, field(Target, "object"));
-    if (Class.empty())
+    auto Classes = receiverClasses(T, field(Target, "object"));
+    if (Classes.empty())
       continue;
     std::string Attr(S.text(field(Target, "attribute")));
     std::vector<std::string> Stored = valueTargets(T, Value);
-    for (const auto &C : T.P.ancestors(Class))
-      for (const auto &V : Stored)
-        Out.push_back({attrKey(C, Attr), V});
+    for (const auto &Class : Classes)
+      for (const auto &C : T.P.ancestors(Class))
+        for (const auto &V : Stored)
+          Out.push_back({attrKey(C, Attr), V});
   }
 }
 

@@ -1,5 +1,7 @@
 #include "PyModule.h"
 
+#include <algorithm>
+
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -173,6 +175,14 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
         for (TSNode B : namedChildren(Sup))
           if (!is(B, "keyword_argument"))
             C.Bases.push_back(dotted(S, B));
+      for (TSNode Stmt : namedChildren(field(N, "body"))) {
+        TSNode A = ts_node_named_child(Stmt, 0);
+        if (!is(Stmt, "expression_statement") || !is(A, "assignment"))
+          continue;
+        TSNode L = field(A, "left"), R = field(A, "right");
+        if (is(L, "identifier") && (is(R, "identifier") || is(R, "attribute")))
+          C.ClassLevelNames[std::string(S.text(L))] = dotted(S, R);
+      }
       M.Classes[C.QualName] = C;
       if (TopLevel)
         M.Defs[Name] = C.QualName;
@@ -243,10 +253,28 @@ void PyProgram::link() {
       Suffix = P.filename().string() + "." + Suffix;
     }
   }
+  // A module of a prefixed tree imports from its own tree when the module
+  // is there, else from the unprefixed ones.
+  for (auto &M : Modules) {
+    if (M->RootPrefix.empty())
+      continue;
+    auto Own = [&](const std::string &Q) {
+      std::string Candidate = M->RootPrefix + Q;
+      for (size_t Cut = Candidate.size(); Cut != std::string::npos && Cut > M->RootPrefix.size();
+           Cut = Candidate.rfind('.', Cut - 1))
+        if (ByModule.count(Candidate.substr(0, Cut)))
+          return true;
+      return false;
+    };
+    for (auto &[Local, Q] : M->Imports)
+      if (Q.rfind(M->RootPrefix, 0) != 0 && Own(Q))
+        Q = M->RootPrefix + Q;
+  }
   for (auto &M : Modules)
     for (auto &[Name, C] : M->Classes) {
-      for (auto &B : C.Bases) {
-        // Bases are spelled in the defining module: resolve through its imports.
+      // Bases and class-level names are spelled in the defining module:
+      // resolve them through its imports.
+      auto Qualify = [&](std::string &B) {
         std::string Head = B.substr(0, B.find('.'));
         std::string Tail = B.size() > Head.size() ? B.substr(Head.size()) : "";
         if (auto It = M->Imports.find(Head); It != M->Imports.end())
@@ -254,7 +282,11 @@ void PyProgram::link() {
         else if (auto D = M->Defs.find(Head); D != M->Defs.end())
           B = D->second + Tail;
         B = canonical(B);
-      }
+      };
+      for (auto &B : C.Bases)
+        Qualify(B);
+      for (auto &[Attr, B] : C.ClassLevelNames)
+        Qualify(B);
       ClassByName[Name] = &C;
     }
   for (const auto &[Name, C] : ClassByName) {
@@ -317,6 +349,51 @@ std::vector<std::string> PyProgram::ancestors(const std::string &Class) const {
     Todo.insert(Todo.end(), D->Bases.rbegin(), D->Bases.rend());
   }
   return Out;
+}
+
+std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
+                                                     const std::string &Attr) const {
+  // What the instance's own class may have: the nearest definition above or
+  // at Class, and every subclass's own.
+  std::vector<std::string> Named;
+  for (const auto &A : ancestors(Class))
+    if (auto It = classNamed(A)->ClassLevelNames.find(Attr);
+        It != classNamed(A)->ClassLevelNames.end()) {
+      Named.push_back(It->second);
+      break;
+    }
+  std::set<std::string> Seen = {Class};
+  std::vector<std::string> Down = {Class};
+  while (!Down.empty()) {
+    std::string C = std::move(Down.back());
+    Down.pop_back();
+    auto It = Subclasses.find(C);
+    if (It == Subclasses.end())
+      continue;
+    for (const auto &Sub : It->second)
+      if (Seen.insert(Sub).second) {
+        Down.push_back(Sub);
+        const PyClassDef *D = classNamed(Sub);
+        if (auto Own = D->ClassLevelNames.find(Attr); Own != D->ClassLevelNames.end())
+          Named.push_back(Own->second);
+      }
+  }
+  Named.erase(std::remove_if(Named.begin(), Named.end(),
+                             [&](const std::string &N) { return !classNamed(N); }),
+              Named.end());
+  if (Named.empty())
+    return {};
+  for (const auto &Candidate : ancestors(Named.front())) {
+    bool Common = std::all_of(Named.begin() + 1, Named.end(), [&](const std::string &N) {
+      auto As = ancestors(N);
+      return std::find(As.begin(), As.end(), Candidate) != As.end();
+    });
+    if (Common)
+      return {Candidate};
+  }
+  std::sort(Named.begin(), Named.end());
+  Named.erase(std::unique(Named.begin(), Named.end()), Named.end());
+  return Named;
 }
 
 bool PyProgram::attrAssigned(const std::string &Class, const std::string &Attr) const {

@@ -31,6 +31,9 @@ struct PyClassDef {
   std::vector<std::string> Bases; // qualified after resolution
   std::set<std::string> Methods;
   std::set<std::string> AssignedAttrs; // x of every `self.x = ...` in its methods
+  // `layer_class = LlamaLayer` in the class body: the name each class-level
+  // attribute spells, qualified once the program is linked.
+  std::map<std::string, std::string> ClassLevelNames;
   TSNode Node{};
   const struct PyModuleInfo *Module = nullptr;
 };
@@ -39,6 +42,10 @@ struct PyModuleInfo {
   std::string Path;    // absolute
   std::string Module;  // dotted name (pkg.sub.mod); the file stem for a script
   std::string Package; // for relative imports
+  // Set when another tree analysed with this one has a package of the same
+  // name (a vendored or forked copy): the dotted folder this module's
+  // package root sits in, which prefixes its name and the imports it makes.
+  std::string RootPrefix;
   std::unique_ptr<PySource> Src;
   std::map<std::string, std::string> Imports; // local name -> qualified name
   std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
@@ -93,6 +100,13 @@ public:
                                     bool Exact) const;
   // Class and its project ancestors, nearest first.
   std::vector<std::string> ancestors(const std::string &Class) const;
+  // The project classes an instance of Class (or of a subclass) may build
+  // when it calls self.Attr(...), where Attr is a class-level attribute
+  // naming a class (`transformer_layer_class = LlamaLayer` in each model
+  // subclass): their nearest common project base when they have one, else
+  // each of them.
+  std::vector<std::string> classAttrClasses(const std::string &Class,
+                                            const std::string &Attr) const;
   // Whether a method of Class, an ancestor or a descendant assigns self.Attr.
   bool attrAssigned(const std::string &Class, const std::string &Attr) const;
 
@@ -104,19 +118,36 @@ public:
     auto It = TensorParams.find(Function);
     return It != TensorParams.end() && It->second.count(Index);
   }
-  // The project class every caller passes at Index, when they agree.
-  std::string paramClass(const std::string &Function, unsigned Index) const {
-    auto It = ParamClasses.find(Function);
-    if (It == ParamClasses.end())
-      return "";
-    auto At = It->second.find(Index);
-    return At != It->second.end() && At->second.size() == 1 ? *At->second.begin() : "";
+  // The project classes of the instances callers pass at Index.
+  std::vector<std::string> paramClasses(const std::string &Function, unsigned Index) const {
+    return lookUp(ParamClasses, Function, Index);
   }
+  // The project classes (the class objects themselves) callers pass at
+  // Index: `FlashCausalLM(model_class=FlashLlamaForCausalLM)`.
+  std::vector<std::string> paramClassObjects(const std::string &Function, unsigned Index) const {
+    return lookUp(ParamClassObjects, Function, Index);
+  }
+  // What the super() calls made in methods of Caller pass at Index.
+  std::vector<std::string> superParamClasses(const std::string &Function, const std::string &Caller,
+                                             unsigned Index) const {
+    return lookUp(SuperParamClasses, Function + "@" + Caller, Index);
+  }
+  using ByParameter = std::map<std::string, std::map<unsigned, std::set<std::string>>>;
   std::set<std::string> GraphedEntries;
   std::map<std::string, std::set<unsigned>> TensorParams;
-  std::map<std::string, std::map<unsigned, std::set<std::string>>> ParamClasses;
+  ByParameter ParamClasses, ParamClassObjects;
+  ByParameter SuperParamClasses; // keyed "Function@CallerClass"
 
 private:
+  static std::vector<std::string> lookUp(const ByParameter &Table, const std::string &Function,
+                                         unsigned Index) {
+    auto It = Table.find(Function);
+    if (It == Table.end())
+      return {};
+    auto At = It->second.find(Index);
+    return At == It->second.end() ? std::vector<std::string>{}
+                                  : std::vector<std::string>(At->second.begin(), At->second.end());
+  }
   std::map<std::string, const PyClassDef *> ClassByName;
   std::map<std::string, std::vector<std::string>> Subclasses;
   // Attributes assigned in each class or any of its descendants.

@@ -77,8 +77,8 @@ bool mentionsCuda(const PySource &S, TSNode Call) {
 } // namespace
 
 PyTypes::PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
-                 PyTypeCache &Cache)
-    : P(P), M(M), F(F), Cache(Cache) {
+                 PyTypeCache &Cache, std::string View)
+    : P(P), M(M), F(F), Cache(Cache), View(std::move(View)) {
   collect();
   Complete = true;
 }
@@ -99,6 +99,17 @@ void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset, TSNode Expr)
       bindTarget(C, Value{}, Offset);
 }
 
+// The project classes callers pass at Index: when F is read for a subclass
+// (View), what that subclass's (or its nearest ancestor's) super() call
+// passes, else what every caller passes.
+std::vector<std::string> PyTypes::callerClasses(unsigned Index) const {
+  if (!View.empty())
+    for (const auto &A : P.ancestors(View))
+      if (auto Cs = P.superParamClasses(F.QualName, A, Index); !Cs.empty())
+        return Cs;
+  return P.paramClasses(F.QualName, Index);
+}
+
 // A parameter's kind: its annotation, its default, or what callers pass.
 Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const {
   const PySource &S = *M.Src;
@@ -116,6 +127,12 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       V.K = VK::Generator;
     else if (std::string Q = resolve(TypeExpr); !Q.empty() && P.classNamed(Q))
       V = {VK::Instance, Q};
+  }
+  if (V.K != VK::Unknown) {
+  } else if (!ts_node_is_null(Type)) {
+    // An annotation naming a library base (`model: torch.nn.Module`) says
+    // less than the project classes callers pass.
+    V = Value::instanceOfAny(callerClasses(Index));
   } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) && !is(Default, "none")) {
     V.K = VK::Host;
   } else if ((F.Name == "forward" || P.tensorParam(F.QualName, Index)) &&
@@ -123,8 +140,8 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
     // nn.Module.forward takes the tensors the graph captures; other
     // functions, what their callers pass.
     V.K = VK::Tensor;
-  } else if (std::string C = P.paramClass(F.QualName, Index); !C.empty()) {
-    V = {VK::Instance, C};
+  } else {
+    V = Value::instanceOfAny(callerClasses(Index));
   }
   (void)Param;
   return V;
@@ -287,21 +304,23 @@ Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
   return Scope->nameAt(Name, ~0u);
 }
 
-Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const {
-  auto Found = Cache.ClassAttrs.find(Class);
+Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
+                        const std::string &ViewFrom) const {
+  const std::string Key = ViewFrom.empty() ? Class : Class + "@" + ViewFrom;
+  auto Found = Cache.ClassAttrs.find(Key);
   if (Found == Cache.ClassAttrs.end()) {
     const PyClassDef *C = P.classNamed(Class);
     // Too deep to look now: say nothing, and remember nothing, so a shallower
     // question later still gets the answer.
     if (!C || Cache.Depth > 2)
       return {};
-    auto &Attrs = Cache.ClassAttrs[Class];
+    auto &Attrs = Cache.ClassAttrs[Key];
     ++Cache.Depth;
     std::map<std::string, std::vector<Value>> Seen;
     for (const auto &Fn : C->Module->Functions) {
       if (Fn.ClassQName != Class)
         continue;
-      PyTypes T(P, *C->Module, Fn, Cache);
+      PyTypes T(P, *C->Module, Fn, Cache, ViewFrom);
       const PySource &S = *C->Module->Src;
       walk(field(Fn.Node, "body"), [&](TSNode N) {
         if (is(N, "assignment") || is(N, "augmented_assignment")) {
@@ -345,7 +364,7 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
       V.Exact = false; // another method may assign a subclass
       Attrs[Name] = V;
     }
-    Found = Cache.ClassAttrs.find(Class);
+    Found = Cache.ClassAttrs.find(Key);
   }
   if (auto It = Found->second.find(Attr); It != Found->second.end())
     return It->second;
@@ -354,7 +373,8 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr) const
     for (const auto &B : C->Bases)
       if (B != Class && Cache.Depth < 4) {
         ++Cache.Depth;
-        Value V = selfAttr(B, Attr);
+        // Read from Class: what Class's own super().__init__(...) hands B.
+        Value V = selfAttr(B, Attr, ViewFrom.empty() ? Class : ViewFrom);
         --Cache.Depth;
         if (V.K != VK::Unknown)
           return V;
@@ -426,6 +446,9 @@ Value PyTypes::callValue(TSNode Call) const {
           return R;
       if (Method == "forward")
         return {VK::Tensor, ""};
+      if (Value Built = Value::instanceOfAny(P.classAttrClasses(Recv.Name, std::string(Method)));
+          Built.K == VK::Instance)
+        return Built;
       // nn.Module's chainable set-up returns the module itself.
       static const std::set<std::string, std::less<>> ReturnsSelf = {
           "cuda",     "to",  "train",          "eval",         "half",  "float",    "double",
@@ -524,6 +547,12 @@ Value PyTypes::callValue(TSNode Call) const {
       return {VK::Tensor, ""};
     }
   }
+  // `model = model_class(config)`: an instance of the classes callers pass.
+  if (is(Fn, "identifier"))
+    if (int Index = parameterAt(S.text(Fn), beginOf(Fn)); Index >= 0)
+      if (Value V = Value::instanceOfAny(P.paramClassObjects(F.QualName, Index));
+          V.K == VK::Instance)
+        return V;
   // Calling a module instance runs its forward.
   Value Callee = valueOf(Fn);
   if (Callee.K == VK::Instance)
@@ -622,6 +651,12 @@ Value PyTypes::computeValue(TSNode E) const {
   if (K == "conditional_expression") {
     auto Cs = namedChildren(E);
     if (Cs.size() == 3) {
+      // `None if disabled else Runner()`: None says nothing of what the
+      // name holds when it is used (callers test it first), as in assignments.
+      if (is(unparen(Cs[0]), "none"))
+        return valueOf(Cs[2]);
+      if (is(unparen(Cs[2]), "none"))
+        return valueOf(Cs[0]);
       Value A = valueOf(Cs[0]), B = valueOf(Cs[2]);
       if (A.K == B.K)
         return A;

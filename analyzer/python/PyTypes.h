@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace graphsafe::lint::py {
 
@@ -32,6 +33,24 @@ struct Value {
   std::string Name;
   bool Many = false;  // a list of such values (nn.ModuleList of one class)
   bool Exact = false; // an Instance made by a constructor here: its class, not a subclass
+  // An Instance of a class chosen at run time (a class handed in by each
+  // caller, a class attribute each subclass sets): the other classes it may
+  // be, besides Name. At most MaxAlternatives; more make the value unknown.
+  std::vector<std::string> Also;
+  static constexpr size_t MaxAlternatives = 64;
+  // Name and Also.
+  std::vector<std::string> classes() const {
+    std::vector<std::string> Out = {Name};
+    Out.insert(Out.end(), Also.begin(), Also.end());
+    return Out;
+  }
+  static Value instanceOfAny(const std::vector<std::string> &Classes) {
+    if (Classes.empty() || Classes.size() > MaxAlternatives + 1)
+      return {};
+    Value V{VK::Instance, Classes.front()};
+    V.Also.assign(Classes.begin() + 1, Classes.end());
+    return V;
+  }
   bool tensor() const { return K == VK::Tensor || K == VK::BoolTensor; }
 };
 
@@ -46,7 +65,11 @@ struct PyTypeCache {
 
 class PyTypes {
 public:
-  PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F, PyTypeCache &Cache);
+  // View: when F is a base class's method read for what it leaves in a
+  // subclass's instance, that subclass; its super() calls say what F's
+  // parameters hold (PyProgram::superParamClasses).
+  PyTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F, PyTypeCache &Cache,
+          std::string View = "");
 
   // The qualified name a name or attribute chain spells (`T.cuda.graph` ->
   // torch.cuda.graph); empty for values that are not static names.
@@ -59,7 +82,9 @@ public:
   // The caller-side index of Name if the binding before Offset is this
   // function's parameter, else -1.
   int parameterAt(std::string_view Name, unsigned Offset) const;
-  Value selfAttr(const std::string &Class, const std::string &Attr) const;
+  // What self.Attr holds in an instance of Class; View as for the constructor.
+  Value selfAttr(const std::string &Class, const std::string &Attr,
+                 const std::string &View = "") const;
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
@@ -69,6 +94,7 @@ public:
   const PyFunctionDef &F;
 
 private:
+  std::string View;
   struct Binding {
     unsigned At = 0;
     Value V;
@@ -81,6 +107,7 @@ private:
   Value callValue(TSNode Call) const;
   // What a project function's return annotation says it returns.
   Value returnValue(const std::string &Function) const;
+  std::vector<std::string> callerClasses(unsigned Index) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
   std::map<std::string, std::vector<Binding>, std::less<>> Bindings;

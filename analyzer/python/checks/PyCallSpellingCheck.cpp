@@ -52,28 +52,20 @@ public:
   }
 
   void run(PyFunctionContext &Ctx) override {
-    const PySource &S = Ctx.S;
     walk(Ctx.body(), [&](TSNode N) {
       if (!is(N, "call") || !Ctx.inCapture(beginOf(N)))
         return true;
-      const Rule *Best = nullptr;
-      auto consider = [&](const std::vector<Entry> &Es, TSNode Recv) {
-        for (const auto &[R, C] : Es)
-          if ((ts_node_is_null(Recv) || receiverIs(Ctx.T, Recv, C->On)) &&
-              conditionsHold(Ctx, N, *C) && (!Best || R->Level > Best->Level))
-            Best = R;
-      };
+      const Rule *Best = bestRule(Ctx, N);
+      if (!Best)
+        return true;
+      // `x.cpu().numpy()`, `x.cpu().tolist()`: the copy to the host is the
+      // sync, said once at `.cpu()`; what follows runs on a host tensor.
       TSNode Fn = unparen(field(N, "function"));
-      std::string Q = Ctx.T.resolve(Fn);
-      if (auto It = Calls.find(Q); !Q.empty() && It != Calls.end())
-        consider(It->second, TSNode{});
-      if (is(Fn, "attribute")) {
-        std::string Method(S.text(field(Fn, "attribute")));
-        if (auto It = Methods.find(Method); It != Methods.end())
-          consider(It->second, field(Fn, "object"));
-      }
-      if (Best)
-        Ctx.report(*Best, N, calleeText(S, N));
+      if (is(Fn, "attribute"))
+        if (TSNode Recv = unparen(field(Fn, "object")); is(Recv, "call"))
+          if (const Rule *Inner = bestRule(Ctx, Recv); Inner && copiesToHost(*Inner))
+            return true;
+      Ctx.report(*Best, N, calleeText(Ctx.S, N));
       return true;
     });
   }
@@ -81,6 +73,30 @@ public:
 private:
   using Entry = std::pair<const Rule *, const MatchClause *>;
   std::map<std::string, std::vector<Entry>> Calls, Methods;
+
+  static bool copiesToHost(const Rule &R) { return R.Id == "sync-device-to-host-copy"; }
+
+  // The most severe rule the call matches, if any.
+  const Rule *bestRule(const PyFunctionContext &Ctx, TSNode N) const {
+    const PySource &S = Ctx.S;
+    const Rule *Best = nullptr;
+    auto consider = [&](const std::vector<Entry> &Es, TSNode Recv) {
+      for (const auto &[R, C] : Es)
+        if ((ts_node_is_null(Recv) || receiverIs(Ctx.T, Recv, C->On)) &&
+            conditionsHold(Ctx, N, *C) && (!Best || R->Level > Best->Level))
+          Best = R;
+    };
+    TSNode Fn = unparen(field(N, "function"));
+    std::string Q = Ctx.T.resolve(Fn);
+    if (auto It = Calls.find(Q); !Q.empty() && It != Calls.end())
+      consider(It->second, TSNode{});
+    if (is(Fn, "attribute")) {
+      std::string Method(S.text(field(Fn, "attribute")));
+      if (auto It = Methods.find(Method); It != Methods.end())
+        consider(It->second, field(Fn, "object"));
+    }
+    return Best;
+  }
 
   static bool conditionsHold(const PyFunctionContext &Ctx, TSNode Call, const MatchClause &C) {
     const MatchConditions &W = C.When;
