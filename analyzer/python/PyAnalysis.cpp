@@ -62,9 +62,8 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
             TensorParams[Fn].insert(Index);
           else if (V.K == VK::Instance && !V.Many) {
             TSNode Callee = unparen(field(N, "function"));
-            TSNode Obj = is(Callee, "attribute") ? unparen(field(Callee, "object")) : TSNode{};
-            bool ViaSuper = !ts_node_is_null(Obj) && is(Obj, "call") &&
-                            T.resolve(field(Obj, "function")) == "super" && !F.ClassQName.empty();
+            bool ViaSuper = is(Callee, "attribute") && isSuperCall(T, field(Callee, "object")) &&
+                            !F.ClassQName.empty();
             for (const auto &C : V.classes())
               if (P.classNamed(C)) {
                 Classes[Fn][Index].insert(C);

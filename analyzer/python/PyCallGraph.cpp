@@ -202,6 +202,11 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
   return Out;
 }
 
+bool isSuperCall(const PyTypes &T, TSNode N) {
+  N = unparen(N);
+  return is(N, "call") && T.resolve(field(N, "function")) == "super";
+}
+
 Callees calleesOf(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
@@ -210,7 +215,7 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
     TSNode Obj = unparen(field(Fn, "object"));
     std::string Method(S.text(field(Fn, "attribute")));
     // super().m(): the first base class after this one that defines m.
-    if (is(Obj, "call") && T.resolve(field(Obj, "function")) == "super") {
+    if (isSuperCall(T, Obj)) {
       if (const PyClassDef *C = T.P.classNamed(T.selfClass()))
         for (const auto &B : C->Bases)
           if (std::string Q = T.P.methodOf(B, Method); !Q.empty()) {

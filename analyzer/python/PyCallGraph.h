@@ -32,6 +32,9 @@ struct Callees {
 // The key a class goes by in the summaries' class hierarchy.
 std::string classKey(const std::string &Class);
 
+// Whether N is `super()`.
+bool isSuperCall(const PyTypes &T, TSNode N);
+
 // What a call may run.
 Callees calleesOf(const PyTypes &T, TSNode Call);
 

@@ -313,25 +313,30 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
   std::string Base = methodOf(Class, Method);
   if (!Base.empty())
     Out.push_back(Base);
+  for (const auto &Sub : descendants(Class))
+    if (const PyClassDef *D = classNamed(Sub); D && D->Methods.count(Method))
+      Out.push_back(Sub + "." + Method);
+  std::lock_guard<std::mutex> Lock(DispatchMutex);
+  DispatchMemo.emplace(std::make_pair(Class, Method), Out);
+  return Out;
+}
+
+std::vector<std::string> PyProgram::descendants(const std::string &Class) const {
+  std::vector<std::string> Out;
   std::set<std::string> Seen = {Class};
   std::vector<std::string> Down = {Class};
   while (!Down.empty()) {
-    std::string C = Down.back();
+    std::string C = std::move(Down.back());
     Down.pop_back();
     auto It = Subclasses.find(C);
     if (It == Subclasses.end())
       continue;
-    for (const auto &Sub : It->second) {
-      if (!Seen.insert(Sub).second)
-        continue;
-      Down.push_back(Sub);
-      const PyClassDef *D = classNamed(Sub);
-      if (D && D->Methods.count(Method))
-        Out.push_back(Sub + "." + Method);
-    }
+    for (const auto &Sub : It->second)
+      if (Seen.insert(Sub).second) {
+        Down.push_back(Sub);
+        Out.push_back(Sub);
+      }
   }
-  std::lock_guard<std::mutex> Lock(DispatchMutex);
-  DispatchMemo.emplace(std::make_pair(Class, Method), Out);
   return Out;
 }
 
@@ -362,22 +367,10 @@ std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
       Named.push_back(It->second);
       break;
     }
-  std::set<std::string> Seen = {Class};
-  std::vector<std::string> Down = {Class};
-  while (!Down.empty()) {
-    std::string C = std::move(Down.back());
-    Down.pop_back();
-    auto It = Subclasses.find(C);
-    if (It == Subclasses.end())
-      continue;
-    for (const auto &Sub : It->second)
-      if (Seen.insert(Sub).second) {
-        Down.push_back(Sub);
-        const PyClassDef *D = classNamed(Sub);
-        if (auto Own = D->ClassLevelNames.find(Attr); Own != D->ClassLevelNames.end())
-          Named.push_back(Own->second);
-      }
-  }
+  for (const auto &Sub : descendants(Class))
+    if (const PyClassDef *D = classNamed(Sub))
+      if (auto Own = D->ClassLevelNames.find(Attr); Own != D->ClassLevelNames.end())
+        Named.push_back(Own->second);
   Named.erase(std::remove_if(Named.begin(), Named.end(),
                              [&](const std::string &N) { return !classNamed(N); }),
               Named.end());

@@ -98,6 +98,8 @@ public:
   // override the same base method).
   std::vector<std::string> dispatch(const std::string &Class, const std::string &Method,
                                     bool Exact) const;
+  // Every project class below Class: its subclasses, theirs, and so on.
+  std::vector<std::string> descendants(const std::string &Class) const;
   // Class and its project ancestors, nearest first.
   std::vector<std::string> ancestors(const std::string &Class) const;
   // The project classes an instance of Class (or of a subclass) may build

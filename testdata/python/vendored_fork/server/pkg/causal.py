@@ -1,3 +1,4 @@
+# expected-no-diagnostics
 # A runner that never captures: the models only it builds are not reached
 # from the capture above, though both hand their model to the same base.
 from pkg.model import Model

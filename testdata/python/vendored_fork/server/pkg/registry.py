@@ -1,3 +1,4 @@
+# expected-no-diagnostics
 from pkg.causal import CausalLM
 from pkg.flash import FlashCausalLM
 from pkg.llama import Bloom, FlashLlama, FlashMistral

@@ -1,3 +1,4 @@
+# expected-no-diagnostics
 # A serving runner that builds its model from the class its caller names and
 # captures the model's forward: each class a caller names is checked.
 import torch

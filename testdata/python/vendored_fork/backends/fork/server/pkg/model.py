@@ -1,3 +1,4 @@
+# expected-no-diagnostics
 # The base every runner shares: the model it runs is handed in by each
 # subclass's constructor through super().__init__(model=...).
 import torch
