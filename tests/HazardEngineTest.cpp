@@ -264,3 +264,20 @@ TEST(Symbolizer, InlinedFramesExpandToTheirCallers) {
 }
 
 } // namespace
+
+TEST(HazardEngine, ReplayRaceNamesBothGraphsStreamsAndTheSharedSegment) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/replay_race_shared_pool.jsonl");
+  ASSERT_EQ(F.size(), 1u); // Both steps race; one finding per pair of graphs.
+  const Finding &R = F[0];
+  EXPECT_EQ(R.RuleId, "replay-race-shared-pool");
+  for (const char *Part : {"graph g2 on stream 0x6002", "graph g1 on stream 0x6001", "seg-pool"})
+    EXPECT_NE(R.Message.find(Part), std::string::npos) << Part << " in: " << R.Message;
+  EXPECT_EQ(R.Loc.Line, 22u); // The second replay's line.
+  auto Said = [&](const std::string &What) {
+    return std::any_of(R.Notes.begin(), R.Notes.end(),
+                       [&](const Note &N) { return N.Message.find(What) != std::string::npos; });
+  };
+  EXPECT_TRUE(Said("graph g1 was replayed here, on stream 0x6001"));
+  EXPECT_TRUE(Said("graph g1 was captured here"));
+  EXPECT_TRUE(Said("graph g2 was captured here"));
+}

@@ -34,7 +34,7 @@ struct Event {
     GraphExec,     // Graph, Exec, Nodes
     NodeUpdate,    // Exec, Nodes: new parameters for these nodes of the exec
     ExecWrites,    // Exec, Nodes (with Writes): what a replay was seen to write (verify mode)
-    Launch,        // Exec
+    Launch,        // Exec, Stream (when known)
     EagerKernel,   // Kernel, Pointers (Writes when known)
     EagerGap,      // Eager launches go unwatched from here until the next eager_observed
     TensorOut,     // Tensor, Addr, Size, Exec: handed out by the last replay of Exec
@@ -46,11 +46,15 @@ struct Event {
     ExecDestroy,   // Exec: the executable graph is gone; it can no longer replay
     ApiInCapture,  // Api, ApiKind (sync|legacy-stream|alloc|unjoined)
     Meta,          // Api: checker_start, checker_error (Name: message) or end
+    // Ordering between streams, recorded once a graph exec exists:
+    EventRecord, // CudaEvent, Stream: the event now marks the stream's work so far
+    StreamWait,  // Stream, CudaEvent: later work on Stream waits for what the event marks
+    HostSync,    // Stream, or CudaEvent, or neither (the whole device): the host waited for it
   };
   Kind K = Kind::Alloc;
   uint64_t Seq = 0; // Position in the stream, set by the reader.
   uint64_t Addr = 0, Size = 0;
-  std::string Alloc, Graph, Exec, Stream, Kernel, Tensor, Param, Api, ApiKind, Name;
+  std::string Alloc, Graph, Exec, Stream, Kernel, Tensor, Param, Api, ApiKind, Name, CudaEvent;
   std::vector<Node> Nodes;
   std::vector<uint64_t> Pointers;
   std::vector<Range> Writes;

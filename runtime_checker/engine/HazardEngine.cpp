@@ -1,4 +1,5 @@
 #include "HazardEngine.h"
+#include "Frames.h"
 
 #include <fmt/format.h>
 
@@ -6,38 +7,6 @@
 #include <set>
 
 namespace graphsafe::rt {
-
-// "path:line function" -> the source location of the innermost frame.
-static SourceLoc frameLoc(const std::vector<std::string> &Stack) {
-  SourceLoc L;
-  if (Stack.empty())
-    return L;
-  const std::string &F = Stack.front();
-  size_t Colon = F.rfind(':', F.find(' '));
-  if (Colon != std::string::npos) {
-    L.File = F.substr(0, Colon);
-    L.Line = static_cast<unsigned>(std::atoi(F.c_str() + Colon + 1));
-  }
-  return L;
-}
-
-// Headers of the libraries a program calls into, inlined into its own
-// frames: a line there says nothing about the program's mistake.
-static bool isLibraryHeader(const std::string &File) {
-  for (const char *Dir : {"/site-packages/torch/", "/include/c10/", "/include/ATen/",
-                          "/include/torch/", "/usr/include/", "/include/c++/"})
-    if (File.find(Dir) != std::string::npos)
-      return true;
-  return false;
-}
-
-// The innermost frame with a line in the program's own code.
-static SourceLoc firstLocated(const std::vector<std::string> &Stack) {
-  for (const auto &Frame : Stack)
-    if (SourceLoc L = frameLoc({Frame}); L.valid() && !isLibraryHeader(L.File))
-      return L;
-  return {};
-}
 
 const HazardEngine::Allocation *HazardEngine::allocationAt(uint64_t P) const {
   auto It = Allocs.upper_bound(P);
@@ -117,6 +86,16 @@ void HazardEngine::feed(const Event &E) {
     return onExecWrites(E);
   case K::Launch:
     return onLaunch(E);
+  case K::EventRecord:
+    return Order.record(E.CudaEvent, E.Stream);
+  case K::StreamWait:
+    return Order.wait(E.Stream, E.CudaEvent);
+  case K::HostSync:
+    if (!E.Stream.empty())
+      return Order.hostWaitsStream(E.Stream);
+    if (!E.CudaEvent.empty())
+      return Order.hostWaitsEvent(E.CudaEvent);
+    return Order.hostWaitsDevice();
   case K::EagerKernel:
     return onEager(E);
   case K::EagerGap:
@@ -211,6 +190,7 @@ void HazardEngine::onGraphExec(const Event &E) {
 
 void HazardEngine::resolveTouches(Exec &X) {
   X.Touches.clear();
+  X.PoolSegments.clear();
   for (const Node &N : X.Nodes) {
     std::map<uint64_t, size_t> ByAllocation; // allocation start -> index in Touches
     for (uint64_t P : N.Pointers) {
@@ -219,6 +199,8 @@ void HazardEngine::resolveTouches(Exec &X) {
         X.Touches.push_back({&N, {P, P + 1}, "", false, {P}, {}});
         continue;
       }
+      if (!A->OwnerGraph.empty())
+        X.PoolSegments.insert(A->Id);
       auto [It, New] = ByAllocation.emplace(A->R.Begin, X.Touches.size());
       if (New)
         X.Touches.push_back({&N, A->R, A->Id, false, {}, {}});
@@ -296,6 +278,12 @@ void HazardEngine::onLaunch(const Event &E) {
     return;
   Exec &X = It->second;
   ++X.Replays;
+  // A launch captured into another graph runs only when that graph does.
+  if (Capturing.empty()) {
+    checkConcurrentReplays(E.Exec, X, E);
+    X.LastLaunch = Order.launch(E.Stream);
+    X.LastLaunchStack = E.Stack;
+  }
   dropFromLaunchOrder(E.Exec);
   LaunchOrder.push_back(E.Exec);
   for (const Touch &T : X.Touches) {

@@ -7,10 +7,12 @@
 #pragma once
 
 #include "Events.h"
+#include "StreamOrder.h"
 #include "graphsafe/Finding.h"
 #include "graphsafe/Rule.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,6 +67,11 @@ private:
     bool Verified = false;
     std::vector<Touch> Writes;
     uint64_t Replays = 0;
+    // Graph-pool segments (allocated under some capture) its kernels use:
+    // two graphs using one were captured into one pool.
+    std::set<std::string> PoolSegments;
+    std::optional<StreamOrder::Stamp> LastLaunch;
+    std::vector<std::string> LastLaunchStack;
     const std::vector<Touch> &writers() const { return Verified ? Writes : Touches; }
   };
   struct HandedOut {
@@ -111,6 +118,9 @@ private:
   void onExecWrites(const Event &E);
   void onLaunch(const Event &E);
   void checkOverwrites(const Exec &X, const Touch &T, const Event &E);
+  // replay-race-shared-pool: X launched now on E's stream while a replay of a
+  // graph sharing its pool may still run on another stream.
+  void checkConcurrentReplays(const std::string &Id, const Exec &X, const Event &E);
   void onEager(const Event &E);
   void consumeEagerWrites(const Event &E);
   void dropFromLaunchOrder(const std::string &Exec);
@@ -138,6 +148,7 @@ private:
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;
   std::vector<std::string> LaunchOrder; // Execs, most recent launch last.
+  StreamOrder Order;
   // Graph-owned ranges written eagerly since the last replay and not read since.
   std::vector<EagerWrite> EagerWrites;
   std::vector<Block> Blocks;                                  // By id.

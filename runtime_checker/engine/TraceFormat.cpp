@@ -40,6 +40,9 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"checker_stats", Event::Kind::Meta},
     {"capture_site", Event::Kind::Meta},
     {"end", Event::Kind::Meta},
+    {"event_record", Event::Kind::EventRecord},
+    {"stream_wait", Event::Kind::StreamWait},
+    {"host_sync", Event::Kind::HostSync},
 };
 
 // Addresses travel as hex strings ("0x7f...") or numbers.
@@ -107,6 +110,7 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
       str("api", E.Api);
       str("kind", E.ApiKind);
       str("name", E.Name);
+      str("event", E.CudaEvent);
       if (J.contains("addr"))
         E.Addr = address(J["addr"]);
       if (J.contains("size"))
@@ -158,6 +162,7 @@ void writeEvent(std::ostream &OS, const Event &E) {
   put("api", E.Api);
   put("kind", E.ApiKind);
   put("name", E.Name);
+  put("event", E.CudaEvent);
   if (E.Addr)
     J["addr"] = hexAddress(E.Addr);
   if (E.Size)

@@ -46,6 +46,13 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
+    // What orders replays on different streams.
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecord,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags,
+    CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz,
 };
 
 const CUpti_CallbackId Launches[] = {
@@ -56,6 +63,22 @@ const CUpti_CallbackId Launches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 };
+
+// A synchronizing call returned: the host has seen the work it waited for.
+void recordHostSync(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
+  switch (Cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+    return recordHostSyncStream(u64(params<cuStreamSynchronize_params>(D)->hStream),
+                                Cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz);
+  case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
+    return recordHostSyncEvent(u64(params<cuEventSynchronize_params>(D)->hEvent));
+  case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
+    return recordHostSyncDevice();
+  default:
+    return; // Synchronous copies order against the legacy stream only.
+  }
+}
 
 void onLaunch(CUfunction F, void **Params, bool Enter) {
   if (Enter) {
@@ -145,11 +168,34 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     }
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+    auto *P = params<cuGraphLaunch_params>(D);
+    bool PerThread = Cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
     if (Enter)
-      recordGraphLaunchEnter(params<cuGraphLaunch_params>(D)->hGraph);
+      recordGraphLaunchEnter(P->hGraph, u64(P->hStream), PerThread);
     else
-      recordGraphLaunchExit(params<cuGraphLaunch_params>(D)->hGraph);
+      recordGraphLaunchExit(P->hGraph, u64(P->hStream), PerThread);
+    return;
+  }
+  // Event records and waits: the same fields in each variant.
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz:
+    if (Ok) {
+      auto *P = params<cuEventRecord_params>(D);
+      recordEventRecord(u64(P->hEvent), u64(P->hStream),
+                        Cbid == CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz ||
+                            Cbid == CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz);
+    }
+    return;
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
+  case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
+    if (Ok) {
+      auto *P = params<cuStreamWaitEvent_params>(D);
+      recordStreamWait(u64(P->hStream), u64(P->hEvent),
+                       Cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz);
+    }
     return;
   case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2:
     if (Ok)
@@ -187,6 +233,8 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
   else if (int Err = result(D); Err >= CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED &&
                                 Err <= CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD)
     recordCaptureError(D->functionName, Err);
+  else if (Ok)
+    recordHostSync(Cbid, D);
 }
 
 } // namespace graphsafe::inject

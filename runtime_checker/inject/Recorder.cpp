@@ -51,6 +51,22 @@ struct ExecRecord {
 };
 std::mutex ExecMutex;
 std::map<CUgraphExec, ExecRecord> Execs;
+// Execs alive: stream ordering is recorded only while two or more exist.
+std::atomic<size_t> LiveExecs{0};
+bool orderMatters() { return LiveExecs.load(std::memory_order_relaxed) >= 2; }
+
+std::string streamName(uint64_t Stream, bool PerThread) {
+  // cudaStreamPerThread's handle is 0x2; a _ptsz call's 0 means that stream.
+  return hex(Stream == 0 && PerThread ? 0x2 : Stream);
+}
+
+json launchEvent(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
+  json J = {{"ev", "launch"}, {"exec", hex(Exec)}, {"stream", streamName(Stream, PerThread)}};
+  // Where the replay was launched, for findings about its order with others.
+  if (orderMatters())
+    J["stack"] = callerStack();
+  return J;
+}
 // Replays snapshotted per exec: enough to see writes whose values repeat
 // in one replay, few enough to leave the run's pace alone afterwards.
 constexpr unsigned VerifiedReplays = 3;
@@ -101,6 +117,7 @@ void describeExec(CUgraphExec Exec, const std::string &Graph, GraphLayout Layout
   captures().setExecGraph(Exec, Graph);
   std::lock_guard<std::mutex> L(ExecMutex);
   Execs[Exec] = {std::move(Layout), 0};
+  LiveExecs = Execs.size();
 }
 
 } // namespace
@@ -199,17 +216,18 @@ void recordExecDestroy(CUgraphExec Exec) {
     std::lock_guard<std::mutex> L(ExecMutex);
     if (!Execs.erase(Exec))
       return;
+    LiveExecs = Execs.size();
   }
   unwatchExecBlocks(Exec);
   emit({{"ev", "exec_destroy"}, {"exec", hex(Exec)}});
 }
 
-void recordGraphLaunchEnter(CUgraphExec Exec) {
+void recordGraphLaunchEnter(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   if (LaunchHook H = Hook.load())
     H();
   if (!captures().anyCapture())
     noteReplay();
-  const json Launch = {{"ev", "launch"}, {"exec", hex(Exec)}};
+  const json Launch = launchEvent(Exec, Stream, PerThread);
   PendingLaunch.reset();
   // A launch being captured into another graph does not run now.
   if (!verifyMode() || captures().anyCapture())
@@ -233,15 +251,15 @@ void recordGraphLaunchEnter(CUgraphExec Exec) {
   }
 }
 
-void recordGraphLaunchExit(CUgraphExec Exec) {
+void recordGraphLaunchExit(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   if (!PendingLaunch)
     return;
   std::vector<Extent> Changed = PendingLaunch->changed();
   PendingLaunch.reset();
   struct LaunchAfterWrites {
-    CUgraphExec Exec;
-    ~LaunchAfterWrites() { emit({{"ev", "launch"}, {"exec", hex(Exec)}}); }
-  } Launch{Exec};
+    json Event;
+    ~LaunchAfterWrites() { emit(Event); }
+  } Launch{launchEvent(Exec, Stream, PerThread)};
   // Each changed range is the work of the node(s) whose pointer starts
   // closest below it in the same allocation.
   std::map<unsigned, std::vector<Extent>> ByNode;
@@ -372,6 +390,32 @@ void recordCaptureError(const char *Api, int Error) {
         {"kind", Kind},
         {"error", Error},
         {"stack", callerStack()}});
+}
+
+void recordEventRecord(uint64_t Event, uint64_t Stream, bool PerThread) {
+  if (orderMatters() && !captures().anyCapture())
+    emit(
+        {{"ev", "event_record"}, {"event", hex(Event)}, {"stream", streamName(Stream, PerThread)}});
+}
+
+void recordStreamWait(uint64_t Stream, uint64_t Event, bool PerThread) {
+  if (orderMatters() && !captures().anyCapture())
+    emit({{"ev", "stream_wait"}, {"stream", streamName(Stream, PerThread)}, {"event", hex(Event)}});
+}
+
+void recordHostSyncStream(uint64_t Stream, bool PerThread) {
+  if (orderMatters())
+    emit({{"ev", "host_sync"}, {"stream", streamName(Stream, PerThread)}});
+}
+
+void recordHostSyncEvent(uint64_t Event) {
+  if (orderMatters())
+    emit({{"ev", "host_sync"}, {"event", hex(Event)}});
+}
+
+void recordHostSyncDevice() {
+  if (orderMatters())
+    emit({{"ev", "host_sync"}});
 }
 
 } // namespace graphsafe::inject

@@ -27,8 +27,20 @@ void recordExecDestroy(CUgraphExec Exec);
 
 // Around a graph launch: the enter side reports the launch (and in verify
 // mode snapshots what it may write), the exit side learns its writes.
-void recordGraphLaunchEnter(CUgraphExec Exec);
-void recordGraphLaunchExit(CUgraphExec Exec);
+// Stream is the handle the launch names; PerThread when the call was a
+// per-thread-default-stream variant (_ptsz), where handle 0 means that stream.
+void recordGraphLaunchEnter(CUgraphExec Exec, uint64_t Stream, bool PerThread);
+void recordGraphLaunchExit(CUgraphExec Exec, uint64_t Stream, bool PerThread);
+
+// What orders work across streams, recorded once two graph execs exist (only
+// graphs replayed on different streams need it): an event recorded on a
+// stream, a stream waiting on an event, the host waiting on a stream, an
+// event or the whole device (HostSyncDevice).
+void recordEventRecord(uint64_t Event, uint64_t Stream, bool PerThread);
+void recordStreamWait(uint64_t Stream, uint64_t Event, bool PerThread);
+void recordHostSyncStream(uint64_t Stream, bool PerThread);
+void recordHostSyncEvent(uint64_t Event);
+void recordHostSyncDevice();
 
 // Whether eager launches can matter now: some memory is graph-owned and no
 // capture is under way (a launch being captured does not run). Callers ask

@@ -11,14 +11,12 @@ namespace graphsafe::inject {
 namespace {
 
 const CUpti_CallbackId Watched[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
     CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
     CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020,
     CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020,
     CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
     CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000,
@@ -29,6 +27,18 @@ const CUpti_CallbackId Watched[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecKernelNodeSetParams_v10010,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000,
+    // What orders replays on different streams.
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020,
     // Kernel launches are not here: outside a capture they are seen once, at
     // the driver (cuLaunchKernel*, which the runtime's launches go through),
     // so an eager launch costs one callback pair instead of two.
@@ -71,6 +81,23 @@ bool reportsEarlierErrors(CUpti_CallbackId Cbid) {
     return true;
   default:
     return false;
+  }
+}
+
+// A synchronizing call returned: the host has seen the work it waited for.
+void recordHostSync(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
+  switch (Cbid) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+    return recordHostSyncStream(u64(params<cudaStreamSynchronize_v3020_params>(D)->stream),
+                                Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000);
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
+    return recordHostSyncEvent(u64(params<cudaEventSynchronize_v3020_params>(D)->event));
+  case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaThreadSynchronize_v3020:
+    return recordHostSyncDevice();
+  default:
+    return; // Synchronous copies and queries order against the legacy stream only.
   }
 }
 
@@ -155,13 +182,35 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     return;
   case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
   case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000: {
-    auto Exec = reinterpret_cast<CUgraphExec>(params<cudaGraphLaunch_v10000_params>(D)->graphExec);
+    auto *P = params<cudaGraphLaunch_v10000_params>(D);
+    auto Exec = reinterpret_cast<CUgraphExec>(P->graphExec);
+    bool PerThread = Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
     if (Enter)
-      recordGraphLaunchEnter(Exec);
+      recordGraphLaunchEnter(Exec, u64(P->stream), PerThread);
     else
-      recordGraphLaunchExit(Exec);
+      recordGraphLaunchExit(Exec, u64(P->stream), PerThread);
     return;
   }
+  // Event records and waits: the same leading fields in each variant.
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaEventRecord_v3020_params>(D);
+      recordEventRecord(u64(P->event), u64(P->stream),
+                        Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000 ||
+                            Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010);
+    }
+    return;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
+    if (!Enter && result(D) == cudaSuccess) {
+      auto *P = params<cudaStreamWaitEvent_v3020_params>(D);
+      recordStreamWait(u64(P->stream), u64(P->event),
+                       Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000);
+    }
+    return;
   case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020:
     if (!Enter && result(D) == cudaSuccess) {
       auto *P = params<cudaGraphExecUpdate_v10020_params>(D);
@@ -207,6 +256,8 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     recordSyncIfCapturing(D->functionName);
     return;
   }
+  if (!Enter && isSyncCall(Cbid) && result(D) == cudaSuccess)
+    return recordHostSync(Cbid, D);
   if (!Enter && !reportsEarlierErrors(Cbid) && isCaptureError(result(D)))
     recordCaptureError(D->functionName, result(D));
 }
