@@ -59,6 +59,9 @@ struct Event {
   std::vector<uint64_t> Pointers;
   std::vector<Range> Writes;
   std::vector<std::string> Stack; // Host stack, innermost first ("file:line func").
+  // A launch's own host stack (recorded once replays on several streams can
+  // race); Stack stays what the rules before it read (the shim's sites).
+  std::vector<std::string> Site;
 };
 
 struct TraceError {

@@ -282,7 +282,7 @@ void HazardEngine::onLaunch(const Event &E) {
   if (Capturing.empty()) {
     checkConcurrentReplays(E.Exec, X, E);
     X.LastLaunch = Order.launch(E.Stream);
-    X.LastLaunchStack = E.Stack;
+    X.LastLaunchStack = E.Site.empty() ? E.Stack : E.Site;
   }
   dropFromLaunchOrder(E.Exec);
   LaunchOrder.push_back(E.Exec);

@@ -122,6 +122,8 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
         E.Writes = ranges(J["writes"]);
       if (J.contains("stack"))
         E.Stack = J["stack"].get<std::vector<std::string>>();
+      if (J.contains("site"))
+        E.Site = J["site"].get<std::vector<std::string>>();
       if (J.contains("nodes"))
         for (const auto &JN : J["nodes"]) {
           Node Nd;
@@ -176,6 +178,8 @@ void writeEvent(std::ostream &OS, const Event &E) {
     J["writes"] = rangesJson(E.Writes);
   if (!E.Stack.empty())
     J["stack"] = E.Stack;
+  if (!E.Site.empty())
+    J["site"] = E.Site;
   if (!E.Nodes.empty()) {
     J["nodes"] = nlohmann::json::array();
     for (const auto &N : E.Nodes) {

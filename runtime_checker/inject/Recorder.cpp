@@ -64,7 +64,7 @@ json launchEvent(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   json J = {{"ev", "launch"}, {"exec", hex(Exec)}, {"stream", streamName(Stream, PerThread)}};
   // Where the replay was launched, for findings about its order with others.
   if (orderMatters())
-    J["stack"] = callerStack();
+    J["site"] = callerStack();
   return J;
 }
 // Replays snapshotted per exec: enough to see writes whose values repeat

@@ -3,8 +3,10 @@
 # The same two pool-sharing graphs on two side streams, each replay ordered
 # after the other's: s2 waits for s1 before g2 replays, s1 for s2 before the
 # next g1 (wait_stream records an event and waits on it). A third graph with
-# a pool of its own replays on a third stream alongside them, which is allowed.
-# Clean.
+# a pool of its own, captured on a capture stream of its own (so its matmuls
+# get their own cuBLAS workspace rather than the one the first capture put in
+# the shared pool), replays on a third stream alongside them, which is
+# allowed. Clean.
 import torch
 torch.manual_seed(0)
 x = torch.randn(512, 512, device="cuda")
@@ -18,7 +20,7 @@ with torch.cuda.graph(g1, pool=pool):
     y1 = ((x @ w).relu() @ w).sum()
 with torch.cuda.graph(g2, pool=pool):
     y2 = ((x @ w).sigmoid() @ w).sum()
-with torch.cuda.graph(g3):
+with torch.cuda.graph(g3, stream=torch.cuda.Stream()):
     y3 = ((x @ w).tanh() @ w).sum()
 s1, s2, s3 = torch.cuda.Stream(), torch.cuda.Stream(), torch.cuda.Stream()
 total = 0.0
