@@ -174,7 +174,7 @@ void onDriverApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     if (Enter)
       recordGraphLaunchEnter(P->hGraph, u64(P->hStream), PerThread);
     else
-      recordGraphLaunchExit(P->hGraph, u64(P->hStream), PerThread);
+      recordGraphLaunchExit(P->hGraph);
     return;
   }
   // Event records and waits: the same fields in each variant.

@@ -51,19 +51,46 @@ struct ExecRecord {
 };
 std::mutex ExecMutex;
 std::map<CUgraphExec, ExecRecord> Execs;
-// Execs alive: stream ordering is recorded only while two or more exist.
+// Stream order matters only once two execs exist and a graph was replayed
+// off the legacy default stream (which the engine takes as ordered with
+// everything): until then event records, waits and synchronizations cost a
+// callback and nothing more.
 std::atomic<size_t> LiveExecs{0};
-bool orderMatters() { return LiveExecs.load(std::memory_order_relaxed) >= 2; }
+std::atomic<bool> SideStreamReplays{false};
+bool orderMatters() {
+  return SideStreamReplays.load(std::memory_order_relaxed) &&
+         LiveExecs.load(std::memory_order_relaxed) >= 2;
+}
+
+// The legacy default stream: handle 0 outside a _ptsz call, or cudaStreamLegacy.
+bool isLegacy(uint64_t Stream, bool PerThread) {
+  return (Stream == 0 && !PerThread) || Stream == 0x1;
+}
 
 std::string streamName(uint64_t Stream, bool PerThread) {
   // cudaStreamPerThread's handle is 0x2; a _ptsz call's 0 means that stream.
   return hex(Stream == 0 && PerThread ? 0x2 : Stream);
 }
 
+// Launch sites taken per (exec, stream): a stack walk costs far more than a
+// replay's launch, and a race between two graphs shows from their first
+// replays on those streams.
+constexpr unsigned SitesPerExecAndStream = 3;
+std::mutex SitesMutex;
+std::map<std::pair<CUgraphExec, uint64_t>, unsigned> SitesTaken;
+
 json launchEvent(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   json J = {{"ev", "launch"}, {"exec", hex(Exec)}, {"stream", streamName(Stream, PerThread)}};
+  if (isLegacy(Stream, PerThread) || LiveExecs.load(std::memory_order_relaxed) < 2)
+    return J;
+  SideStreamReplays.store(true, std::memory_order_relaxed);
+  bool Take;
+  {
+    std::lock_guard<std::mutex> L(SitesMutex);
+    Take = SitesTaken[{Exec, Stream}]++ < SitesPerExecAndStream;
+  }
   // Where the replay was launched, for findings about its order with others.
-  if (orderMatters())
+  if (Take)
     J["site"] = callerStack();
   return J;
 }
@@ -74,6 +101,8 @@ constexpr unsigned VerifiedReplays = 3;
 std::atomic<LaunchHook> Hook{nullptr};
 
 thread_local std::optional<WriteSnapshot> PendingLaunch, PendingEager;
+// The launch event a snapshotted launch reports at its exit.
+thread_local json PendingLaunchEvent;
 thread_local json PendingEagerEvent;
 
 // Verify mode's knowledge of eager kernels: what a kernel wrote when
@@ -248,10 +277,12 @@ void recordGraphLaunchEnter(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   if (!PendingLaunch->take(Ptrs)) {
     PendingLaunch.reset();
     emit(Launch);
+    return;
   }
+  PendingLaunchEvent = Launch;
 }
 
-void recordGraphLaunchExit(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
+void recordGraphLaunchExit(CUgraphExec Exec) {
   if (!PendingLaunch)
     return;
   std::vector<Extent> Changed = PendingLaunch->changed();
@@ -259,7 +290,7 @@ void recordGraphLaunchExit(CUgraphExec Exec, uint64_t Stream, bool PerThread) {
   struct LaunchAfterWrites {
     json Event;
     ~LaunchAfterWrites() { emit(Event); }
-  } Launch{launchEvent(Exec, Stream, PerThread)};
+  } Launch{std::move(PendingLaunchEvent)};
   // Each changed range is the work of the node(s) whose pointer starts
   // closest below it in the same allocation.
   std::map<unsigned, std::vector<Extent>> ByNode;

@@ -27,10 +27,10 @@ void recordExecDestroy(CUgraphExec Exec);
 
 // Around a graph launch: the enter side reports the launch (and in verify
 // mode snapshots what it may write), the exit side learns its writes.
-// Stream is the handle the launch names; PerThread when the call was a
+// Stream (enter side) is the handle the launch names; PerThread when the call was a
 // per-thread-default-stream variant (_ptsz), where handle 0 means that stream.
 void recordGraphLaunchEnter(CUgraphExec Exec, uint64_t Stream, bool PerThread);
-void recordGraphLaunchExit(CUgraphExec Exec, uint64_t Stream, bool PerThread);
+void recordGraphLaunchExit(CUgraphExec Exec);
 
 // What orders work across streams, recorded once two graph execs exist (only
 // graphs replayed on different streams need it): an event recorded on a

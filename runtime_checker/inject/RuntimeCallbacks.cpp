@@ -188,7 +188,7 @@ void onRuntimeApi(CUpti_CallbackId Cbid, const CUpti_CallbackData *D) {
     if (Enter)
       recordGraphLaunchEnter(Exec, u64(P->stream), PerThread);
     else
-      recordGraphLaunchExit(Exec, u64(P->stream), PerThread);
+      recordGraphLaunchExit(Exec);
     return;
   }
   // Event records and waits: the same leading fields in each variant.
