@@ -32,6 +32,10 @@ const std::set<std::string> &knownPyCheckNames();
 
 inline bool isLoop(TSNode N) { return is(N, "for_statement") || is(N, "while_statement"); }
 
+// The graph Call replays (`g` of `g.replay()`, by the capture spec's replay
+// method names), empty when Call replays nothing.
+std::string_view replayedGraph(const PySource &S, const CaptureSpec &Spec, TSNode Call);
+
 // Whether E may be a tensor: known to be one, or unknown and not a module path.
 bool mayBeTensor(const PyTypes &T, TSNode E);
 // The spelling of a call's callee for messages (`loss.item`, `torch.cuda.synchronize`).

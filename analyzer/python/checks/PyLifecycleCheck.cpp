@@ -97,12 +97,9 @@ private:
     walk(Ctx.body(), [&](TSNode N) {
       if (!is(N, "call"))
         return true;
-      TSNode Fn = field(N, "function");
-      std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
-      if (std::find(Spec.PyReplay.begin(), Spec.PyReplay.end(), Method) == Spec.PyReplay.end())
-        return true;
+      std::string_view Replayed = replayedGraph(S, Spec, N);
       for (auto &G : Graphs)
-        if (S.text(field(Fn, "object")) == G.R->Graph)
+        if (!Replayed.empty() && Replayed == G.R->Graph)
           G.Replays.push_back(N);
       return true;
     });

@@ -59,13 +59,8 @@ private:
   };
 
   bool isReplay(const PyFunctionContext &Ctx, const PyRegion &R, TSNode Call) const {
-    TSNode Fn = field(Call, "function");
-    if (!is(Fn, "attribute"))
-      return false;
-    std::string Method(Ctx.S.text(field(Fn, "attribute")));
-    if (std::find(Spec.PyReplay.begin(), Spec.PyReplay.end(), Method) == Spec.PyReplay.end())
-      return false;
-    return R.Graph.empty() || Ctx.S.text(field(Fn, "object")) == R.Graph;
+    std::string_view Graph = replayedGraph(Ctx.S, Spec, Call);
+    return !Graph.empty() && (R.Graph.empty() || Graph == R.Graph);
   }
 
   // Whether a change at Offset reaches a later replay: one follows it, or it

@@ -1,5 +1,7 @@
 #include "PyCheck.h"
 
+#include <algorithm>
+
 namespace graphsafe::lint::py {
 
 std::vector<std::unique_ptr<PyCheck>> makeAllPyChecks(const RuleSet &Rules) {
@@ -47,6 +49,16 @@ bool mayBeTensor(const PyTypes &T, TSNode E) {
   if (is(Root, "identifier") && T.M.Imports.count(std::string(T.M.Src->text(Root))))
     return false;
   return is(E, "identifier") || is(E, "attribute") || is(E, "subscript") || is(E, "call");
+}
+
+std::string_view replayedGraph(const PySource &S, const CaptureSpec &Spec, TSNode Call) {
+  TSNode Fn = field(Call, "function");
+  if (!is(Fn, "attribute"))
+    return {};
+  std::string_view Method = S.text(field(Fn, "attribute"));
+  if (std::find(Spec.PyReplay.begin(), Spec.PyReplay.end(), Method) == Spec.PyReplay.end())
+    return {};
+  return S.text(field(Fn, "object"));
 }
 
 std::string calleeText(const PySource &S, TSNode Call) {
