@@ -31,9 +31,8 @@ std::string ClassHierarchy::inherited(const std::string &Class, const std::strin
   return "";
 }
 
-const std::vector<std::string> &ClassHierarchy::dispatch(const std::string &Class,
-                                                         const std::string &Method,
-                                                         bool Exact) const {
+const std::vector<std::string> &
+ClassHierarchy::dispatch(const std::string &Class, const std::string &Method, bool Exact) const {
   auto [It, New] = Memo.try_emplace({Class, Method, Exact});
   if (!New)
     return It->second;

@@ -31,9 +31,9 @@ struct Options {
   bool ExplainReach = false; // Also say which calls under capture go where graphlint cannot see.
   std::string Progress = "auto"; // auto (a line on a terminal), line, plain (CI logs), off.
   bool Quiet = false;
-  std::string Shard;                 // "K/N": analyse part K of N and write it to ShardOut.
-  std::string ShardOut;              // Default graphlint-shard-K-of-N.json.
-  std::vector<std::string> Merge;    // Shard files of one sharded run: report from them.
+  std::string Shard;              // "K/N": analyse part K of N and write it to ShardOut.
+  std::string ShardOut;           // Default graphlint-shard-K-of-N.json.
+  std::vector<std::string> Merge; // Shard files of one sharded run: report from them.
   std::string Argv0;
 };
 

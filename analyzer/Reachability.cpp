@@ -3,6 +3,7 @@
 #include "CaptureWrappers.h"
 #include "ClassHierarchy.h"
 
+#include <algorithm>
 #include <deque>
 #include <fmt/format.h>
 #include <map>
@@ -36,6 +37,14 @@ public:
   struct Reached {
     std::string Caller; // Empty for functions reached straight from a root.
     const CallEdge *Via = nullptr;
+    // The literals each walk of the function had for its parameters (one
+    // entry per context; an empty entry: none known, every branch may run).
+    std::vector<std::vector<ConstArg>> With;
+    // Whether code under these tests of the parameters runs in some walk.
+    bool runs(const std::vector<ParamTest> &When) const {
+      return When.empty() || std::any_of(With.begin(), With.end(),
+                                         [&](const auto &W) { return runsWith(When, W); });
+    }
   };
   using ReachedSet = std::map<std::string, Reached>;
 
@@ -108,30 +117,43 @@ public:
   // reached it; the first way a function is reached is the one reported.
   ReachedSet reach(const std::vector<const CallEdge *> &Roots) const {
     ReachedSet Seen;
-    std::set<std::pair<std::string, std::string>> Walked;
+    // A context: the class `self` has, and the literals the call passed.
+    struct Context {
+      std::string Self;
+      std::vector<ConstArg> Passed;
+    };
+    std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self) {
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
+      std::string Key = CalleeSelf;
+      for (const ConstArg &C : Via.Constants)
+        Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
       for (const auto &T : targets(Via, nullptr, Self)) {
-        Seen.emplace(T, Reached{Caller, &Via});
-        std::string Ctx = Contexts[T] < MaxContexts ? CalleeSelf : "";
-        if (Walked.emplace(T, Ctx).second) {
+        Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
+        // Past the bound, one context with nothing known stands for the rest.
+        bool Room = Contexts[T] < MaxContexts;
+        Context Ctx = Room ? Context{CalleeSelf, Via.Constants} : Context{};
+        if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
-          Queue.push_back({T, Ctx});
+          R.With.push_back(Ctx.Passed);
+          Queue.push_back({T, Room ? Key : ""});
         }
       }
     };
     for (const CallEdge *E : Roots)
       visit(*E, "", "");
     while (!Queue.empty()) {
-      auto [Usr, Self] = Queue.front();
+      auto At = Queue.front();
       Queue.pop_front();
-      for (const auto &C : ByUsr.at(Usr)->Calls)
-        if (C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion)
-          visit(C, Usr, Self);
+      const Context Ctx = Walked.at(At);
+      for (const auto &C : ByUsr.at(At.first)->Calls)
+        if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
+            runsWith(C.When, Ctx.Passed))
+          visit(C, At.first, Ctx.Self);
     }
     return Seen;
   }
@@ -215,7 +237,7 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       Chain.push_back({"the capture region begins here", Root->RegionBegin});
     std::vector<const CallEdge *> Ambient;
     for (const auto &C : G.at(Usr)->Calls)
-      if (C.Context == CaptureContext::Ambient)
+      if (C.Context == CaptureContext::Ambient && Rd.runs(C.When))
         Ambient.push_back(&C);
     report(Ambient, Chain);
   }
@@ -252,7 +274,7 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
     if (Root && Root->RegionBegin.valid())
       Chain.push_back({"the capture region begins here", Root->RegionBegin});
     for (const auto &S : G.at(Usr)->Sites) {
-      if (S.Context != CaptureContext::Ambient || !capturing(S))
+      if (S.Context != CaptureContext::Ambient || !capturing(S) || !R.runs(S.When))
         continue;
       Finding Fd = makeFinding(S, Rules);
       Fd.Notes.insert(Fd.Notes.end(), Chain.begin(), Chain.end());
@@ -292,7 +314,7 @@ void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
           "'{}' may run on another thread (the capture file's thread-entry-points)", RootFn->Name);
     for (const auto &S : G.at(Usr)->Sites) {
       const Rule *Rl = Rules.find(S.RuleId);
-      if (S.Context != CaptureContext::Ambient || !Rl)
+      if (S.Context != CaptureContext::Ambient || !Rl || !R.runs(S.When))
         continue;
       bool AnyMode = Rl->Reach == "other-threads-any-mode";
       if (!(AnyMode || (Rl->Reach == "other-threads" && Global.valid())))

@@ -18,6 +18,46 @@ enum class CaptureContext {
   Guarded,  // On the non-capturing side of a capture-status test.
 };
 
+// A literal a call passes for the callee's parameter Index (`only_inputs=True`,
+// `mask=None`): what it decides in the callee's branches.
+struct ConstArg {
+  unsigned Index = 0;
+  bool Truthy = false;
+  bool IsNone = false;
+};
+
+// A test of the function's own parameter Index that must hold for a site or a
+// call to run: under `if flag:` (Truthy), `if not flag:` or after
+// `if flag: return` (Falsy), `if x is None:` (IsNone), `if x is not None:`.
+struct ParamTest {
+  enum class Kind { Truthy, Falsy, IsNone, NotNone };
+  unsigned Index = 0;
+  Kind K = Kind::Truthy;
+  bool holdsFor(const ConstArg &C) const {
+    switch (K) {
+    case Kind::Truthy:
+      return C.Truthy;
+    case Kind::Falsy:
+      return !C.Truthy;
+    case Kind::IsNone:
+      return C.IsNone;
+    case Kind::NotNone:
+      return !C.IsNone;
+    }
+    return true;
+  }
+};
+
+// Whether every test in When holds for the literals a call passed (a test of a
+// parameter it passed no literal for may hold).
+inline bool runsWith(const std::vector<ParamTest> &When, const std::vector<ConstArg> &Passed) {
+  for (const ParamTest &T : When)
+    for (const ConstArg &C : Passed)
+      if (C.Index == T.Index && !T.holdsFor(C))
+        return false;
+  return true;
+}
+
 // One unsafe construct, reported if its context is (or becomes) in capture.
 struct Site {
   std::string RuleId;
@@ -27,7 +67,8 @@ struct Site {
   SourceLoc RegionBegin; // For InRegion sites: where the capture began.
   std::vector<FixIt> FixIts;
   std::vector<Note> Notes;
-  std::string Fix; // Empty: the rule's fix. Set where the language needs its own words.
+  std::string Fix;             // Empty: the rule's fix. Set where the language needs its own words.
+  std::vector<ParamTest> When; // Runs only where these tests of parameters hold.
 };
 
 // A call (or a callable handed on) that may run the callee under capture.
@@ -51,7 +92,9 @@ struct CallEdge {
   // overrides of the class that mixed it in, not those of every class that
   // uses the mixin.
   std::string SelfMethod;
-  std::string Receiver; // `=` first: exactly that class, no subclass
+  std::string Receiver;            // `=` first: exactly that class, no subclass
+  std::vector<ParamTest> When;     // Made only where these tests of the caller's parameters hold.
+  std::vector<ConstArg> Constants; // Literals passed for the callee's parameters.
 };
 
 // A class of the program, for dispatching self calls: its bases in method

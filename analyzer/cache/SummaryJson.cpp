@@ -8,10 +8,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Note, Message, Loc)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FixIt, Begin, End, Replacement)
 
 namespace lint {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes,
-                                   Fix)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConstArg, Index, Truthy, IsNone)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamTest, Index, K)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Site, RuleId, Message, Loc, Context, RegionBegin,
+                                                FixIts, Notes, Fix, When)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
-                                                RegionBegin, Exact, Dynamic, SelfMethod, Receiver)
+                                                RegionBegin, Exact, Dynamic, SelfMethod, Receiver,
+                                                When, Constants)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClassSummary, Key, Bases, Methods)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionSummary, Usr, Name, Loc, IsEntryPoint,
                                                 OpensCapture, ClosesCapture, Overrides, Sites,

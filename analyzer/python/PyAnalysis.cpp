@@ -118,13 +118,23 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         return true;
       Callees Cs = calleesOf(T, N);
       std::string Text = calleeText(S, N);
+      std::vector<ParamTest> When = Ctx.testsAt(N);
+      // The literals passed, by the parameters of the first project function
+      // the call reaches (overrides share their signature). Not through a
+      // value: a functools.partial may have bound some already.
+      std::vector<ConstArg> Passed;
+      for (const auto &Target : Cs.Keys)
+        if (!Cs.Dynamic && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
+          Passed = literalArguments(P, Target.substr(3), S, N);
+          break;
+        }
       if (!Cs.SelfMethod.empty())
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
-                            Cs.SelfMethod, Cs.Receiver});
+                            Cs.SelfMethod, Cs.Receiver, When, Passed});
       else
         for (const auto &Target : Cs.Keys)
-          FS.Calls.push_back(
-              {Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "", Cs.Receiver});
+          FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
+                              Cs.Receiver, When, Passed});
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
       // A callable handed to code outside the project may run here (a hook,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "PyTypes.h"
+#include "Summary.h"
 
 #include <string>
 #include <utility>
@@ -55,6 +56,12 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);
 // index of the parameter it binds (keywords matched by name).
 std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call);
+
+// The literal arguments (True, False, None, numbers, plain strings) of a call
+// to the project function Callee, by the parameter each binds
+// (PyConstantBranches.cpp).
+std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Callee,
+                                       const PySource &S, TSNode Call);
 
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters and values assigned to attributes.

@@ -45,6 +45,8 @@ public:
   void reportCheckIn(const std::string &Check, TSNode N, const std::string &Message,
                      std::vector<Note> Notes, CaptureContext Context, SourceLoc RegionBegin = {});
   bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
+  // The tests of this function's parameters N runs under (PyConstantBranches.cpp).
+  std::vector<ParamTest> testsAt(TSNode N) const;
 
   const PyTypes &T;
   const PySource &S;

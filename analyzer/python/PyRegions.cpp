@@ -184,6 +184,7 @@ void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Calle
   }
   Site.Fix = R.Python.Fix;
   Site.Loc = S.loc(N);
+  Site.When = testsAt(N);
   Out.Sites.push_back(std::move(Site));
 }
 
@@ -214,6 +215,7 @@ void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
   Site.Fix = It->second->Python.Fix;
   Site.Loc = S.loc(N);
   Site.Notes = std::move(Notes);
+  Site.When = testsAt(N);
   Out.Sites.push_back(std::move(Site));
 }
 

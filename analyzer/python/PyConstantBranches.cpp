@@ -1,0 +1,166 @@
+// Branches a literal argument decides: `def backward(..., only_inputs=True)`
+// with `if not only_inputs: <sync>` never syncs for a caller passing True.
+// Sites and calls record the tests of their function's parameters they run
+// under; calls record the literals they pass; the reachability walk keeps
+// what runs for the literals each caller passed.
+#include "PyCallGraph.h"
+#include "PyContext.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// `flag`, `not flag`, `x is None`, `x is not None` where the name is the
+// function's parameter there; Holds says which way the test went.
+std::optional<ParamTest> testOf(const PyTypes &T, TSNode Cond, bool Holds) {
+  Cond = unparen(Cond);
+  const PySource &S = *T.M.Src;
+  using K = ParamTest::Kind;
+  if (is(Cond, "not_operator"))
+    return testOf(T, field(Cond, "argument"), !Holds);
+  if (is(Cond, "identifier")) {
+    int Index = T.parameterAt(S.text(Cond), beginOf(Cond));
+    if (Index < 0)
+      return std::nullopt;
+    return ParamTest{static_cast<unsigned>(Index), Holds ? K::Truthy : K::Falsy};
+  }
+  if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
+    TSNode Name = ts_node_child(Cond, 0), Op = ts_node_child(Cond, 1), Rhs = ts_node_child(Cond, 2);
+    std::string_view Spelled = kind(Op);
+    if (!is(Name, "identifier") || !is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
+      return std::nullopt;
+    int Index = T.parameterAt(S.text(Name), beginOf(Name));
+    if (Index < 0)
+      return std::nullopt;
+    bool None = (Spelled == "is") == Holds;
+    return ParamTest{static_cast<unsigned>(Index), None ? K::IsNone : K::NotNone};
+  }
+  return std::nullopt;
+}
+
+// Whether a block always leaves the function: it ends in return or raise.
+bool leaves(TSNode Block) {
+  uint32_t N = ts_node_named_child_count(Block);
+  if (N == 0)
+    return false;
+  TSNode Last = ts_node_named_child(Block, N - 1);
+  return is(Last, "return_statement") || is(Last, "raise_statement");
+}
+
+// The literal E spells, if it is one.
+std::optional<ConstArg> literal(const PySource &S, TSNode E, unsigned Index) {
+  E = unparen(E);
+  std::string_view Text = S.text(E);
+  ConstArg C{Index};
+  if (is(E, "true"))
+    C.Truthy = true;
+  else if (is(E, "none"))
+    C.IsNone = true;
+  else if (is(E, "integer") || is(E, "float"))
+    C.Truthy = std::strtod(std::string(Text).c_str(), nullptr) != 0.0;
+  else if (is(E, "string") && !Text.empty() && Text[0] != 'f' && Text[0] != 'F' &&
+           Text.find('{') == std::string_view::npos)
+    // Nothing but prefixes and quotes ('', "", r"") is the empty string.
+    C.Truthy = Text.find_first_not_of("'\"rRbBuU") != std::string_view::npos;
+  else if (!is(E, "false"))
+    return std::nullopt;
+  return C;
+}
+
+// Each parameter's default, as callers count parameters (parameterNames).
+std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
+  std::vector<TSNode> Out;
+  TSNode Params = F.IsModuleBody ? TSNode{} : field(F.Node, "parameters");
+  if (ts_node_is_null(Params))
+    return Out;
+  bool First = true;
+  for (TSNode Param : namedChildren(Params)) {
+    bool Self = First && !F.ClassQName.empty();
+    First = false;
+    if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
+        is(Param, "keyword_separator") || is(Param, "positional_separator") || Self)
+      continue;
+    bool HasDefault = is(Param, "default_parameter") || is(Param, "typed_default_parameter");
+    Out.push_back(HasDefault ? field(Param, "value") : TSNode{});
+  }
+  return Out;
+}
+
+bool hasElif(TSNode If) {
+  for (TSNode C : namedChildren(If))
+    if (is(C, "elif_clause"))
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
+  std::vector<ParamTest> Out;
+  if (T.F.IsModuleBody)
+    return Out;
+  auto add = [&](TSNode Cond, bool Holds) {
+    if (auto Test = testOf(T, Cond, Holds))
+      Out.push_back(*Test);
+  };
+  TSNode Body = body();
+  TSNode Cur = N;
+  for (int Depth = 0; Depth < 256 && !ts_node_eq(Cur, Body); ++Depth) {
+    TSNode Up = ts_node_parent(Cur);
+    if (ts_node_is_null(Up))
+      break;
+    if (is(Up, "if_statement")) {
+      if (ts_node_eq(Cur, field(Up, "consequence")))
+        add(field(Up, "condition"), true);
+      else if (is(Cur, "else_clause") && !hasElif(Up))
+        add(field(Up, "condition"), false);
+    } else if (is(Up, "elif_clause") && ts_node_eq(Cur, field(Up, "consequence"))) {
+      add(field(Up, "condition"), true);
+    } else if (is(Up, "block")) {
+      // `if flag: return` earlier in the block: what follows runs when it did not.
+      for (TSNode Before : namedChildren(Up)) {
+        if (beginOf(Before) >= beginOf(Cur))
+          break;
+        if (is(Before, "if_statement") && ts_node_named_child_count(Before) == 2 &&
+            leaves(field(Before, "consequence")))
+          add(field(Before, "condition"), false);
+      }
+    }
+    Cur = Up;
+  }
+  return Out;
+}
+
+std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Callee,
+                                       const PySource &S, TSNode Call) {
+  std::vector<ConstArg> Out;
+  std::set<unsigned> Bound;
+  for (const auto &[Index, Arg] : boundArguments(P, Callee, S, Call)) {
+    Bound.insert(Index);
+    if (auto C = literal(S, Arg, Index))
+      Out.push_back(*C);
+  }
+  // A parameter the call leaves out holds its default, unless `*args` or
+  // `**kwargs` may fill it.
+  CallArgs A = argsOf(S, Call);
+  bool Splat = std::any_of(A.Positional.begin(), A.Positional.end(), [](TSNode N) {
+    return is(N, "list_splat") || is(N, "dictionary_splat");
+  });
+  const PyFunctionDef *F = P.function(Callee);
+  const PyModuleInfo *M = P.moduleOfFunction(Callee);
+  if (Splat || !F || !M)
+    return Out;
+  std::vector<TSNode> Defaults = parameterDefaults(*F);
+  for (unsigned I = 0; I < Defaults.size(); ++I)
+    if (!Bound.count(I) && !ts_node_is_null(Defaults[I]))
+      if (auto C = literal(*M->Src, Defaults[I], I))
+        Out.push_back(*C);
+  return Out;
+}
+
+} // namespace graphsafe::lint::py
