@@ -59,6 +59,12 @@ public:
           continue;
         for (const auto &Base : F.Overrides)
           Overriders[Base].push_back(F.Usr);
+        for (const auto &S : F.Sites)
+          for (const auto &T : S.When)
+            Tested[F.Usr].insert(T.Index);
+        for (const auto &C : F.Calls)
+          for (const auto &T : C.When)
+            Tested[F.Usr].insert(T.Index);
       }
       // A call through storage reaches what any TU stored there; what is
       // stored may itself be storage (a parameter handed to an attribute).
@@ -129,14 +135,21 @@ public:
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
-      std::string Key = CalleeSelf;
-      for (const ConstArg &C : Via.Constants)
-        Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
       for (const auto &T : targets(Via, nullptr, Self)) {
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
+        // Only literals for parameters the callee tests make a context of
+        // their own; the rest would walk it again for nothing.
+        std::vector<ConstArg> Passed;
+        std::string Key = CalleeSelf;
+        if (auto It = Tested.find(T); It != Tested.end())
+          for (const ConstArg &C : Via.Constants)
+            if (It->second.count(C.Index)) {
+              Passed.push_back(C);
+              Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
+            }
         // Past the bound, one context with nothing known stands for the rest.
         bool Room = Contexts[T] < MaxContexts;
-        Context Ctx = Room ? Context{CalleeSelf, Via.Constants} : Context{};
+        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed)} : Context{};
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
           R.With.push_back(Ctx.Passed);
@@ -184,6 +197,8 @@ private:
   std::map<std::string, const FunctionSummary *> ByUsr;
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
+  // The parameters each function's sites and calls test (ParamTest::Index).
+  std::map<std::string, std::set<unsigned>> Tested;
   ClassHierarchy Classes;
   // Functions whose regions only show once all TUs are known (CaptureWrappers.h).
   std::map<std::string, FunctionSummary> AcrossUnits;

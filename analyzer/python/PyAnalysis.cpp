@@ -118,7 +118,11 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         return true;
       Callees Cs = calleesOf(T, N);
       std::string Text = calleeText(S, N);
-      std::vector<ParamTest> When = Ctx.testsAt(N);
+      // Calls into libraries are known but not followed: no tests needed.
+      bool Followed = !Cs.SelfMethod.empty() ||
+                      std::any_of(Cs.Keys.begin(), Cs.Keys.end(),
+                                  [](const std::string &K) { return K.rfind("ext:", 0) != 0; });
+      std::vector<ParamTest> When = Followed ? Ctx.testsAt(N) : std::vector<ParamTest>{};
       // The literals passed, by the parameters of the first project function
       // the call reaches (overrides share their signature). Not through a
       // value: a functools.partial may have bound some already.

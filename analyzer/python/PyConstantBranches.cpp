@@ -102,7 +102,12 @@ bool hasElif(TSNode If) {
 
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   std::vector<ParamTest> Out;
-  if (T.F.IsModuleBody)
+  // Without parameters (past self) nothing here can be a test of one.
+  if (T.F.IsModuleBody || T.F.IsLambda)
+    return Out;
+  TSNode Params = field(T.F.Node, "parameters");
+  if (ts_node_is_null(Params) ||
+      ts_node_named_child_count(Params) <= (T.F.ClassQName.empty() ? 0u : 1u))
     return Out;
   auto add = [&](TSNode Cond, bool Holds) {
     if (auto Test = testOf(T, Cond, Holds))
