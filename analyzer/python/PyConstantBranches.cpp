@@ -72,19 +72,10 @@ std::optional<ConstArg> literal(const PySource &S, TSNode E, unsigned Index) {
   return C;
 }
 
-// Each parameter's default, as callers count parameters (parameterNames).
+// Each parameter's default, as callers count parameters.
 std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
   std::vector<TSNode> Out;
-  TSNode Params = F.IsModuleBody ? TSNode{} : field(F.Node, "parameters");
-  if (ts_node_is_null(Params))
-    return Out;
-  bool First = true;
-  for (TSNode Param : namedChildren(Params)) {
-    bool Self = First && !F.ClassQName.empty();
-    First = false;
-    if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
-        is(Param, "keyword_separator") || is(Param, "positional_separator") || Self)
-      continue;
+  for (TSNode Param : callerParameters(F)) {
     bool HasDefault = is(Param, "default_parameter") || is(Param, "typed_default_parameter");
     Out.push_back(HasDefault ? field(Param, "value") : TSNode{});
   }
@@ -103,11 +94,7 @@ bool hasElif(TSNode If) {
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   std::vector<ParamTest> Out;
   // Without parameters (past self) nothing here can be a test of one.
-  if (T.F.IsModuleBody || T.F.IsLambda)
-    return Out;
-  TSNode Params = field(T.F.Node, "parameters");
-  if (ts_node_is_null(Params) ||
-      ts_node_named_child_count(Params) <= (T.F.ClassQName.empty() ? 0u : 1u))
+  if (T.F.IsLambda || callerParameters(T.F).empty())
     return Out;
   auto add = [&](TSNode Cond, bool Holds) {
     if (auto Test = testOf(T, Cond, Holds))

@@ -199,8 +199,8 @@ std::string lambdaName(const std::string &Module, TSNode Lambda) {
   return Module + ".<lambda:" + std::to_string(beginOf(Lambda)) + ">";
 }
 
-std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F) {
-  std::vector<std::string> Out;
+std::vector<TSNode> callerParameters(const PyFunctionDef &F) {
+  std::vector<TSNode> Out;
   if (F.IsModuleBody)
     return Out;
   TSNode Params = field(F.Node, "parameters");
@@ -211,11 +211,18 @@ std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &
     bool Self = First && !F.ClassQName.empty();
     First = false;
     if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
-        is(Param, "keyword_separator") || is(Param, "positional_separator"))
+        is(Param, "keyword_separator") || is(Param, "positional_separator") || Self)
       continue;
+    Out.push_back(Param);
+  }
+  return Out;
+}
+
+std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F) {
+  std::vector<std::string> Out;
+  for (TSNode Param : callerParameters(F)) {
     TSNode Name = parameterName(Param);
-    if (!Self)
-      Out.push_back(ts_node_is_null(Name) ? "" : std::string(S.text(Name)));
+    Out.push_back(ts_node_is_null(Name) ? "" : std::string(S.text(Name)));
   }
   return Out;
 }

@@ -58,6 +58,9 @@ struct PyModuleInfo {
 // A lambda's qualified name: unique in its module by where it starts.
 std::string lambdaName(const std::string &Module, TSNode Lambda);
 
+// The parameter nodes of F as callers count them: without self, *args,
+// **kwargs and the bare `*` and `/` markers.
+std::vector<TSNode> callerParameters(const PyFunctionDef &F);
 // The parameters callers pass, in order: `self` (of a method), `*args`,
 // `**kw` and the `*`, `/` markers are left out.
 std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F);
