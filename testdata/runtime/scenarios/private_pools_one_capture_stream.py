@@ -1,5 +1,6 @@
-# expect: replay-race-shared-pool at 26
+# expect: replay-race-shared-pool at 27
 # graphcheck: --mode light
+# graphcheck: --mode verify
 # Two graphs with pools of their own, both captured on torch.cuda.graph's
 # default capture stream, replayed on two side streams with nothing ordering
 # them. Their own pools do not make this safe: PyTorch keeps the cuBLAS
