@@ -162,7 +162,8 @@ public:
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
-      const Context Ctx = Walked.at(At);
+      // std::map keeps references valid while visit adds contexts.
+      const Context &Ctx = Walked.at(At);
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))

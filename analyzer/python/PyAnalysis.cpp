@@ -37,7 +37,8 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      std::set<std::string> &Graphed,
                      std::map<std::string, std::set<unsigned>> &TensorParams,
-                     PyProgram::ByParameter &Classes, PyProgram::ByParameter &ClassObjects) {
+                     PyProgram::ByParameter &Classes, PyProgram::ByParameter &SuperClasses,
+                     PyProgram::ByParameter &ClassObjects) {
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
@@ -68,7 +69,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
               if (P.classNamed(C)) {
                 Classes[Fn][Index].insert(C);
                 if (ViaSuper)
-                  Classes[Fn + "@" + F.ClassQName][Index].insert(C);
+                  SuperClasses[Fn + "@" + F.ClassQName][Index].insert(C);
               }
           } else if (std::string Q = T.resolve(Arg); !Q.empty() && P.classNamed(Q)) {
             ClassObjects[Fn][Index].insert(Q);
@@ -299,26 +300,27 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   auto learnFromCallers = [&](const std::function<bool(const PyModuleInfo &)> &Reread) {
     std::vector<std::set<std::string>> Graphed(P.Modules.size());
     std::vector<std::map<std::string, std::set<unsigned>>> Params(P.Modules.size());
-    std::vector<PyProgram::ByParameter> Classes(P.Modules.size()), ClassObjects(P.Modules.size());
+    std::vector<PyProgram::ByParameter> Classes(P.Modules.size()), Super(P.Modules.size()),
+        ClassObjects(P.Modules.size());
     parallelFor(P.Modules.size(), Jobs, [&](size_t I) {
       if (Reread(*P.Modules[I]))
-        learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I],
+        learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I], Super[I],
                         ClassObjects[I]);
     });
+    auto merge = [](PyProgram::ByParameter &Into, const PyProgram::ByParameter &From) {
+      for (const auto &[F, ByIndex] : From)
+        for (const auto &[Index, Cs] : ByIndex)
+          Into[F][Index].insert(Cs.begin(), Cs.end());
+    };
     bool HandsClasses = false;
     for (size_t I = 0; I < P.Modules.size(); ++I) {
       P.GraphedEntries.insert(Graphed[I].begin(), Graphed[I].end());
       for (auto &[F, Is] : Params[I])
         P.TensorParams[F].insert(Is.begin(), Is.end());
-      for (auto &[F, ByIndex] : Classes[I])
-        for (auto &[Index, Cs] : ByIndex)
-          (F.find('@') == std::string::npos ? P.ParamClasses : P.SuperParamClasses)[F][Index]
-              .insert(Cs.begin(), Cs.end());
-      for (auto &[F, ByIndex] : ClassObjects[I])
-        for (auto &[Index, Cs] : ByIndex) {
-          HandsClasses = true;
-          P.ParamClassObjects[F][Index].insert(Cs.begin(), Cs.end());
-        }
+      merge(P.ParamClasses, Classes[I]);
+      merge(P.SuperParamClasses, Super[I]);
+      merge(P.ParamClassObjects, ClassObjects[I]);
+      HandsClasses |= !ClassObjects[I].empty();
     }
     return HandsClasses;
   };

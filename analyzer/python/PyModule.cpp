@@ -368,12 +368,13 @@ std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
   // What the instance's own class may have: the nearest definition above or
   // at Class, and every subclass's own.
   std::vector<std::string> Named;
-  for (const auto &A : ancestors(Class))
-    if (auto It = classNamed(A)->ClassLevelNames.find(Attr);
-        It != classNamed(A)->ClassLevelNames.end()) {
+  for (const auto &A : ancestors(Class)) {
+    const auto &Own = classNamed(A)->ClassLevelNames;
+    if (auto It = Own.find(Attr); It != Own.end()) {
       Named.push_back(It->second);
       break;
     }
+  }
   for (const auto &Sub : descendants(Class))
     if (const PyClassDef *D = classNamed(Sub))
       if (auto Own = D->ClassLevelNames.find(Attr); Own != D->ClassLevelNames.end())
@@ -383,14 +384,17 @@ std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
               Named.end());
   if (Named.empty())
     return {};
-  for (const auto &Candidate : ancestors(Named.front())) {
-    bool Common = std::all_of(Named.begin() + 1, Named.end(), [&](const std::string &N) {
-      auto As = ancestors(N);
-      return std::find(As.begin(), As.end(), Candidate) != As.end();
-    });
-    if (Common)
-      return {Candidate};
+  // The nearest common base: the first of one class's ancestors that every
+  // other class has among its own.
+  std::vector<std::set<std::string>> Above;
+  for (size_t I = 1; I < Named.size(); ++I) {
+    auto As = ancestors(Named[I]);
+    Above.emplace_back(As.begin(), As.end());
   }
+  for (const auto &Candidate : ancestors(Named.front()))
+    if (std::all_of(Above.begin(), Above.end(),
+                    [&](const std::set<std::string> &As) { return As.count(Candidate); }))
+      return {Candidate};
   std::sort(Named.begin(), Named.end());
   Named.erase(std::unique(Named.begin(), Named.end()), Named.end());
   return Named;

@@ -127,12 +127,10 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       V.K = VK::Generator;
     else if (std::string Q = resolve(TypeExpr); !Q.empty() && P.classNamed(Q))
       V = {VK::Instance, Q};
-  }
-  if (V.K != VK::Unknown) {
-  } else if (!ts_node_is_null(Type)) {
-    // An annotation naming a library base (`model: torch.nn.Module`) says
-    // less than the project classes callers pass.
-    V = Value::instanceOfAny(callerClasses(Index));
+    else
+      // An annotation naming a library base (`model: torch.nn.Module`) says
+      // less than the project classes callers pass.
+      V = Value::instanceOfAny(callerClasses(Index));
   } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) && !is(Default, "none")) {
     V.K = VK::Host;
   } else if ((F.Name == "forward" || P.tensorParam(F.QualName, Index)) &&
