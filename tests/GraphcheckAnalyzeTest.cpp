@@ -9,6 +9,7 @@
 #include <csignal>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,26 @@ TEST(GraphcheckRun, CrashedTargetIsNamedInTheReportAndItsStatusKept) {
   for (const auto &E : J["errors"])
     Named |= E["message"].get<std::string>().find("killed by signal 11") != std::string::npos;
   EXPECT_TRUE(Named) << J["errors"].dump();
+  fs::remove_all(Dir);
+}
+
+// A launcher stopping the run (torchrun ending the other ranks once one has
+// failed, a CI timeout) signals graphcheck: the program gets the signal and
+// ends, and the report is still written, saying so. Before, graphcheck died
+// at once, leaving no report and the program running.
+TEST(GraphcheckRun, TerminatingGraphcheckEndsTheProgramAndKeepsTheReport) {
+  std::string Dir = tempDir();
+  std::string Json = Dir + "/report.json";
+  std::string Script = std::string(GRAPHCHECK_BIN) + " run --format json -o " + Json +
+                       " -- sleep 60 2>/dev/null & sleep 1; kill -TERM $!; wait $!";
+  auto Start = std::chrono::steady_clock::now();
+  int Status = std::system(Script.c_str());
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(30));
+  EXPECT_EQ(WEXITSTATUS(Status), 128 + SIGTERM);
+  ASSERT_TRUE(fs::exists(Json));
+  auto J = nlohmann::json::parse(readAll(Json));
+  EXPECT_FALSE(J["complete"].get<bool>());
+  EXPECT_NE(J["errors"].dump().find("killed by signal 15"), std::string::npos) << J.dump();
   fs::remove_all(Dir);
 }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +32,39 @@ std::string findShim() {
     if (fs::exists(P / "sitecustomize.py"))
       return P.string();
   return "";
+}
+
+// The program graphcheck waits for. A launcher stopping a run (torchrun
+// ending every rank once one has failed, a CI timeout) signals graphcheck,
+// its child: the signal goes on to the program and graphcheck stays to write
+// what was recorded, instead of dying with the report unwritten and leaving
+// the program running without it.
+volatile sig_atomic_t Program = 0;
+
+void forwardToProgram(int Signal, siginfo_t *Info, void *) {
+  // Keys typed at a terminal already reach the whole foreground group; only
+  // a signal sent to graphcheck alone (kill, a launcher) is passed on.
+  if (Program > 0 && Info && Info->si_code <= 0)
+    ::kill(Program, Signal);
+}
+
+int waitForProgram(pid_t Child) {
+  Program = Child;
+  struct sigaction Forward {};
+  Forward.sa_sigaction = forwardToProgram;
+  Forward.sa_flags = SA_SIGINFO;
+  sigemptyset(&Forward.sa_mask);
+  const int Passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+  struct sigaction Before[std::size(Passed)];
+  for (size_t I = 0; I < std::size(Passed); ++I)
+    sigaction(Passed[I], &Forward, &Before[I]);
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+  }
+  for (size_t I = 0; I < std::size(Passed); ++I)
+    sigaction(Passed[I], &Before[I], nullptr);
+  Program = 0;
+  return Status;
 }
 
 } // namespace
@@ -91,8 +126,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
               << "\n";
     _exit(127);
   }
-  int Status = 0;
-  waitpid(Child, &Status, 0);
+  int Status = waitForProgram(Child);
   int ProgramCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
   // A crash or a kill: the trace went to disk line by line, so what was
   // recorded until then is still analysed, and the report says it stops there.

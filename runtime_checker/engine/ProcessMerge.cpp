@@ -1,5 +1,6 @@
 #include "ProcessMerge.h"
 
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -24,11 +25,32 @@ std::string processLabel(const std::string &Process) {
   return Digits(Process) ? "pid " + Process : Process;
 }
 
+// The message with its numbers (addresses, sizes, replay counts) blanked:
+// what names the hazard's subject ("weight.grad", "bias.grad") in words that
+// every process shares, so two hazards of one kernel on one line stay two.
+static std::string withoutNumbers(const std::string &Message) {
+  std::string Out;
+  for (size_t I = 0; I < Message.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(Message[I]))) {
+      Out += Message[I++];
+      continue;
+    }
+    bool Hex = Message.compare(I, 2, "0x") == 0;
+    I += Hex ? 2 : 0;
+    while (I < Message.size() && (Hex ? std::isxdigit(static_cast<unsigned char>(Message[I]))
+                                      : std::isdigit(static_cast<unsigned char>(Message[I]))))
+      ++I;
+    Out += '#';
+  }
+  return Out;
+}
+
 Report mergeProcessReports(std::vector<ProcessReport> Parts) {
   if (Parts.size() == 1)
     return std::move(Parts.front().Rep);
   Report Out;
-  using Key = std::tuple<std::string, std::string, unsigned, std::string, std::string, std::string>;
+  using Key = std::tuple<std::string, std::string, unsigned, std::string, std::string, std::string,
+                         std::string>;
   std::map<Key, size_t> Seen; // -> index in Out.Findings
   for (auto &[Process, Rep] : Parts) {
     std::string Label = processLabel(Process);
@@ -45,7 +67,13 @@ Report mergeProcessReports(std::vector<ProcessReport> Parts) {
     }
     for (auto &F : Rep.Findings) {
       RuntimeLoc RT = F.Runtime.value_or(RuntimeLoc{});
-      Key K{F.RuleId, F.Loc.File, F.Loc.Line, RT.Graph, RT.Node, RT.Kernel};
+      Key K{F.RuleId,
+            F.Loc.File,
+            F.Loc.Line,
+            RT.Graph,
+            RT.Node,
+            RT.Kernel,
+            withoutNumbers(F.Message)};
       auto [It, New] = Seen.emplace(K, Out.Findings.size());
       if (!New) {
         auto &Names = Out.Findings[It->second].Processes;

@@ -23,8 +23,9 @@ std::string processOfTrace(const std::string &Path);
 std::string processLabel(const std::string &Process);
 
 // Findings of the same rule at the same place (source line, graph, node,
-// kernel) are one; addresses and replay counts, which differ between
-// processes, are taken from the first process that reported it.
+// kernel) about the same subject (the message but for its numbers) are one;
+// addresses and replay counts, which differ between processes, are taken
+// from the first process that reported it.
 Report mergeProcessReports(std::vector<ProcessReport> Parts);
 
 } // namespace graphsafe::rt

@@ -50,4 +50,8 @@ dist.all_gather(gathered, w)
 if rank == 0:
     print("ranks agree:", all(torch.equal(gathered[0], t) for t in gathered),
           "loss finite:", bool(torch.isfinite(static_loss).item()))
+# The graph holds NCCL's captured all-reduce; ncclCommDestroy waits for every
+# graph that holds a kernel of the communicator, so a process that destroys
+# the group first never exits (pytorch/pytorch#115388). Release it first.
+g.reset()
 dist.destroy_process_group()
