@@ -34,38 +34,57 @@ std::string findShim() {
   return "";
 }
 
-// The program graphcheck waits for. A launcher stopping a run (torchrun
-// ending every rank once one has failed, a CI timeout) signals graphcheck,
-// its child: the signal goes on to the program and graphcheck stays to write
-// what was recorded, instead of dying with the report unwritten and leaving
-// the program running without it.
-volatile sig_atomic_t Program = 0;
+// A launcher stopping a run (torchrun ending every rank once one has failed,
+// a CI timeout) signals graphcheck, its child. The signal goes on to the
+// program, and graphcheck stays to write what was recorded: dying at once
+// would leave no report and the program running. While the report is
+// written, such a signal waits; the launcher's SIGKILL still ends it.
+// Keys typed at a terminal (si_code > 0) already reach the whole foreground
+// group: they are not passed on, and they stop the analysis as usual.
+volatile sig_atomic_t Program = 0; // 0: not started, -1: ended, report being written
 
-void forwardToProgram(int Signal, siginfo_t *Info, void *) {
-  // Keys typed at a terminal already reach the whole foreground group; only
-  // a signal sent to graphcheck alone (kill, a launcher) is passed on.
-  if (Program > 0 && Info && Info->si_code <= 0)
-    ::kill(Program, Signal);
-}
-
-int waitForProgram(pid_t Child) {
-  Program = Child;
-  struct sigaction Forward {};
-  Forward.sa_sigaction = forwardToProgram;
-  Forward.sa_flags = SA_SIGINFO;
-  sigemptyset(&Forward.sa_mask);
-  const int Passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
-  struct sigaction Before[std::size(Passed)];
-  for (size_t I = 0; I < std::size(Passed); ++I)
-    sigaction(Passed[I], &Forward, &Before[I]);
-  int Status = 0;
-  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+void onStopSignal(int Signal, siginfo_t *Info, void *) {
+  bool FromTerminal = Info && Info->si_code > 0;
+  if (Program > 0) {
+    if (!FromTerminal)
+      ::kill(Program, Signal);
+    return;
   }
-  for (size_t I = 0; I < std::size(Passed); ++I)
-    sigaction(Passed[I], &Before[I], nullptr);
-  Program = 0;
-  return Status;
+  if (Program == 0 || FromTerminal) {
+    ::signal(Signal, SIG_DFL);
+    ::raise(Signal);
+  }
 }
+
+class StopSignalsGoToProgram {
+public:
+  StopSignalsGoToProgram() {
+    struct sigaction Forward {};
+    Forward.sa_sigaction = onStopSignal;
+    Forward.sa_flags = SA_SIGINFO;
+    sigemptyset(&Forward.sa_mask);
+    for (size_t I = 0; I < std::size(Signals); ++I)
+      sigaction(Signals[I], &Forward, &Before[I]);
+  }
+  ~StopSignalsGoToProgram() {
+    for (size_t I = 0; I < std::size(Signals); ++I)
+      sigaction(Signals[I], &Before[I], nullptr);
+    Program = 0;
+  }
+  // The program's wait status, once it has ended.
+  int wait(pid_t Child) {
+    Program = Child;
+    int Status = 0;
+    while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+    }
+    Program = -1;
+    return Status;
+  }
+
+private:
+  static constexpr int Signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+  struct sigaction Before[std::size(Signals)];
+};
 
 } // namespace
 
@@ -105,6 +124,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
         << "graphcheck: the injection library was not built (no CUPTI at build time); running the "
            "program unobserved\n";
 
+  StopSignalsGoToProgram Signals;
   pid_t Child = fork();
   if (Child == 0) {
     if (!Lib.empty()) {
@@ -126,7 +146,7 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
               << "\n";
     _exit(127);
   }
-  int Status = waitForProgram(Child);
+  int Status = Signals.wait(Child);
   int ProgramCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
   // A crash or a kill: the trace went to disk line by line, so what was
   // recorded until then is still analysed, and the report says it stops there.
