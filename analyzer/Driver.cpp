@@ -1,6 +1,7 @@
 #include "Driver.h"
 
 #include "ParallelFor.h"
+#include "PreambleBuilder.h"
 #include "Progress.h"
 
 #include "Reachability.h"
@@ -170,6 +171,25 @@ RuleSet loadRuleSet(const Options &Opts, std::vector<std::string> &Dirs, Report 
 struct Inputs {
   Analysis A; // Its file lists, named files first.
   std::unique_ptr<tooling::CompilationDatabase> DB;
+  std::vector<std::string> PreamblesWanted; // Built after the report (PreambleBuilder.h).
+};
+
+// A run naming at most this many C++ files (a pre-commit run) builds their
+// preambles ahead, so that their first edit already parses against one.
+constexpr size_t MaxPreamblesAhead = 8;
+
+// What the C++ front end needs for every file of a run.
+struct CxxSetup {
+  CxxSetup(const Options &Opts, const RuleSet &Rules, const std::string &Fingerprint,
+           const tooling::CompilationDatabase *DB)
+      : TC(detectToolchain(Opts.Argv0, Opts.CudaPath)),
+        Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20),
+        NoDB(".", {}), Setup{DB ? *DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC,
+                             Rules, Cache, Cache.enabled() ? Fingerprint : ""} {}
+  Toolchain TC;
+  CacheStore Cache;
+  tooling::FixedCompilationDatabase NoDB;
+  AnalysisSetup Setup;
 };
 
 // Stage 1: the files to analyse. Named files first, then their context: the
@@ -226,11 +246,11 @@ bool collectInputs(const Options &Opts, const fs::path &StartDir, Inputs &In, st
 void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Fingerprint,
              const ShardSpec &Shard, Inputs &In) {
   Analysis &A = In.A;
-  Toolchain TC = detectToolchain(Opts.Argv0, Opts.CudaPath);
-  CacheStore Cache(cacheFolder(Opts), Opts.CacheSizeMiB << 20);
-  tooling::FixedCompilationDatabase NoDB(".", {});
-  AnalysisSetup Setup{In.DB ? *In.DB : static_cast<const tooling::CompilationDatabase &>(NoDB), TC,
-                      Rules, Cache, Cache.enabled() ? Fingerprint : ""};
+  CxxSetup Cxx(Opts, Rules, Fingerprint, In.DB.get());
+  const AnalysisSetup &Setup = Cxx.Setup;
+  CacheStore &Cache = Cxx.Cache;
+  const bool Ahead = !Opts.Files.empty() && A.NamedCxx <= MaxPreamblesAhead;
+  std::vector<char> Wanted(A.CxxFiles.size(), 0);
   A.CxxSummaries.assign(A.CxxFiles.size(), {});
   A.CxxErrors.assign(A.CxxFiles.size(), {});
   std::vector<size_t> Mine;
@@ -242,13 +262,17 @@ void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Finge
   Progress CxxProgress(Shown, Mine.size(), "", std::cerr);
   parallelFor(Mine.size(), Opts.Jobs, [&](size_t J) {
     size_t I = Mine[J];
-    FileResult R = analyzeFile(Setup, A.CxxFiles[I]);
+    FileResult R = analyzeFile(Setup, A.CxxFiles[I], Ahead && I < A.NamedCxx);
+    Wanted[I] = R.WantsPreamble;
     CxxProgress.fileDone(A.CxxFiles[I], R.FromCache);
     Cached += R.FromCache;
     A.CxxSummaries[I] = std::move(R.Summary);
     A.CxxErrors[I] = std::move(R.Errors);
   });
   CxxProgress.finish();
+  for (size_t I = 0; I < Wanted.size(); ++I)
+    if (Wanted[I])
+      In.PreamblesWanted.push_back(A.CxxFiles[I]);
   Cache.trim();
   if (Opts.CacheStats)
     std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "
@@ -360,6 +384,22 @@ int writeOut(const Options &Opts, const fs::path &StartDir, const RuleSet &Rules
   return Rep.hasFindingAtOrAbove(FailOn) ? 1 : 0;
 }
 
+// The detached process startPreambleBuilder starts: the named files'
+// preambles, one after another, and no report.
+int buildPreambles(const Options &Opts, const fs::path &StartDir, const RuleSet &Rules,
+                   const std::string &Fingerprint) {
+  Options Named = Opts;
+  Named.Files = Opts.BuildPreamblesFor;
+  Inputs In;
+  std::string Error;
+  if (!collectInputs(Named, StartDir, In, Error) || !In.DB)
+    return 2;
+  CxxSetup Cxx(Named, Rules, Fingerprint, In.DB.get());
+  for (size_t I = 0; I < In.A.NamedCxx; ++I)
+    buildPreamble(Cxx.Setup, In.A.CxxFiles[I]);
+  return 0;
+}
+
 } // namespace
 
 // The pipeline: rules, inputs, per-front-end analysis (or the shards of a
@@ -395,7 +435,11 @@ int runGraphlint(const Options &Opts) {
   }
   const std::string Fingerprint = toolFingerprint() + rulesFingerprint(RuleDirs);
 
+  if (!Opts.BuildPreamblesFor.empty())
+    return buildPreambles(Opts, StartDir, Rules, Fingerprint);
+
   Analysis A;
+  std::vector<std::string> PreamblesWanted;
   if (!Opts.Merge.empty()) {
     std::vector<std::string> Paths;
     for (const auto &P : Opts.Merge)
@@ -414,6 +458,7 @@ int runGraphlint(const Options &Opts) {
     }
     analyse(Opts, Rules, Fingerprint, *Shard, In);
     A = std::move(In.A);
+    PreamblesWanted = std::move(In.PreamblesWanted);
     if (Shard->N > 1) {
       std::string Out = Opts.ShardOut.empty()
                             ? fmt::format("graphlint-shard-{}-of-{}.json", Shard->K, Shard->N)
@@ -429,7 +474,9 @@ int runGraphlint(const Options &Opts) {
     }
   }
   joinFindings(Opts, StartDir, Rules, A, Rep);
-  return writeOut(Opts, StartDir, Rules, *Format, *FailOn, Rep);
+  int Code = writeOut(Opts, StartDir, Rules, *Format, *FailOn, Rep);
+  startPreambleBuilder(Opts, PreamblesWanted);
+  return Code;
 }
 
 } // namespace graphsafe::lint

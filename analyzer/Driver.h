@@ -35,6 +35,10 @@ struct Options {
   std::string ShardOut;           // Default graphlint-shard-K-of-N.json.
   std::vector<std::string> Merge; // Shard files of one sharded run: report from them.
   std::string Argv0;
+  std::vector<std::string> OwnArgs; // The command line before `--`, as given.
+  // Set in the detached process a run starts to build the preambles its
+  // files want (PreambleBuilder.h): build them, report nothing.
+  std::vector<std::string> BuildPreamblesFor;
 };
 
 // Returns the process exit code: 0 clean, 1 findings at or above --fail-on,

@@ -20,6 +20,7 @@ int main(int argc, char **argv) {
     }
     (AfterDashes ? Opts.CompilerArgs : Own).push_back(A);
   }
+  Opts.OwnArgs = Own;
   std::reverse(Own.begin(), Own.end());
 
   CLI::App App{"graphlint: finds code that is unsafe inside CUDA graph capture"};
@@ -65,6 +66,8 @@ int main(int argc, char **argv) {
   App.add_flag("--explain-reach", Opts.ExplainReach,
                "Also report (as capture-reach-unknown notes) calls under capture whose callee "
                "graphlint cannot see, so what was not checked is said, not silent");
+  // Internal: the detached process that builds preambles after a run.
+  App.add_option("--build-preambles-for", Opts.BuildPreamblesFor)->group("");
   App.footer(
       "Compiler arguments for files without a compile database go after '--'.\n"
       "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 the tool could not do its job.");

@@ -65,27 +65,44 @@ private:
 
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
-  ActionFactory(const RuleSet &Rules, const PreambleCache &Preambles, bool BuildPreamble,
-                TUSummary &Out, std::vector<Dependency> &Deps)
-      : Rules(Rules), Preambles(Preambles), BuildPreamble(BuildPreamble), Out(Out), Deps(Deps) {}
+  ActionFactory(const RuleSet &Rules, const PreambleCache &Preambles, TUSummary &Out,
+                std::vector<Dependency> &Deps)
+      : Rules(Rules), Preambles(Preambles), Out(Out), Deps(Deps) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<AnalyzeAction>(Rules, Out, Deps);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHOps,
                      DiagnosticConsumer *Diags) override {
-    std::vector<Dependency> Headers = Preambles.apply(*Invocation, *Files, PCHOps, BuildPreamble);
-    Deps.insert(Deps.end(), Headers.begin(), Headers.end());
+    PreambleUse Use = Preambles.apply(*Invocation, *Files);
+    PreambleMissing |= Use.Missing;
+    Deps.insert(Deps.end(), Use.Headers.begin(), Use.Headers.end());
     return FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCHOps),
                                                 Diags);
   }
+  bool PreambleMissing = false;
 
 private:
   const RuleSet &Rules;
   const PreambleCache &Preambles;
-  bool BuildPreamble;
   TUSummary &Out;
   std::vector<Dependency> &Deps;
+};
+
+// Builds the preamble and runs no analysis.
+class PreambleFactory : public tooling::ToolAction {
+public:
+  explicit PreambleFactory(const PreambleCache &Preambles) : Preambles(Preambles) {}
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     DiagnosticConsumer *) override {
+    Built |= Preambles.build(*Invocation, *Files, std::move(PCHOps));
+    return true;
+  }
+  bool Built = false;
+
+private:
+  const PreambleCache &Preambles;
 };
 
 // The file and its compile commands as graphlint will run them, under
@@ -105,7 +122,7 @@ std::string commandKey(const AnalysisSetup &Setup, const std::string &File) {
 
 } // namespace
 
-FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
+FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File, bool PreambleAhead) {
   // As clang's own driver does: lets Clang see how much stack this thread
   // has left and move deep recursion (a generated 100,000-term expression)
   // onto a fresh stack instead of overflowing.
@@ -125,9 +142,9 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
   std::optional<std::string> Text = Setup.Cache.enabled() ? fileHash(File) : std::nullopt;
   std::string Command = Text ? commandKey(Setup, File) : "";
   std::string Key = Text ? KeyBuilder().add(Command).add(*Text).final() : "";
-  // A preamble costs a parse of its own, so a first (cold) analysis does
-  // without; a file analysed before is being edited, and its next parses
-  // get one.
+  // A file analysed before is being edited: its next parses want a
+  // preamble. A first (cold) analysis of many files does without: a preamble
+  // costs a parse of its own and disk space, for files that may not change.
   std::string Seen = Text ? Setup.Cache.pathOf("seen", Command, "") : "";
   bool Edited = !Seen.empty() && Setup.Cache.read(Seen).has_value();
   if (!Key.empty())
@@ -145,8 +162,9 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
   Tool.setPrintErrorMessage(false);
   std::vector<Dependency> Deps;
   PreambleCache Preambles(Setup.Cache, Setup.Fingerprint);
-  ActionFactory Factory(Setup.Rules, Preambles, Edited, R.Summary, Deps);
+  ActionFactory Factory(Setup.Rules, Preambles, R.Summary, Deps);
   int RC = Tool.run(&Factory);
+  R.WantsPreamble = Factory.PreambleMissing && (Edited || PreambleAhead);
   if (!Diags.Errors.empty()) {
     std::string All;
     for (const auto &E : Diags.Errors)
@@ -162,6 +180,21 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File) {
       Setup.Cache.write(Seen, "");
   }
   return R;
+}
+
+bool buildPreamble(const AnalysisSetup &Setup, const std::string &File) {
+  clang::noteBottomOfStack();
+  if (!Setup.Cache.enabled())
+    return false;
+  tooling::ClangTool Tool(Setup.DB, {File});
+  Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(Setup.TC));
+  IgnoringDiagConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  Tool.setPrintErrorMessage(false);
+  PreambleCache Preambles(Setup.Cache, Setup.Fingerprint);
+  PreambleFactory Factory(Preambles);
+  Tool.run(&Factory);
+  return Factory.Built;
 }
 
 } // namespace graphsafe::lint

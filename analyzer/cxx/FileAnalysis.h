@@ -28,8 +28,19 @@ struct FileResult {
   TUSummary Summary;
   std::vector<ToolError> Errors;
   bool FromCache = false;
+  // Parsed whole for want of a cached preamble that its next analysis would
+  // use: buildPreamble() makes one, in the background.
+  bool WantsPreamble = false;
 };
 
-FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File);
+// PreambleAhead: File wants a preamble also on its first analysis (one of
+// the few files a pre-commit run names), not only once it is being edited.
+FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File,
+                       bool PreambleAhead = false);
+
+// Builds and caches File's preamble (what analyzeFile's later parses reuse);
+// false when none was built (none needed, one cached, another process
+// building it, or the headers do not parse).
+bool buildPreamble(const AnalysisSetup &Setup, const std::string &File);
 
 } // namespace graphsafe::lint

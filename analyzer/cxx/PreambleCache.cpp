@@ -12,7 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <fcntl.h>
 #include <filesystem>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -59,11 +62,10 @@ void usePreamble(CompilerInvocation &Inv, const std::string &Pch, PreambleBounds
 
 // Builds the preamble into the cache; false when it cannot be built (a
 // header with errors: the full parse then reports them).
-std::optional<std::vector<Dependency>> build(const CacheStore &Store, const CompilerInvocation &Inv,
-                                             const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
-                                             FileManager &Files,
-                                             std::shared_ptr<PCHContainerOperations> PCHOps,
-                                             const std::string &Pch, const std::string &Meta) {
+std::optional<std::vector<Dependency>>
+buildInto(const CacheStore &Store, const CompilerInvocation &Inv, const llvm::MemoryBuffer &Main,
+          PreambleBounds Bounds, FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+          const std::string &Pch, const std::string &Meta) {
   IgnoringDiagConsumer Ignore;
   // The engine takes shared ownership of its options.
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags = CompilerInstance::createDiagnostics(
@@ -109,34 +111,88 @@ std::optional<std::vector<Dependency>> stillValid(const CacheStore &Store, const
   return Deps;
 }
 
+// One process builds a preamble; the others parse without it meanwhile. A
+// mark older than this is a builder that died (or a preamble that cannot be
+// built, retried that often).
+constexpr auto BuildMarkLifetime = std::chrono::minutes(10);
+
+bool claimBuild(const std::string &Mark) {
+  std::error_code EC;
+  fs::create_directories(fs::path(Mark).parent_path(), EC);
+  if (fs::exists(Mark, EC)) {
+    auto Age = fs::file_time_type::clock::now() - fs::last_write_time(Mark, EC);
+    if (EC || Age < BuildMarkLifetime)
+      return false;
+    fs::remove(Mark, EC);
+  }
+  int Fd = ::open(Mark.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+  if (Fd < 0)
+    return false;
+  ::close(Fd);
+  return true;
+}
+
 } // namespace
 
-std::vector<Dependency> PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files,
-                                             std::shared_ptr<PCHContainerOperations> PCHOps,
-                                             bool MayBuild) const {
+struct PreambleCache::Slot {
+  std::unique_ptr<llvm::MemoryBuffer> Main;
+  PreambleBounds Bounds{0, false};
+  std::string Pch, Meta;
+};
+
+std::optional<PreambleCache::Slot> PreambleCache::locate(const CompilerInvocation &Inv,
+                                                         FileManager &Files) const {
   if (!Store.enabled() || Inv.getFrontendOpts().Inputs.size() != 1)
-    return {};
+    return std::nullopt;
   const std::string MainFile = Inv.getFrontendOpts().Inputs[0].getFile().str();
   auto Main = Files.getBufferForFile(MainFile);
   if (!Main)
-    return {};
+    return std::nullopt;
   PreambleBounds Bounds = Lexer::ComputePreamble((*Main)->getBuffer(), Inv.getLangOpts());
   if (Bounds.Size == 0)
-    return {};
+    return std::nullopt;
   KeyBuilder K;
   K.add(Fingerprint).add((*Main)->getBuffer().substr(0, Bounds.Size));
   K.add(Bounds.PreambleEndsAtStartOfLine ? "eol" : "mid");
   for (const std::string &Arg : Inv.getCC1CommandLine())
     K.add(Arg);
   std::string Key = K.final();
-  std::string Pch = Store.pathOf(Kind, Key, ".pch"), Meta = Store.pathOf(Kind, Key, ".json");
-  std::optional<std::vector<Dependency>> Deps = stillValid(Store, Pch, Meta);
-  if (!Deps && MayBuild)
-    Deps = build(Store, Inv, **Main, Bounds, Files, PCHOps, Pch, Meta);
-  if (!Deps)
-    return {};
-  usePreamble(Inv, Pch, Bounds);
-  return std::move(*Deps);
+  return Slot{std::move(*Main), Bounds, Store.pathOf(Kind, Key, ".pch"),
+              Store.pathOf(Kind, Key, ".json")};
+}
+
+PreambleUse PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files) const {
+  PreambleUse Use;
+  std::optional<Slot> S = locate(Inv, Files);
+  if (!S)
+    return Use;
+  std::optional<std::vector<Dependency>> Deps = stillValid(Store, S->Pch, S->Meta);
+  if (!Deps) {
+    Use.Missing = true;
+    return Use;
+  }
+  usePreamble(Inv, S->Pch, S->Bounds);
+  Use.Headers = std::move(*Deps);
+  return Use;
+}
+
+bool PreambleCache::build(const CompilerInvocation &Inv, FileManager &Files,
+                          std::shared_ptr<PCHContainerOperations> PCHOps) const {
+  std::optional<Slot> S = locate(Inv, Files);
+  if (!S || stillValid(Store, S->Pch, S->Meta))
+    return false;
+  std::string Mark = S->Pch + ".building";
+  if (!claimBuild(Mark))
+    return false;
+  bool Built = buildInto(Store, Inv, *S->Main, S->Bounds, Files, std::move(PCHOps), S->Pch, S->Meta)
+                   .has_value();
+  // A preamble that cannot be built keeps its mark: the next try comes once
+  // the mark is stale, not on every run.
+  if (Built) {
+    std::error_code EC;
+    fs::remove(Mark, EC);
+  }
+  return Built;
 }
 
 } // namespace graphsafe::lint

@@ -11,6 +11,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,20 +22,35 @@ class PCHContainerOperations;
 
 namespace graphsafe::lint {
 
+struct PreambleUse {
+  // The files the preamble read, which the parse itself no longer reads.
+  std::vector<Dependency> Headers;
+  // The file has a preamble and none is cached for it yet (build() would
+  // make one); false for a file without one.
+  bool Missing = false;
+};
+
 class PreambleCache {
 public:
   PreambleCache(const CacheStore &Store, std::string Fingerprint)
       : Store(Store), Fingerprint(std::move(Fingerprint)) {}
 
-  // Points Invocation at a cached preamble for its main file, building and
-  // caching one first when none fits and MayBuild. Leaves Invocation alone (a full parse)
-  // when the file has no preamble or one cannot be built. Returns the files
-  // the preamble read, which the parse itself no longer reads.
-  std::vector<Dependency> apply(clang::CompilerInvocation &Invocation, clang::FileManager &Files,
-                                std::shared_ptr<clang::PCHContainerOperations> PCHOps,
-                                bool MayBuild) const;
+  // Points Invocation at a cached preamble for its main file; leaves it alone
+  // (a full parse) when there is none. Never builds one: a build costs a
+  // parse of its own, paid in the background instead (PreambleBuilder.h).
+  PreambleUse apply(clang::CompilerInvocation &Invocation, clang::FileManager &Files) const;
+
+  // Builds and caches the preamble of Invocation's main file, unless a valid
+  // one is cached or another process is building it. False when nothing was
+  // built.
+  bool build(const clang::CompilerInvocation &Invocation, clang::FileManager &Files,
+             std::shared_ptr<clang::PCHContainerOperations> PCHOps) const;
 
 private:
+  struct Slot;
+  std::optional<Slot> locate(const clang::CompilerInvocation &Invocation,
+                             clang::FileManager &Files) const;
+
   const CacheStore &Store;
   std::string Fingerprint;
 };

@@ -1,0 +1,51 @@
+#include "PreambleBuilder.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace graphsafe::lint {
+
+void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &Files) {
+  if (Files.empty())
+    return;
+  std::vector<std::string> Args = {"graphlint"};
+  Args.insert(Args.end(), Opts.OwnArgs.begin(), Opts.OwnArgs.end());
+  for (const auto &F : Files)
+    Args.push_back("--build-preambles-for=" + F);
+  if (Opts.HaveCompilerArgs) {
+    Args.push_back("--");
+    Args.insert(Args.end(), Opts.CompilerArgs.begin(), Opts.CompilerArgs.end());
+  }
+  // Built before the fork: between fork and exec only async-signal-safe
+  // calls, as other threads may have held the allocator's lock.
+  std::vector<char *> Argv;
+  for (auto &A : Args)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  pid_t Child = fork();
+  if (Child < 0)
+    return;
+  if (Child == 0) {
+    // A session of its own (a terminal's Ctrl-C or a pre-commit hook's end
+    // do not stop it), and a grandchild: init reaps it, nobody waits.
+    setsid();
+    if (fork() != 0)
+      _exit(0);
+    int Null = open("/dev/null", O_RDWR);
+    if (Null >= 0) {
+      dup2(Null, 0);
+      dup2(Null, 1);
+      dup2(Null, 2);
+    }
+    if (nice(10) == -1) {
+      // Priority is a courtesy; the build goes on at the default one.
+    }
+    execv("/proc/self/exe", Argv.data());
+    _exit(127);
+  }
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+}
+
+} // namespace graphsafe::lint

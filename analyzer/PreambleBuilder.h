@@ -1,0 +1,19 @@
+// Preambles are built where they cost the user nothing: after the report is
+// written, by a detached graphlint process of low priority. The run that
+// found a file's preamble missing parses the file whole, as a run without a
+// cache would; the next run finds the preamble built.
+#pragma once
+
+#include "Driver.h"
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint {
+
+// Starts `graphlint <the same options> --build-preambles-for FILE...` in its
+// own session, its output discarded, and returns at once. Nothing when Files
+// is empty.
+void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &Files);
+
+} // namespace graphsafe::lint
