@@ -1,6 +1,7 @@
 #include "PreambleBuilder.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,8 +39,10 @@ void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &F
       dup2(Null, 1);
       dup2(Null, 2);
     }
-    if (nice(10) == -1) {
-      // Priority is a courtesy; the build goes on at the default one.
+    // CPU time nothing else wants: a run started meanwhile keeps its cores.
+    // Priority is a courtesy; refused, the build goes on at the default one.
+    sched_param Idle{};
+    if (sched_setscheduler(0, SCHED_IDLE, &Idle) != 0 && nice(19) == -1) {
     }
     execv("/proc/self/exe", Argv.data());
     _exit(127);
