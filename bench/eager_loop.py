@@ -4,9 +4,9 @@ eager head, loss, backward and a per-parameter (foreach=False) optimizer
 step, a few hundred kernel launches in all. Prints the loop's own time and its
 fastest 50-step chunk, scaled to the loop."""
 import sys
-import time
 
 import torch
+from looptiming import time_loop
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 500
 torch.manual_seed(0)
@@ -35,23 +35,4 @@ def step():
 
 for _ in range(5):
     step()
-# The loop is timed in chunks too: a neighbour on a shared host only ever adds
-# time, so the fastest chunk, scaled to the whole loop, is the figure least
-# disturbed by it (timeit's reasoning). A per-step cost that grows over the run
-# shows up as later chunks slowing down.
-chunk = 50
-chunks = []
-torch.cuda.synchronize()
-start, cpu_start = time.perf_counter(), time.process_time()
-for i in range(0, steps, chunk):
-    t0 = time.perf_counter()
-    for _ in range(min(chunk, steps - i)):
-        loss = step()
-    torch.cuda.synchronize()
-    chunks.append((time.perf_counter() - t0) / min(chunk, steps - i))
-print(f"loop_s {time.perf_counter() - start:.4f}")
-# CPU time of all the process's threads: what a checker adds, without the time
-# a busy host kept the process waiting.
-print(f"cpu_s {time.process_time() - cpu_start:.4f}")
-print(f"best_chunk_s {min(chunks) * steps:.4f}")
-print("step_ms_by_chunk " + " ".join(f"{c * 1e3:.2f}" for c in chunks))
+time_loop(step, steps)

@@ -2,11 +2,12 @@
 tiny eager kernels (forward, loss, backward, a per-parameter SGD step) plus
 the replay of one small captured graph (a running metric), the GPU mostly
 idle. What a checker adds per CUDA call shows here undiluted. Prints the
-loop's own time and its fastest 50-step chunk, scaled to the loop."""
+loop's own time and its fastest 50-step chunk, scaled to the loop
+(looptiming.py)."""
 import sys
-import time
 
 import torch
+from looptiming import time_loop
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 torch.manual_seed(0)
@@ -38,17 +39,4 @@ def step():
 
 for _ in range(20):
     step()
-chunk = 50
-chunks = []
-torch.cuda.synchronize()
-start, cpu_start = time.perf_counter(), time.process_time()
-for i in range(0, steps, chunk):
-    t0 = time.perf_counter()
-    for _ in range(min(chunk, steps - i)):
-        step()
-    torch.cuda.synchronize()
-    chunks.append((time.perf_counter() - t0) / min(chunk, steps - i))
-print(f"loop_s {time.perf_counter() - start:.4f}")
-print(f"cpu_s {time.process_time() - cpu_start:.4f}")
-print(f"best_chunk_s {min(chunks) * steps:.4f}")
-print(f"step_ms {min(chunks) * 1e3:.3f}")
+time_loop(step, steps)

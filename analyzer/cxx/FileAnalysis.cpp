@@ -105,6 +105,17 @@ private:
   const PreambleCache &Preambles;
 };
 
+// Runs Action on File's compile commands as graphlint adjusts them,
+// diagnostics to Diags and nowhere else.
+int runTool(const AnalysisSetup &Setup, const std::string &File, DiagnosticConsumer &Diags,
+            tooling::ToolAction &Action) {
+  tooling::ClangTool Tool(Setup.DB, {File});
+  Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(Setup.TC));
+  Tool.setDiagnosticConsumer(&Diags);
+  Tool.setPrintErrorMessage(false);
+  return Tool.run(&Action);
+}
+
 // The file and its compile commands as graphlint will run them, under
 // graphlint's and the rules' fingerprint: what stays the same while the
 // file's text is edited.
@@ -155,15 +166,11 @@ FileResult analyzeFile(const AnalysisSetup &Setup, const std::string &File, bool
       return R;
     }
 
-  tooling::ClangTool Tool(Setup.DB, {File});
-  Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(Setup.TC));
   ErrorCollector Diags;
-  Tool.setDiagnosticConsumer(&Diags);
-  Tool.setPrintErrorMessage(false);
   std::vector<Dependency> Deps;
   PreambleCache Preambles(Setup.Cache, Setup.Fingerprint);
   ActionFactory Factory(Setup.Rules, Preambles, R.Summary, Deps);
-  int RC = Tool.run(&Factory);
+  int RC = runTool(Setup, File, Diags, Factory);
   R.WantsPreamble = Factory.PreambleMissing && (Edited || PreambleAhead);
   if (!Diags.Errors.empty()) {
     std::string All;
@@ -186,14 +193,10 @@ bool buildPreamble(const AnalysisSetup &Setup, const std::string &File) {
   clang::noteBottomOfStack();
   if (!Setup.Cache.enabled())
     return false;
-  tooling::ClangTool Tool(Setup.DB, {File});
-  Tool.appendArgumentsAdjuster(makeArgumentsAdjuster(Setup.TC));
   IgnoringDiagConsumer Quiet;
-  Tool.setDiagnosticConsumer(&Quiet);
-  Tool.setPrintErrorMessage(false);
   PreambleCache Preambles(Setup.Cache, Setup.Fingerprint);
   PreambleFactory Factory(Preambles);
-  Tool.run(&Factory);
+  runTool(Setup, File, Quiet, Factory);
   return Factory.Built;
 }
 
