@@ -7,13 +7,17 @@
 #include <deque>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace graphsafe::lint {
 
 namespace {
 
-Finding makeFinding(const Site &S, const RuleSet &Rules) {
+// Gate: the environment variable the site runs only under (its own, or
+// that of every call chain reaching it); such code is off by default, so it
+// is at most a note.
+Finding makeFinding(const Site &S, const RuleSet &Rules, const std::string &Gate = "") {
   Finding F;
   F.RuleId = S.RuleId;
   F.Message = S.Message;
@@ -26,6 +30,11 @@ Finding makeFinding(const Site &S, const RuleSet &Rules) {
   }
   if (!S.Fix.empty())
     F.Fix = S.Fix;
+  const std::string &Env = S.EnvGate.empty() ? Gate : S.EnvGate;
+  if (!Env.empty()) {
+    F.Level = std::min(F.Level, Severity::Note);
+    F.Message += fmt::format(" (only when the environment sets {})", Env);
+  }
   return F;
 }
 
@@ -40,10 +49,25 @@ public:
     // The literals each walk of the function had for its parameters (one
     // entry per context; an empty entry: none known, every branch may run).
     std::vector<std::vector<ConstArg>> With;
+    // Per entry of With: the environment variable that walk needed set.
+    std::vector<std::string> Gates;
     // Whether code under these tests of the parameters runs in some walk.
     bool runs(const std::vector<ParamTest> &When) const {
       return When.empty() || std::any_of(With.begin(), With.end(),
                                          [&](const auto &W) { return runsWith(When, W); });
+    }
+    // For code under When: "" when some walk running it needed no
+    // environment variable, else the variable one of them needed; nothing
+    // when no walk runs it.
+    std::optional<std::string> gate(const std::vector<ParamTest> &When) const {
+      std::optional<std::string> Out;
+      for (size_t I = 0; I < With.size(); ++I)
+        if (runsWith(When, With[I])) {
+          if (Gates[I].empty())
+            return std::string();
+          Out = Out ? Out : Gates[I];
+        }
+      return Out;
     }
   };
   using ReachedSet = std::map<std::string, Reached>;
@@ -123,15 +147,19 @@ public:
   // reached it; the first way a function is reached is the one reported.
   ReachedSet reach(const std::vector<const CallEdge *> &Roots) const {
     ReachedSet Seen;
-    // A context: the class `self` has, and the literals the call passed.
+    // A context: the class `self` has, the literals the call passed, and the
+    // environment variable the chain of calls needed set.
     struct Context {
       std::string Self;
       std::vector<ConstArg> Passed;
+      std::string Gate;
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
-    auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self) {
+    auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
+                     const std::string &CallerGate) {
+      const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
@@ -147,18 +175,21 @@ public:
               Passed.push_back(C);
               Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
             }
+        if (!Gate.empty())
+          Key += "|env";
         // Past the bound, one context with nothing known stands for the rest.
         bool Room = Contexts[T] < MaxContexts;
-        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed)} : Context{};
+        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate} : Context{};
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
           R.With.push_back(Ctx.Passed);
+          R.Gates.push_back(Ctx.Gate);
           Queue.push_back({T, Room ? Key : ""});
         }
       }
     };
     for (const CallEdge *E : Roots)
-      visit(*E, "", "");
+      visit(*E, "", "", "");
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -167,7 +198,7 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self);
+          visit(C, At.first, Ctx.Self, Ctx.Gate);
     }
     return Seen;
   }
@@ -290,9 +321,10 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
     if (Root && Root->RegionBegin.valid())
       Chain.push_back({"the capture region begins here", Root->RegionBegin});
     for (const auto &S : G.at(Usr)->Sites) {
-      if (S.Context != CaptureContext::Ambient || !capturing(S) || !R.runs(S.When))
+      std::optional<std::string> Gate = R.gate(S.When);
+      if (S.Context != CaptureContext::Ambient || !capturing(S) || !Gate)
         continue;
-      Finding Fd = makeFinding(S, Rules);
+      Finding Fd = makeFinding(S, Rules, *Gate);
       Fd.Notes.insert(Fd.Notes.end(), Chain.begin(), Chain.end());
       Out.push_back(std::move(Fd));
     }
@@ -330,12 +362,13 @@ void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
           "'{}' may run on another thread (the capture file's thread-entry-points)", RootFn->Name);
     for (const auto &S : G.at(Usr)->Sites) {
       const Rule *Rl = Rules.find(S.RuleId);
-      if (S.Context != CaptureContext::Ambient || !Rl || !R.runs(S.When))
+      std::optional<std::string> Gate = R.gate(S.When);
+      if (S.Context != CaptureContext::Ambient || !Rl || !Gate)
         continue;
       bool AnyMode = Rl->Reach == "other-threads-any-mode";
       if (!(AnyMode || (Rl->Reach == "other-threads" && Global.valid())))
         continue;
-      Finding Fd = makeFinding(S, Rules);
+      Finding Fd = makeFinding(S, Rules, *Gate);
       Fd.Notes.insert(Fd.Notes.end(), Chain.begin(), Chain.end());
       Fd.Notes.push_back(AnyMode ? Note{"a capture begins here", Any}
                                  : Note{"a capture in global mode begins here", Global});

@@ -69,6 +69,8 @@ struct Site {
   std::vector<Note> Notes;
   std::string Fix;             // Empty: the rule's fix. Set where the language needs its own words.
   std::vector<ParamTest> When; // Runs only where these tests of parameters hold.
+  // Runs only when the environment sets this variable: at most a note.
+  std::string EnvGate;
 };
 
 // A call (or a callable handed on) that may run the callee under capture.
@@ -95,6 +97,7 @@ struct CallEdge {
   std::string Receiver;            // `=` first: exactly that class, no subclass
   std::vector<ParamTest> When;     // Made only where these tests of the caller's parameters hold.
   std::vector<ConstArg> Constants; // Literals passed for the callee's parameters.
+  std::string EnvGate;             // Made only when the environment sets this variable.
 };
 
 // A class of the program, for dispatching self calls: its bases in method

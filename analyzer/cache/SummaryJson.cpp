@@ -11,10 +11,10 @@ namespace lint {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConstArg, Index, Truthy, IsNone)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ParamTest, Index, K)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Site, RuleId, Message, Loc, Context, RegionBegin,
-                                                FixIts, Notes, Fix, When)
+                                                FixIts, Notes, Fix, When, EnvGate)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallEdge, CalleeUsr, CalleeName, Loc, Context,
                                                 RegionBegin, Exact, Dynamic, SelfMethod, Receiver,
-                                                When, Constants)
+                                                When, Constants, EnvGate)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClassSummary, Key, Bases, Methods)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FunctionSummary, Usr, Name, Loc, IsEntryPoint,
                                                 OpensCapture, ClosesCapture, Overrides, Sites,

@@ -81,9 +81,18 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);
   S.Loc = toLoc(sm(), L);
+  S.EnvGate = envGateAt(L);
   S.FixIts = std::move(FixIts);
   S.Notes = std::move(Notes);
   Out.Sites.push_back(std::move(S));
+}
+
+std::string FunctionContext::envGateAt(SourceLocation L) const {
+  unsigned Off = offsetOf(sm(), L);
+  for (const auto &G : EnvGated)
+    if (Off >= G.Begin && Off < G.End)
+      return G.Variable;
+  return "";
 }
 
 void FunctionContext::reportCheck(const std::string &CheckName, SourceLocation L,

@@ -2,6 +2,7 @@
 // guarded ranges found in it, and a way to report sites with their context.
 #pragma once
 
+#include "EnvGates.h"
 #include "NotCapturedPaths.h"
 #include "Summary.h"
 #include "graphsafe/Rule.h"
@@ -64,6 +65,8 @@ public:
   void reportCheck(const std::string &CheckName, clang::SourceLocation L, const std::string &Detail,
                    std::vector<Note> Notes = {});
   bool checkEnabled(const std::string &CheckName) const { return CheckRules.count(CheckName); }
+  // The environment variable code at L runs only when set, or "".
+  std::string envGateAt(clang::SourceLocation L) const;
 
   std::vector<Region> Regions;
   std::vector<CaptureEvent> Events;
@@ -71,6 +74,7 @@ public:
   // Branches that exit or throw, and run-once set-up: code that does not run
   // in a capture that succeeds (NotCapturedPaths.h).
   std::vector<SpelledRange> NotCaptured;
+  std::vector<EnvGatedRange> EnvGated;
   bool IsEntryPoint = false;
   const CaptureSpec *Spec = nullptr;
 

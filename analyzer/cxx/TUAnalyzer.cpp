@@ -448,6 +448,7 @@ private:
       E.Loc = toLoc(SM, L);
       E.Context = Ctx;
       E.RegionBegin = Begin;
+      E.EnvGate = FC.envGateAt(L);
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every
@@ -488,6 +489,7 @@ private:
           E.Loc = toLoc(SM, C->getExprLoc());
           E.Context = Ctx;
           E.RegionBegin = Begin;
+          E.EnvGate = FC.envGateAt(C->getExprLoc());
           if (Seen.insert({E.CalleeUsr, offsetOf(SM, C->getExprLoc())}).second)
             S.Calls.push_back(std::move(E));
         }

@@ -124,6 +124,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                       std::any_of(Cs.Keys.begin(), Cs.Keys.end(),
                                   [](const std::string &K) { return K.rfind("ext:", 0) != 0; });
       std::vector<ParamTest> When = Followed ? Ctx.testsAt(N) : std::vector<ParamTest>{};
+      std::string Gate = Followed ? Ctx.envGateAt(N) : "";
       // The literals passed, by the parameters of the first project function
       // the call reaches (overrides share their signature). Not through a
       // value: a functools.partial may have bound some already.
@@ -135,11 +136,11 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         }
       if (!Cs.SelfMethod.empty())
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
-                            Cs.SelfMethod, Cs.Receiver, When, Passed});
+                            Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});
       else
         for (const auto &Target : Cs.Keys)
           FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
-                              Cs.Receiver, When, Passed});
+                              Cs.Receiver, When, Passed, Gate});
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
       // A callable handed to code outside the project may run here (a hook,

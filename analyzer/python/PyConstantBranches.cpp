@@ -43,15 +43,6 @@ std::optional<ParamTest> testOf(const PyTypes &T, TSNode Cond, bool Holds) {
   return std::nullopt;
 }
 
-// Whether a block always leaves the function: it ends in return or raise.
-bool leaves(TSNode Block) {
-  uint32_t N = ts_node_named_child_count(Block);
-  if (N == 0)
-    return false;
-  TSNode Last = ts_node_named_child(Block, N - 1);
-  return is(Last, "return_statement") || is(Last, "raise_statement");
-}
-
 // The literal E spells, if it is one.
 std::optional<ConstArg> literal(const PySource &S, TSNode E, unsigned Index) {
   E = unparen(E);
@@ -119,7 +110,7 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
         if (beginOf(Before) >= beginOf(Cur))
           break;
         if (is(Before, "if_statement") && ts_node_named_child_count(Before) == 2 &&
-            leaves(field(Before, "consequence")))
+            leavesFunction(field(Before, "consequence")))
           add(field(Before, "condition"), false);
       }
     }

@@ -47,6 +47,8 @@ public:
   bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
   // The tests of this function's parameters N runs under (PyConstantBranches.cpp).
   std::vector<ParamTest> testsAt(TSNode N) const;
+  // The environment variable N runs only when set, or "" (PyEnvGates.cpp).
+  std::string envGateAt(TSNode N) const;
 
   const PyTypes &T;
   const PySource &S;

@@ -183,6 +183,14 @@ TSNode unparen(TSNode N) {
   return N;
 }
 
+bool leavesFunction(TSNode Block) {
+  uint32_t N = ts_node_named_child_count(Block);
+  if (N == 0)
+    return false;
+  TSNode Last = ts_node_named_child(Block, N - 1);
+  return is(Last, "return_statement") || is(Last, "raise_statement");
+}
+
 TSNode parameterName(TSNode Param) {
   TSNode Name = is(Param, "typed_parameter") ? ts_node_named_child(Param, 0)
                 : is(Param, "default_parameter") || is(Param, "typed_default_parameter")

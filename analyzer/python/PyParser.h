@@ -72,6 +72,8 @@ inline bool contains(TSNode Outer, TSNode Inner) {
 std::vector<TSNode> namedChildren(TSNode N);
 // Strips parentheses: `(x)` is x.
 TSNode unparen(TSNode N);
+// Whether a block always leaves the function: it ends in return or raise.
+bool leavesFunction(TSNode Block);
 
 // The positional and keyword arguments of a call.
 struct CallArgs {
