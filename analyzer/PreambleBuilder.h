@@ -13,7 +13,8 @@ namespace graphsafe::lint {
 
 // Starts `graphlint <the same options> --build-preambles-for FILE...` in its
 // own session, its output discarded, and returns at once. Nothing when Files
-// is empty.
+// is empty or the environment says it is a CI job (CI set, as GitHub
+// Actions, GitLab CI and most others set it).
 void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &Files);
 
 } // namespace graphsafe::lint

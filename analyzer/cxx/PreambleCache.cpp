@@ -179,7 +179,10 @@ PreambleUse PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files) co
 bool PreambleCache::build(const CompilerInvocation &Inv, FileManager &Files,
                           std::shared_ptr<PCHContainerOperations> PCHOps) const {
   std::optional<Slot> S = locate(Inv, Files);
-  if (!S || stillValid(Store, S->Pch, S->Meta))
+  // A cache folder removed since the run that asked (a test's, a CI job's
+  // scratch space) is not made again for one preamble.
+  std::error_code EC;
+  if (!S || !fs::is_directory(Store.root(), EC) || stillValid(Store, S->Pch, S->Meta))
     return false;
   std::string Mark = S->Pch + ".building";
   if (!claimBuild(Mark))
