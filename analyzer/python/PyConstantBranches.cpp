@@ -73,13 +73,6 @@ std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
   return Out;
 }
 
-bool hasElif(TSNode If) {
-  for (TSNode C : namedChildren(If))
-    if (is(C, "elif_clause"))
-      return true;
-  return false;
-}
-
 } // namespace
 
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
@@ -91,31 +84,10 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
     if (auto Test = testOf(T, Cond, Holds))
       Out.push_back(*Test);
   };
-  TSNode Body = body();
-  TSNode Cur = N;
-  for (int Depth = 0; Depth < 256 && !ts_node_eq(Cur, Body); ++Depth) {
-    TSNode Up = ts_node_parent(Cur);
-    if (ts_node_is_null(Up))
-      break;
-    if (is(Up, "if_statement")) {
-      if (ts_node_eq(Cur, field(Up, "consequence")))
-        add(field(Up, "condition"), true);
-      else if (is(Cur, "else_clause") && !hasElif(Up))
-        add(field(Up, "condition"), false);
-    } else if (is(Up, "elif_clause") && ts_node_eq(Cur, field(Up, "consequence"))) {
-      add(field(Up, "condition"), true);
-    } else if (is(Up, "block")) {
-      // `if flag: return` earlier in the block: what follows runs when it did not.
-      for (TSNode Before : namedChildren(Up)) {
-        if (beginOf(Before) >= beginOf(Cur))
-          break;
-        if (is(Before, "if_statement") && ts_node_named_child_count(Before) == 2 &&
-            leavesFunction(field(Before, "consequence")))
-          add(field(Before, "condition"), false);
-      }
-    }
-    Cur = Up;
-  }
+  enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
+    add(Cond, Holds);
+    return false;
+  });
   return Out;
 }
 

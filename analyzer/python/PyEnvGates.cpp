@@ -187,32 +187,17 @@ std::optional<std::string> setTest(const PyTypes &T, TSNode E, int Depth) {
 } // namespace
 
 std::string PyFunctionContext::envGateAt(TSNode N) const {
-  TSNode Body = body();
-  TSNode Cur = N;
-  for (int Depth = 0; Depth < 256 && !ts_node_eq(Cur, Body); ++Depth) {
-    TSNode Up = ts_node_parent(Cur);
-    if (ts_node_is_null(Up))
-      break;
-    bool Consequence = (is(Up, "if_statement") || is(Up, "elif_clause")) &&
-                       ts_node_eq(Cur, field(Up, "consequence"));
-    if (Consequence)
-      if (auto Gate = setTest(T, field(Up, "condition"), 0))
-        return *Gate;
-    if (is(Up, "block")) {
-      // `if not os.environ.get("X"): return` earlier: what follows runs when set.
-      for (TSNode Before : namedChildren(Up)) {
-        if (beginOf(Before) >= beginOf(Cur))
-          break;
-        TSNode Cond = field(Before, "condition");
-        if (is(Before, "if_statement") && ts_node_named_child_count(Before) == 2 &&
-            is(unparen(Cond), "not_operator") && leavesFunction(field(Before, "consequence")))
-          if (auto Gate = setTest(T, field(unparen(Cond), "argument"), 0))
-            return *Gate;
-      }
-    }
-    Cur = Up;
-  }
-  return "";
+  std::string Gate;
+  enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
+    // `else` of `if not os.environ.get("X")`, or after `if not ...: return`.
+    Cond = unparen(Cond);
+    if (!Holds && !is(Cond, "not_operator"))
+      return false;
+    if (auto G = setTest(T, Holds ? Cond : field(Cond, "argument"), 0))
+      Gate = *G;
+    return !Gate.empty();
+  });
+  return Gate;
 }
 
 } // namespace graphsafe::lint::py

@@ -191,6 +191,43 @@ bool leavesFunction(TSNode Block) {
   return is(Last, "return_statement") || is(Last, "raise_statement");
 }
 
+static bool hasElif(TSNode If) {
+  for (TSNode C : namedChildren(If))
+    if (is(C, "elif_clause"))
+      return true;
+  return false;
+}
+
+void enclosingTests(TSNode N, TSNode Body,
+                    const std::function<bool(TSNode Cond, bool Holds)> &Visit) {
+  TSNode Cur = N;
+  for (int Depth = 0; Depth < 256 && !ts_node_eq(Cur, Body); ++Depth) {
+    TSNode Up = ts_node_parent(Cur);
+    if (ts_node_is_null(Up))
+      return;
+    if (is(Up, "if_statement")) {
+      if (ts_node_eq(Cur, field(Up, "consequence")) && Visit(field(Up, "condition"), true))
+        return;
+      if (is(Cur, "else_clause") && !hasElif(Up) && Visit(field(Up, "condition"), false))
+        return;
+    } else if (is(Up, "elif_clause") && ts_node_eq(Cur, field(Up, "consequence"))) {
+      if (Visit(field(Up, "condition"), true))
+        return;
+    } else if (is(Up, "block")) {
+      // `if flag: return` earlier in the block: what follows runs when it did not.
+      for (TSNode Before : namedChildren(Up)) {
+        if (beginOf(Before) >= beginOf(Cur))
+          break;
+        if (is(Before, "if_statement") && ts_node_named_child_count(Before) == 2 &&
+            leavesFunction(field(Before, "consequence")) &&
+            Visit(field(Before, "condition"), false))
+          return;
+      }
+    }
+    Cur = Up;
+  }
+}
+
 TSNode parameterName(TSNode Param) {
   TSNode Name = is(Param, "typed_parameter") ? ts_node_named_child(Param, 0)
                 : is(Param, "default_parameter") || is(Param, "typed_default_parameter")

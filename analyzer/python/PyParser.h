@@ -6,6 +6,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,6 +75,12 @@ std::vector<TSNode> namedChildren(TSNode N);
 TSNode unparen(TSNode N);
 // Whether a block always leaves the function: it ends in return or raise.
 bool leavesFunction(TSNode Block);
+// The tests N runs under, from the innermost out to Body: each enclosing
+// if/elif condition with the way it went (Holds false in an else), and each
+// `if cond: return` earlier in an enclosing block (Holds false). Stops when
+// Visit returns true.
+void enclosingTests(TSNode N, TSNode Body,
+                    const std::function<bool(TSNode Cond, bool Holds)> &Visit);
 
 // The positional and keyword arguments of a call.
 struct CallArgs {
