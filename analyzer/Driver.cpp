@@ -475,7 +475,7 @@ int runGraphlint(const Options &Opts) {
   }
   joinFindings(Opts, StartDir, Rules, A, Rep);
   int Code = writeOut(Opts, StartDir, Rules, *Format, *FailOn, Rep);
-  startPreambleBuilder(Opts, PreamblesWanted);
+  startPreambleBuilder(Opts, StartDir.string(), PreamblesWanted);
   return Code;
 }
 

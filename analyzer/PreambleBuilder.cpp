@@ -8,7 +8,8 @@
 
 namespace graphsafe::lint {
 
-void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &Files) {
+void startPreambleBuilder(const Options &Opts, const std::string &StartDir,
+                          const std::vector<std::string> &Files) {
   // A CI job's cache rarely outlives it, and the job's end would stop the
   // builder anyway: there it only takes cores from the next step.
   const char *Ci = std::getenv("CI");
@@ -48,7 +49,8 @@ void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &F
     sched_param Idle{};
     if (sched_setscheduler(0, SCHED_IDLE, &Idle) != 0 && nice(19) == -1) {
     }
-    execv("/proc/self/exe", Argv.data());
+    if (chdir(StartDir.c_str()) == 0)
+      execv("/proc/self/exe", Argv.data());
     _exit(127);
   }
   int Status = 0;

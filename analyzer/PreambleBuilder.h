@@ -15,6 +15,9 @@ namespace graphsafe::lint {
 // own session, its output discarded, and returns at once. Nothing when Files
 // is empty or the environment says it is a CI job (CI set, as GitHub
 // Actions, GitLab CI and most others set it).
-void startPreambleBuilder(const Options &Opts, const std::vector<std::string> &Files);
+// It starts in StartDir, where the run began, so the options' relative paths
+// mean what they meant (the analysis moves the working directory).
+void startPreambleBuilder(const Options &Opts, const std::string &StartDir,
+                          const std::vector<std::string> &Files);
 
 } // namespace graphsafe::lint
