@@ -2,6 +2,7 @@
 
 #include "AstUtil.h"
 #include "FunctionContext.h"
+#include "NotCapturedPaths.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -75,9 +76,8 @@ std::optional<std::string> setTest(const Expr *E, int Depth) {
   }
   // static const bool Debug = getenv("X") != nullptr; ... if (Debug)
   // A parameter's default is what callers leave out, not a test.
-  if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(E));
-      V && !isa<ParmVarDecl>(V) && V->getInit())
-    return setTest(V->getInit(), Depth + 1);
+  if (const Expr *Init = initializerOf(E); Init && !isa_and_nonnull<ParmVarDecl>(referencedDecl(E)))
+    return setTest(Init, Depth + 1);
   return std::nullopt;
 }
 
@@ -90,12 +90,6 @@ std::optional<std::string> unsetTest(const Expr *E) {
       B && B->getOpcode() == BO_EQ && isNull(B->getRHS()))
     return envRead(B->getLHS());
   return std::nullopt;
-}
-
-bool leaves(const Stmt *S) {
-  if (const auto *C = dyn_cast_or_null<CompoundStmt>(S))
-    S = C->body_empty() ? nullptr : C->body_back();
-  return S && (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S));
 }
 
 } // namespace
@@ -120,7 +114,8 @@ std::vector<EnvGatedRange> findEnvGatedRanges(const FunctionDecl *F, ASTContext 
     if (!Block)
       return;
     for (const Stmt *Child : Block->body())
-      if (const auto *If = dyn_cast<IfStmt>(Child); If && !If->getElse() && leaves(If->getThen()))
+      if (const auto *If = dyn_cast<IfStmt>(Child);
+          If && !If->getElse() && leavesTheFunction(If->getThen()))
         if (auto Var = unsetTest(If->getCond())) {
           add(If->getEndLoc(), Block->getRBracLoc(), *Var);
           break;

@@ -34,8 +34,8 @@ bool endsTheProgramOrThrows(const Stmt *S) {
   return false;
 }
 
-// Whether S ends by leaving the function: a return or goto, or ending the
-// program.
+} // namespace
+
 bool leavesTheFunction(const Stmt *S) {
   if (!S)
     return false;
@@ -45,6 +45,8 @@ bool leavesTheFunction(const Stmt *S) {
     return leavesTheFunction(D->getBody());
   return isa<ReturnStmt>(S) || isa<GotoStmt>(S) || endsTheProgramOrThrows(S);
 }
+
+namespace {
 
 bool isSuccessName(llvm::StringRef N) { return N.ends_with("Success") || N.ends_with("SUCCESS"); }
 

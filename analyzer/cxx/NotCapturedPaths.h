@@ -28,4 +28,8 @@ std::vector<SpelledRange> findNotCaptured(const clang::Stmt *Body, const clang::
 bool inAny(const std::vector<SpelledRange> &Ranges, clang::SourceLocation L,
            const clang::SourceManager &SM);
 
+// Whether S ends by leaving the function: a return or goto, or ending the
+// program (exit, abort, a throw).
+bool leavesTheFunction(const clang::Stmt *S);
+
 } // namespace graphsafe::lint

@@ -191,10 +191,8 @@ bool PreambleCache::build(const CompilerInvocation &Inv, FileManager &Files,
                    .has_value();
   // A preamble that cannot be built keeps its mark: the next try comes once
   // the mark is stale, not on every run.
-  if (Built) {
-    std::error_code EC;
+  if (Built)
     fs::remove(Mark, EC);
-  }
   return Built;
 }
 
