@@ -100,6 +100,24 @@ std::string gitTopLevel(const std::string &Dir) {
   return Top;
 }
 
+// Python results cache beside the C++ ones; without a compile database, in
+// .cache/graphlint at the top of the git work tree the files are in (where
+// clangd and ruff keep theirs), which git is told to ignore there.
+std::string pythonCacheFolder(const Options &Opts, const std::vector<std::string> &PyFiles) {
+  if (Opts.NoCache || PyFiles.empty())
+    return "";
+  if (std::string Folder = cacheFolder(Opts); !Folder.empty())
+    return Folder;
+  std::string Top = gitTopLevel(fs::path(PyFiles.front()).parent_path().string());
+  if (Top.empty())
+    return "";
+  fs::path Root = fs::path(Top) / ".cache" / "graphlint";
+  std::error_code EC;
+  if (!fs::exists(Root / ".gitignore", EC) && fs::create_directories(Root, EC))
+    std::ofstream(Root / ".gitignore") << "# graphlint's cache: nothing here belongs in git.\n*\n";
+  return Root.string();
+}
+
 // A directory argument: its Python files, recursively, minus what
 // git ignores when it is in a git work tree (asked of git itself, so every
 // .gitignore rule holds); otherwise minus hidden folders, virtualenvs and caches.
@@ -274,7 +292,7 @@ void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Finge
     if (Wanted[I])
       In.PreamblesWanted.push_back(A.CxxFiles[I]);
   Cache.trim();
-  if (Opts.CacheStats)
+  if (Opts.CacheStats && (!A.CxxFiles.empty() || A.PyFiles.empty()))
     std::cerr << (Cache.enabled() ? fmt::format("graphlint: cache: {} of {} translation units "
                                                 "from the cache in {}\n",
                                                 Cached.load(), Mine.size(), Cache.root())
@@ -284,10 +302,20 @@ void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Finge
   for (size_t I = 0; I < A.PyFiles.size(); ++I)
     PyMine += Shard.mine(I);
   Progress PyProgress(Shown, PyMine, "python ", std::cerr);
+  CacheStore PyStore(pythonCacheFolder(Opts, A.PyFiles), Opts.CacheSizeMiB << 20);
+  py::PyCacheSetup PyCache{&PyStore, Fingerprint};
   py::PyResult Py = py::analyzePythonFiles(
       A.PyFiles, Rules, Opts.Jobs, &PyProgress,
-      Shard.N > 1 ? std::function<bool(size_t)>([&](size_t I) { return Shard.mine(I); }) : nullptr);
+      Shard.N > 1 ? std::function<bool(size_t)>([&](size_t I) { return Shard.mine(I); }) : nullptr,
+      &PyCache);
   PyProgress.finish();
+  PyStore.trim();
+  if (Opts.CacheStats && !A.PyFiles.empty())
+    std::cerr << (PyStore.enabled() && Shard.N <= 1
+                      ? fmt::format(
+                            "graphlint: cache: {} of {} Python files from the cache in {}\n",
+                            Py.FromCache, A.PyFiles.size(), PyStore.root())
+                      : std::string("graphlint: cache: off for Python files\n"));
   A.PySummaries = std::move(Py.Summaries);
   A.PyErrors = std::move(Py.Errors);
   A.PyWarnings = std::move(Py.Warnings);

@@ -3,6 +3,9 @@
 #include "ParallelFor.h"
 #include "PyCallGraph.h"
 #include "PyContext.h"
+#include "PyIndexJson.h"
+#include "PyResultCache.h"
+#include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
 
@@ -12,7 +15,8 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
+#include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -35,10 +39,8 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
-                     std::set<std::string> &Graphed,
-                     std::map<std::string, std::set<unsigned>> &TensorParams,
-                     PyProgram::ByParameter &Classes, PyProgram::ByParameter &SuperClasses,
-                     PyProgram::ByParameter &ClassObjects) {
+                     PyLearned &Out) {
+  auto &[Graphed, TensorParams, Classes, SuperClasses, ClassObjects] = Out;
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
@@ -177,7 +179,9 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
 
 } // namespace
 
-static bool compilesWithPython(const std::string &File) {
+namespace {
+
+bool compilesWithPython(const std::string &File) {
   if (!onPath("python3"))
     return false;
   return runProgram({"python3", "-c",
@@ -185,6 +189,98 @@ static bool compilesWithPython(const std::string &File) {
                      "compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
                      File}) == 0;
 }
+
+struct ModuleName {
+  std::string Module, Package;
+  // Set when another tree analysed with this one has a package of the same
+  // name (PyModuleInfo::RootPrefix).
+  std::string RootPrefix;
+};
+
+// Module names first. Two trees holding a package of one name (a server and
+// its vendored fork, two scripts named train.py) must not share names: every
+// module under such a tree's root is prefixed by the root's path, and its
+// imports are looked up in its own tree first (PyProgram::link).
+std::vector<ModuleName> nameModules(const std::vector<std::string> &Files) {
+  std::vector<ModuleName> Names(Files.size());
+  std::vector<std::string> Roots(Files.size());
+  std::map<std::string, std::set<std::string>> RootsOf;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Names[I].Module = moduleNameOf(Files[I], &Names[I].Package);
+    // The folder holding the top-level package: one level up per dot, and
+    // one more for a package's own __init__.py.
+    fs::path Root = fs::absolute(Files[I]).lexically_normal().parent_path();
+    size_t Up = std::count(Names[I].Module.begin(), Names[I].Module.end(), '.') +
+                (fs::path(Files[I]).stem() == "__init__" ? 1 : 0);
+    for (; Up > 0; --Up)
+      Root = Root.parent_path();
+    for (const auto &Part : Root)
+      if (Part != "/")
+        Roots[I] += Part.string() + ".";
+    RootsOf[Names[I].Module].insert(Roots[I]);
+  }
+  std::set<std::string> Prefixed;
+  for (const auto &[Name, Rs] : RootsOf)
+    if (Rs.size() > 1)
+      Prefixed.insert(Rs.begin(), Rs.end());
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (Prefixed.count(Roots[I])) {
+      ModuleName &N = Names[I];
+      N.RootPrefix = Roots[I];
+      N.Module = Roots[I] + N.Module;
+      if (!N.Package.empty())
+        N.Package = Roots[I] + N.Package;
+    }
+  return Names;
+}
+
+std::unique_ptr<PyModuleInfo> newModule(const std::string &Path, const ModuleName &Name) {
+  auto M = std::make_unique<PyModuleInfo>();
+  M->Path = Path;
+  M->Module = Name.Module;
+  M->Package = Name.Package;
+  M->RootPrefix = Name.RootPrefix;
+  return M;
+}
+
+// Parses and indexes one file into E (its index, errors, warnings, lines):
+// the module, or null when the file cannot be read as Python.
+std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::string &Path,
+                                          std::string Text, const ModuleName &Name,
+                                          PyModuleEntry &E) {
+  E = PyModuleEntry{};
+  auto M = newModule(Path, Name);
+  std::string Error;
+  M->Src = PySource::parse(File, std::move(Text), Error);
+  if (!M->Src) {
+    E.Errors.push_back({File, Error});
+    return nullptr;
+  }
+  E.Parsed = true;
+  E.Lines = std::count(M->Src->text().begin(), M->Src->text().end(), '\n');
+  for (const auto &[Loc, What] : M->Src->skipped())
+    E.Errors.push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column), What});
+  auto Syntax = M->Src->syntaxErrors();
+  // tree-sitter's grammar lags CPython's in places (`x = *a, *b`): when the
+  // local python3 compiles the file, those are gaps of graphlint's parser,
+  // said as warnings, not the user's syntax errors.
+  bool Gap = !Syntax.empty() && compilesWithPython(File);
+  for (const auto &[Loc, What] : Syntax)
+    (Gap ? E.Warnings : E.Errors)
+        .push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column),
+                    Gap ? fmt::format("graphlint's Python parser cannot read this line ({}), "
+                                      "though python3 compiles the file; findings near here "
+                                      "may be missing",
+                                      What)
+                        : fmt::format("{}; the rest of the file is still analysed, findings "
+                                      "near here may be missing",
+                                      What)});
+  indexModule(*M);
+  E.Index = indexToJson(*M);
+  return M;
+}
+
+} // namespace
 
 bool isPythonFile(const std::string &Path) {
   auto Dot = Path.rfind('.');
@@ -195,169 +291,216 @@ bool isPythonFile(const std::string &Path) {
 }
 
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs, Progress *Shown,
-                            const std::function<bool(size_t)> &Mine) {
+                            unsigned Jobs, Progress *Shown, const std::function<bool(size_t)> &Mine,
+                            const PyCacheSetup *Setup) {
+  const size_t N = Files.size();
   PyResult Res;
-  Res.Summaries.resize(Files.size());
-  Res.Errors.resize(Files.size());
-  PyProgram P;
-  P.Modules.resize(Files.size());
-  // Module names first. Two trees holding a package of one name (a server
-  // and its vendored fork, two scripts named train.py) must not share names:
-  // every module under such a tree's root is prefixed by the root's path, and
-  // its imports are looked up in its own tree first (PyProgram::link).
-  std::vector<std::pair<std::string, std::string>> Names(Files.size());
-  std::vector<std::string> Roots(Files.size());
-  std::map<std::string, std::set<std::string>> RootsOf;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    Names[I].first = moduleNameOf(Files[I], &Names[I].second);
-    // The folder holding the top-level package: one level up per dot, and
-    // one more for a package's own __init__.py.
-    fs::path Root = fs::absolute(Files[I]).lexically_normal().parent_path();
-    size_t Up = std::count(Names[I].first.begin(), Names[I].first.end(), '.') +
-                (fs::path(Files[I]).stem() == "__init__" ? 1 : 0);
-    for (; Up > 0; --Up)
-      Root = Root.parent_path();
-    for (const auto &Part : Root)
-      if (Part != "/")
-        Roots[I] += Part.string() + ".";
-    RootsOf[Names[I].first].insert(Roots[I]);
-  }
-  std::set<std::string> Prefixed;
-  for (const auto &[Name, Rs] : RootsOf)
-    if (Rs.size() > 1)
-      Prefixed.insert(Rs.begin(), Rs.end());
-  std::atomic<size_t> Lines{0};
-  std::mutex WarningsMutex;
-  parallelFor(Files.size(), Jobs, [&](size_t I) {
-    const std::string &File = Files[I];
-    std::ifstream In(File, std::ios::binary);
-    if (!In) {
-      Res.Errors[I].push_back({File, "cannot read the file (does it exist?)"});
+  Res.Summaries.resize(N);
+  Res.Errors.resize(N);
+  const std::vector<ModuleName> Names = nameModules(Files);
+  std::vector<std::string> Paths(N), Texts(N), Hashes(N);
+  std::vector<char> Readable(N, 0);
+  parallelFor(N, Jobs, [&](size_t I) {
+    Paths[I] = fs::absolute(Files[I]).lexically_normal().string();
+    std::ifstream In(Files[I], std::ios::binary);
+    if (!In)
       return;
-    }
     std::stringstream SS;
     SS << In.rdbuf();
-    std::string Error;
-    auto M = std::make_unique<PyModuleInfo>();
-    M->Path = fs::absolute(File).lexically_normal().string();
-    M->Module = Names[I].first;
-    M->Package = Names[I].second;
-    if (Prefixed.count(Roots[I])) {
-      M->RootPrefix = Roots[I];
-      M->Module = Roots[I] + M->Module;
-      if (!M->Package.empty())
-        M->Package = Roots[I] + M->Package;
-    }
-    M->Src = PySource::parse(File, SS.str(), Error);
-    if (!M->Src) {
-      Res.Errors[I].push_back({File, Error});
+    Texts[I] = SS.str();
+    Hashes[I] = contentHash(Texts[I]);
+    Readable[I] = 1;
+  });
+
+  // A shard summarises only its part, which leaves the other modules'
+  // entries incomplete: shards run without the cache.
+  std::optional<PyResultCache> Cache;
+  if (Setup && Setup->Store && Setup->Store->enabled() && !Mine) {
+    std::vector<size_t> Order(N);
+    std::iota(Order.begin(), Order.end(), 0);
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Paths[A] < Paths[B]; });
+    KeyBuilder Program;
+    Program.add("python").add(Setup->Fingerprint);
+    for (size_t I : Order)
+      Program.add(Paths[I]).add(Names[I].Module).add(Names[I].Package);
+    Cache.emplace(*Setup->Store, Program.final());
+  }
+  const std::optional<PyManifest> Old = Cache ? Cache->manifest() : std::nullopt;
+  auto oldRecord = [&](size_t I) -> const PyFileRecord * {
+    if (!Old)
+      return nullptr;
+    auto It = Old->Files.find(Paths[I]);
+    return It == Old->Files.end() ? nullptr : &It->second;
+  };
+
+  // Each module: its index from the cache when its text is unchanged (its
+  // tree is parsed only if some analysis reads it), else parsed now.
+  std::vector<PyModuleEntry> Entries(N);
+  std::vector<char> Changed(N, 1);
+  std::vector<std::unique_ptr<PyModuleInfo>> Mods(N);
+  parallelFor(N, Jobs, [&](size_t I) {
+    if (!Readable[I]) {
+      Res.Errors[I].push_back({Files[I], "cannot read the file (does it exist?)"});
       return;
     }
-    Lines += std::count(M->Src->text().begin(), M->Src->text().end(), '\n');
-    for (const auto &[Loc, What] : M->Src->skipped())
-      Res.Errors[I].push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column), What});
-    auto Syntax = M->Src->syntaxErrors();
-    // tree-sitter's grammar lags CPython's in places (`x = *a, *b`): when the
-    // local python3 compiles the file, those are gaps of graphlint's parser,
-    // said as warnings, not the user's syntax errors.
-    bool Gap = !Syntax.empty() && compilesWithPython(File);
-    std::lock_guard<std::mutex> Lock(WarningsMutex);
-    for (const auto &[Loc, What] : Syntax)
-      (Gap ? Res.Warnings : Res.Errors[I])
-          .push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column),
-                      Gap ? fmt::format("graphlint's Python parser cannot read this line ({}), "
-                                        "though python3 compiles the file; findings near here "
-                                        "may be missing",
-                                        What)
-                          : fmt::format("{}; the rest of the file is still analysed, findings "
-                                        "near here may be missing",
-                                        What)});
-    indexModule(*M);
-    P.Modules[I] = std::move(M);
+    if (const PyFileRecord *R = oldRecord(I); R && R->Hash == Hashes[I])
+      if (auto E = Cache->entry(Paths[I], Hashes[I], Names[I].Module)) {
+        auto M = newModule(Paths[I], Names[I]);
+        if (!E->Parsed || indexFromJson(E->Index, *M)) {
+          Entries[I] = std::move(*E);
+          Changed[I] = 0;
+          if (Entries[I].Parsed) {
+            M->Text = std::move(Texts[I]);
+            Mods[I] = std::move(M);
+          }
+          return;
+        }
+      }
+    Mods[I] = parseModule(Files[I], Paths[I], std::move(Texts[I]), Names[I], Entries[I]);
   });
-  // Files that could not be read leave a gap; the tables skip them.
-  std::vector<std::unique_ptr<PyModuleInfo>> Present;
-  std::vector<size_t> Index;
-  for (size_t I = 0; I < P.Modules.size(); ++I)
-    if (P.Modules[I]) {
-      Index.push_back(I);
-      Present.push_back(std::move(P.Modules[I]));
+
+  // Only edits inside the code of modules keep the others' results: a
+  // changed name, import or base class (an interface) redoes everything.
+  std::vector<PyFileRecord> Records(N);
+  std::set<std::string> ChangedPaths;
+  bool Incremental = Old.has_value();
+  for (size_t I = 0; I < N; ++I) {
+    if (!Readable[I])
+      continue;
+    Records[I].Hash = Hashes[I];
+    const PyFileRecord *R = oldRecord(I);
+    if (!Changed[I] && R) {
+      Records[I].Interface = R->Interface;
+      continue;
     }
-  P.Modules = std::move(Present);
+    ChangedPaths.insert(Paths[I]);
+    Records[I].Interface = Entries[I].Parsed ? interfaceHash(Entries[I].Index) : "";
+    Incremental &= R && R->Interface == Records[I].Interface;
+  }
+  auto dirty = [&](PyStage S, size_t I) {
+    if (!Incremental || Changed[I])
+      return true;
+    const auto &Read = oldRecord(I)->Reads[S];
+    return std::any_of(Read.begin(), Read.end(),
+                       [&](const std::string &P) { return ChangedPaths.count(P) > 0; });
+  };
+  std::vector<char> Redone(N, 0);
+  // Runs Stage of module I again, recording the code it reads, or keeps
+  // what the cache holds and what that read.
+  auto stage = [&](PyStage S, size_t I, bool Again, const std::function<void()> &Run) {
+    if (!Again) {
+      Records[I].Reads[S] = oldRecord(I)->Reads[S];
+      return false;
+    }
+    Redone[I] = 1;
+    PyProgram::ReadLog Log(Records[I].Reads[S]);
+    Run();
+    return true;
+  };
+
+  PyProgram P;
+  std::vector<size_t> Index;
+  for (size_t I = 0; I < N; ++I)
+    if (Mods[I]) {
+      Index.push_back(I);
+      P.Modules.push_back(std::move(Mods[I]));
+    }
   P.link();
+  for (size_t I = 0; I < N; ++I)
+    Res.Lines += Entries[I].Lines;
 
   std::map<std::string, const Rule *> CheckRules;
   for (const auto &R : Rules.Rules)
     for (const auto &C : R.Python.Match)
       if (C.K == MatchClause::Kind::Check)
-        for (const auto &N : C.Names)
-          CheckRules[N] = &R;
+        for (const auto &Name : C.Names)
+          CheckRules[Name] = &R;
   auto Checks = makeAllPyChecks(Rules);
-  // What callers pass is learned from every call at once; a class handed in
-  // as an object (`model_class=Llama`) types the instances built from it only
-  // after a first pass, so then a second one follows.
-  // The second reads only the modules whose functions take classes.
-  auto learnFromCallers = [&](const std::function<bool(const PyModuleInfo &)> &Reread) {
-    std::vector<std::set<std::string>> Graphed(P.Modules.size());
-    std::vector<std::map<std::string, std::set<unsigned>>> Params(P.Modules.size());
-    std::vector<PyProgram::ByParameter> Classes(P.Modules.size()), Super(P.Modules.size()),
-        ClassObjects(P.Modules.size());
-    parallelFor(P.Modules.size(), Jobs, [&](size_t I) {
-      if (Reread(*P.Modules[I]))
-        learnParameters(P, *P.Modules[I], Rules, Graphed[I], Params[I], Classes[I], Super[I],
-                        ClassObjects[I]);
+  const size_t Present = Index.size();
+  // What callers pass is learned from every call at once, with nothing
+  // known yet; a class handed in as an object (`model_class=Llama`) types the
+  // instances built from it only after that, so the modules whose functions
+  // take classes are read a second time.
+  parallelFor(Present, Jobs, [&](size_t K) {
+    size_t I = Index[K];
+    stage(LearnFirst, I, dirty(LearnFirst, I), [&] {
+      Entries[I].Learned[0] = {};
+      learnParameters(P, P.tree(*P.Modules[K]), Rules, Entries[I].Learned[0]);
     });
-    auto merge = [](PyProgram::ByParameter &Into, const PyProgram::ByParameter &From) {
-      for (const auto &[F, ByIndex] : From)
-        for (const auto &[Index, Cs] : ByIndex)
-          Into[F][Index].insert(Cs.begin(), Cs.end());
-    };
-    bool HandsClasses = false;
-    for (size_t I = 0; I < P.Modules.size(); ++I) {
-      P.GraphedEntries.insert(Graphed[I].begin(), Graphed[I].end());
-      for (auto &[F, Is] : Params[I])
-        P.TensorParams[F].insert(Is.begin(), Is.end());
-      merge(P.ParamClasses, Classes[I]);
-      merge(P.SuperParamClasses, Super[I]);
-      merge(P.ParamClassObjects, ClassObjects[I]);
-      HandsClasses |= !ClassObjects[I].empty();
-    }
-    return HandsClasses;
-  };
-  if (learnFromCallers([](const PyModuleInfo &) { return true; }))
-    learnFromCallers([&](const PyModuleInfo &M) {
-      return std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
-        return P.ParamClassObjects.count(F.QualName) > 0;
-      });
-    });
-  std::vector<TUSummary> Sums(P.Modules.size());
-  parallelFor(Sums.size(), Jobs, [&](size_t I) {
-    if (Mine && !Mine(Index[I]))
-      return;
-    summarise(P, *P.Modules[I], Rules, CheckRules, Checks, Sums[I]);
-    if (Shown)
-      Shown->fileDone(P.Modules[I]->Path);
   });
-  for (size_t I = 0; I < Index.size(); ++I)
-    Res.Summaries[Index[I]] = std::move(Sums[I]);
-  for (size_t I = 0; I < Files.size(); ++I)
+  bool HandsClasses = false;
+  for (size_t I : Index) {
+    Entries[I].Learned[0].mergeInto(P);
+    HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty();
+  }
+  const std::string LearnedFirst = learnedHash(P);
+  const bool FirstMoved = Incremental && LearnedFirst != Old->LearnedFirst;
+  parallelFor(Present, Jobs, [&](size_t K) {
+    size_t I = Index[K];
+    const PyModuleInfo &M = *P.Modules[K];
+    bool Reread = HandsClasses &&
+                  std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
+                    return P.ParamClassObjects.count(F.QualName) > 0;
+                  });
+    if (!Reread) {
+      Entries[I].Learned[1] = {};
+      Records[I].Reads[LearnSecond].clear();
+      return;
+    }
+    stage(LearnSecond, I, FirstMoved || dirty(LearnSecond, I), [&] {
+      Entries[I].Learned[1] = {};
+      learnParameters(P, P.tree(M), Rules, Entries[I].Learned[1]);
+    });
+  });
+  for (size_t I : Index)
+    Entries[I].Learned[1].mergeInto(P);
+  const std::string Learned = learnedHash(P);
+  const bool TablesMoved = FirstMoved || (Incremental && Learned != Old->Learned);
+
+  std::atomic<size_t> FromCache{0};
+  parallelFor(Present, Jobs, [&](size_t K) {
+    size_t I = Index[K];
+    if (Mine && !Mine(I))
+      return;
+    bool Again = stage(Summarise, I, TablesMoved || dirty(Summarise, I), [&] {
+      Entries[I].Summary = {};
+      summarise(P, P.tree(*P.Modules[K]), Rules, CheckRules, Checks, Entries[I].Summary);
+    });
+    FromCache += !Again;
+    if (Shown)
+      Shown->fileDone(P.Modules[K]->Path, !Again);
+  });
+  Res.FromCache = FromCache;
+
+  if (Cache) {
+    parallelFor(N, Jobs, [&](size_t I) {
+      if (Readable[I] && (Changed[I] || Redone[I]))
+        Cache->storeEntry(Paths[I], Hashes[I], Names[I].Module, Entries[I]);
+    });
+    if (!Old || std::any_of(Redone.begin(), Redone.end(), [](char C) { return C; }) ||
+        !ChangedPaths.empty()) {
+      PyManifest New;
+      New.LearnedFirst = LearnedFirst;
+      New.Learned = Learned;
+      for (size_t I = 0; I < N; ++I)
+        if (Readable[I])
+          New.Files.emplace(Paths[I], std::move(Records[I]));
+      Cache->storeManifest(New);
+    }
+  }
+
+  for (size_t I = 0; I < N; ++I) {
+    if (Entries[I].Parsed && (!Mine || Mine(I)))
+      Res.Summaries[I] = std::move(Entries[I].Summary);
     if (Res.Summaries[I].File.empty())
       Res.Summaries[I].File = Files[I];
-  if (Mine) {
-    std::set<std::string, std::less<>> Theirs;
-    for (size_t I = 0; I < Files.size(); ++I)
-      if (!Mine(I)) {
-        Res.Errors[I].clear();
-        Theirs.insert(Files[I]);
-      }
-    Res.Warnings.erase(std::remove_if(Res.Warnings.begin(), Res.Warnings.end(),
-                                      [&](const ToolError &W) {
-                                        return Theirs.count(W.Where.substr(0, W.Where.find(':')));
-                                      }),
-                       Res.Warnings.end());
+    Res.Errors[I].insert(Res.Errors[I].end(), Entries[I].Errors.begin(), Entries[I].Errors.end());
+    if (!Mine || Mine(I))
+      Res.Warnings.insert(Res.Warnings.end(), Entries[I].Warnings.begin(),
+                          Entries[I].Warnings.end());
+    else
+      Res.Errors[I].clear();
   }
-  Res.Lines = Lines;
   return Res;
 }
 

@@ -227,6 +227,44 @@ std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &
   return Out;
 }
 
+namespace {
+thread_local std::set<std::string> *CurrentReads = nullptr;
+} // namespace
+
+PyProgram::ReadLog::ReadLog(std::set<std::string> &Into) : Outer(CurrentReads) {
+  CurrentReads = &Into;
+}
+PyProgram::ReadLog::~ReadLog() { CurrentReads = Outer; }
+
+const PyModuleInfo &PyProgram::tree(const PyModuleInfo &M) const {
+  if (CurrentReads)
+    CurrentReads->insert(M.Path);
+  // The program owns its modules; only their trees are filled in, once, and
+  // no one reads a node before this returns.
+  auto &Mut = const_cast<PyModuleInfo &>(M);
+  std::call_once(Mut.TreeOnce, [&] {
+    if (Mut.Src)
+      return;
+    PyModuleInfo Fresh;
+    Fresh.Path = M.Path;
+    Fresh.Module = M.Module;
+    Fresh.Package = M.Package;
+    std::string Error;
+    Fresh.Src = PySource::parse(M.Path, M.Text, Error);
+    if (!Fresh.Src)
+      return;
+    indexModule(Fresh);
+    // The same text gives the same index, in the same order.
+    for (size_t I = 0; I < Mut.Functions.size() && I < Fresh.Functions.size(); ++I)
+      Mut.Functions[I].Node = Fresh.Functions[I].Node;
+    for (auto &[Name, C] : Mut.Classes)
+      if (auto It = Fresh.Classes.find(Name); It != Fresh.Classes.end())
+        C.Node = It->second.Node;
+    Mut.Src = std::move(Fresh.Src);
+  });
+  return M;
+}
+
 void indexModule(PyModuleInfo &M) {
   PyFunctionDef Body;
   Body.QualName = M.Module + ".<module>";
@@ -235,6 +273,20 @@ void indexModule(PyModuleInfo &M) {
   Body.IsModuleBody = true;
   M.Functions.push_back(Body);
   indexScope(M, M.Src->root(), M.Module, "", true);
+}
+
+void PyLearned::mergeInto(PyProgram &P) const {
+  auto merge = [](PyProgram::ByParameter &Into, const ByParameter &From) {
+    for (const auto &[F, ByIndex] : From)
+      for (const auto &[Index, Cs] : ByIndex)
+        Into[F][Index].insert(Cs.begin(), Cs.end());
+  };
+  P.GraphedEntries.insert(Graphed.begin(), Graphed.end());
+  for (const auto &[F, Is] : TensorParams)
+    P.TensorParams[F].insert(Is.begin(), Is.end());
+  merge(P.ParamClasses, Classes);
+  merge(P.SuperParamClasses, SuperClasses);
+  merge(P.ParamClassObjects, ClassObjects);
 }
 
 void PyProgram::link() {

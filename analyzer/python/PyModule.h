@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,6 +54,11 @@ struct PyModuleInfo {
   std::map<std::string, PyClassDef> Classes;  // by qualified name
   // Spellings handed to g.register_generator_state(...) anywhere in the file.
   std::set<std::string> RegisteredGenerators;
+
+  // A module whose index came from the cache has no tree until an analysis
+  // reads it (PyProgram::tree): Text is parsed then, once.
+  std::string Text;
+  std::once_flag TreeOnce;
 };
 
 // A lambda's qualified name: unique in its module by where it starts.
@@ -71,6 +77,19 @@ std::string moduleNameOf(const std::string &Path, std::string *Package);
 // Pass one over a parsed file.
 void indexModule(PyModuleInfo &M);
 
+class PyProgram;
+
+// What one module's calls tell about the parameters of the functions they
+// call (PyProgram::tensorParam and the tables beside it): gathered per
+// module, so a cached module's share is merged without reading it again.
+struct PyLearned {
+  std::set<std::string> Graphed;
+  std::map<std::string, std::set<unsigned>> TensorParams;
+  using ByParameter = std::map<std::string, std::map<unsigned, std::set<std::string>>>;
+  ByParameter Classes, SuperClasses, ClassObjects;
+  void mergeInto(PyProgram &P) const;
+};
+
 class PyProgram {
 public:
   std::vector<std::unique_ptr<PyModuleInfo>> Modules;
@@ -83,14 +102,33 @@ public:
   std::string canonical(const std::string &Name) const;
   const PyClassDef *classNamed(const std::string &QName) const;
   bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
+  // The function's definition and its module, with their tree (read below).
   const PyFunctionDef *function(const std::string &QName) const {
     auto It = FunctionByName.find(QName);
-    return It == FunctionByName.end() ? nullptr : It->second.first;
+    return It == FunctionByName.end() ? nullptr : (tree(*It->second.second), It->second.first);
   }
   const PyModuleInfo *moduleOfFunction(const std::string &QName) const {
     auto It = FunctionByName.find(QName);
-    return It == FunctionByName.end() ? nullptr : It->second.second;
+    return It == FunctionByName.end() ? nullptr : &tree(*It->second.second);
   }
+
+  // M with its syntax tree, parsed now if its index came from the cache.
+  // Every read of a module's code goes through here (or function() and
+  // moduleOfFunction()), so a ReadLog sees which files an analysis depended
+  // on; names, classes and bases (the index) are read without it.
+  const PyModuleInfo &tree(const PyModuleInfo &M) const;
+  // Records, while alive, the paths of the modules whose code this thread
+  // reads: what a cached result of the module being analysed depends on.
+  class ReadLog {
+  public:
+    explicit ReadLog(std::set<std::string> &Into);
+    ~ReadLog();
+    ReadLog(const ReadLog &) = delete;
+    ReadLog &operator=(const ReadLog &) = delete;
+
+  private:
+    std::set<std::string> *Outer;
+  };
   // The method a call on an instance of Class reaches, through base classes
   // in method resolution order (depth first, left to right, as CPython's C3
   // gives for the hierarchies real code has).
@@ -137,7 +175,7 @@ public:
                                              unsigned Index) const {
     return lookUp(SuperParamClasses, Function + "@" + Caller, Index);
   }
-  using ByParameter = std::map<std::string, std::map<unsigned, std::set<std::string>>>;
+  using ByParameter = PyLearned::ByParameter;
   std::set<std::string> GraphedEntries;
   std::map<std::string, std::set<unsigned>> TensorParams;
   ByParameter ParamClasses, ParamClassObjects;

@@ -315,11 +315,12 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
     auto &Attrs = Cache.ClassAttrs[Key];
     ++Cache.Depth;
     std::map<std::string, std::vector<Value>> Seen;
-    for (const auto &Fn : C->Module->Functions) {
+    const PyModuleInfo &Home = P.tree(*C->Module);
+    for (const auto &Fn : Home.Functions) {
       if (Fn.ClassQName != Class)
         continue;
-      PyTypes T(P, *C->Module, Fn, Cache, ViewFrom);
-      const PySource &S = *C->Module->Src;
+      PyTypes T(P, Home, Fn, Cache, ViewFrom);
+      const PySource &S = *Home.Src;
       walk(field(Fn.Node, "body"), [&](TSNode N) {
         if (is(N, "assignment") || is(N, "augmented_assignment")) {
           TSNode L = field(N, "left");

@@ -1,0 +1,71 @@
+// The Python front end's result cache. A module's results depend on other
+// modules, so unlike a C++ translation unit's they are not keyed by its own
+// text alone: each program (one set of files) keeps a manifest of what every
+// module's analysis read, and a module is analysed again when its text or the
+// code of a module it read changed. Changes visible beyond a module's code
+// (a name defined, imported or derived from; what calls tell about
+// parameters) invalidate every module: correctness first, speed for the
+// common edit, a change inside function bodies.
+#pragma once
+
+#include "PyModule.h"
+#include "Summary.h"
+#include "cache/CacheStore.h"
+#include "graphsafe/Finding.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+// The three stages of a module's analysis whose results are cached: what its
+// calls tell about parameters (before and after classes handed as objects
+// are known), and its summary.
+enum PyStage { LearnFirst, LearnSecond, Summarise, NumStages };
+
+struct PyModuleEntry {
+  bool Parsed = false;  // false: the file could not be read as Python
+  nlohmann::json Index; // indexToJson, before linking
+  std::vector<ToolError> Errors, Warnings;
+  size_t Lines = 0;
+  PyLearned Learned[2];
+  TUSummary Summary;
+};
+
+struct PyFileRecord {
+  std::string Hash, Interface;
+  std::array<std::set<std::string>, NumStages> Reads; // paths of modules read
+};
+
+struct PyManifest {
+  std::map<std::string, PyFileRecord> Files; // by path
+  std::string LearnedFirst, Learned;         // learnedHash after each stage
+};
+
+class PyResultCache {
+public:
+  // Program names the set of files (and the tool and rules) analysed
+  // together; nothing is shared between programs.
+  PyResultCache(const CacheStore &Store, std::string Program)
+      : Store(Store), Program(std::move(Program)) {}
+
+  std::optional<PyManifest> manifest() const;
+  void storeManifest(const PyManifest &M) const;
+  // A module's entry, by its text's hash and the name it has in the program.
+  std::optional<PyModuleEntry> entry(const std::string &Path, const std::string &Hash,
+                                     const std::string &Module) const;
+  void storeEntry(const std::string &Path, const std::string &Hash, const std::string &Module,
+                  const PyModuleEntry &E) const;
+
+private:
+  std::string entryKey(const std::string &Path, const std::string &Hash,
+                       const std::string &Module) const;
+  const CacheStore &Store;
+  std::string Program;
+};
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,146 @@
+// The Python result cache: an unchanged tree comes back whole from it; an
+// edit redoes the edited module and every module whose analysis read its
+// code; and whatever was edited, added, removed or corrupted, the report is
+// byte for byte the report of a run without the cache.
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+using namespace graphsafe::test;
+
+namespace {
+
+class PythonCache : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = makeTempDir();
+    Cache = Dir + "/.c";
+  }
+  void TearDown() override { fs::remove_all(Dir); }
+
+  void write(const std::string &Name, const std::string &Text) {
+    fs::create_directories((fs::path(Dir) / Name).parent_path());
+    std::ofstream(fs::path(Dir) / Name) << Text;
+  }
+  void replaceIn(const std::string &Name, const std::string &From, const std::string &To) {
+    std::string Text = readFile(Dir + "/" + Name);
+    size_t At = Text.find(From);
+    ASSERT_NE(At, std::string::npos) << From << " not in " << Name;
+    write(Name, Text.replace(At, From.size(), To));
+  }
+
+  struct Outcome {
+    std::string Report;
+    int FromCache = -1, Of = -1;
+  };
+  Outcome run(const std::string &Folder) {
+    RunResult R = runGraphlint(
+        {"--format", "json", "--cache-stats", "--cache-dir", Cache, "-j", "2", Dir + "/" + Folder});
+    RunResult Plain = runGraphlint({"--format", "json", "--no-cache", Dir + "/" + Folder});
+    // The cache never changes what is reported.
+    EXPECT_EQ(R.Stdout, Plain.Stdout) << R.Stderr;
+    EXPECT_EQ(R.ExitCode, Plain.ExitCode);
+    Outcome O{R.Stdout};
+    std::smatch M;
+    if (std::regex_search(R.Stderr, M, std::regex("cache: (\\d+) of (\\d+) Python files"))) {
+      O.FromCache = std::stoi(M[1]);
+      O.Of = std::stoi(M[2]);
+    }
+    return O;
+  }
+
+  std::string Dir, Cache;
+};
+
+TEST_F(PythonCache, AnEditRedoesTheModulesThatReadTheEditedCode) {
+  write("app/pkg/__init__.py", "");
+  write("app/pkg/helpers.py", "import torch\n\n\n"
+                              "def scale(x):\n    return x * 2\n\n\n"
+                              "def count(x) -> int:\n    return 3\n");
+  write("app/pkg/model.py", "import torch\nfrom pkg.helpers import scale, count\n\n\n"
+                            "def step(x):\n    y = scale(x)\n    n = count(x)\n"
+                            "    if n:\n        y = y + 1\n    return y\n");
+  write("app/train.py", "import torch\nfrom pkg.model import step\n\n"
+                        "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
+                        "with torch.cuda.graph(g):\n    out = step(x)\n");
+  Outcome Cold = run("app");
+  EXPECT_EQ(Cold.FromCache, 0);
+  EXPECT_EQ(Cold.Of, 4);
+  EXPECT_EQ(Cold.Report.find("data-dependent-branch"), std::string::npos);
+  Outcome Warm = run("app");
+  EXPECT_EQ(Warm.FromCache, 4);
+  EXPECT_EQ(Warm.Report, Cold.Report);
+
+  // model.py is unchanged, but what `count` returns is read from helpers.py's
+  // code: now a tensor, so `if n:` syncs. Both are analysed again.
+  replaceIn("app/pkg/helpers.py", "-> int", "-> torch.Tensor");
+  Outcome Typed = run("app");
+  EXPECT_EQ(Typed.FromCache, 2);
+  EXPECT_NE(Typed.Report.find("data-dependent-branch"), std::string::npos) << Typed.Report;
+
+  // A body edit: again the edited module and model.py, which reads it; not
+  // train.py, which reads only model.py's code.
+  replaceIn("app/pkg/helpers.py", "return x * 2", "return x.item() * 2");
+  Outcome Synced = run("app");
+  EXPECT_EQ(Synced.FromCache, 2);
+  EXPECT_NE(Synced.Report.find("helpers.py"), std::string::npos) << Synced.Report;
+
+  // A new name other modules could import: everything again.
+  write("app/pkg/helpers.py",
+        readFile(Dir + "/app/pkg/helpers.py") + "\n\nclass Scaler(torch.nn.Module):\n    pass\n");
+  EXPECT_EQ(run("app").FromCache, 0);
+  EXPECT_EQ(run("app").FromCache, 4);
+}
+
+// Every Python testdata case as one program, edited the ways users edit.
+TEST_F(PythonCache, ReportsAreIdenticalWithAndWithoutTheCacheThroughEdits) {
+  fs::copy(std::string(GRAPHSAFE_TESTDATA) + "/python", Dir + "/py", fs::copy_options::recursive);
+  std::vector<std::string> Files;
+  for (const auto &E : fs::recursive_directory_iterator(Dir + "/py"))
+    if (E.path().extension() == ".py")
+      Files.push_back(fs::relative(E.path(), Dir).string());
+  std::sort(Files.begin(), Files.end());
+  ASSERT_GT(Files.size(), 20u);
+  Outcome Cold = run("py");
+  EXPECT_EQ(Cold.FromCache, 0);
+  EXPECT_NE(Cold.Report.find("\"findings\""), std::string::npos);
+  EXPECT_EQ(run("py").FromCache, Cold.Of);
+
+  // A capture region's body grows a sync; a helper's body loses one.
+  for (const auto &F : Files) {
+    std::string Text = readFile(Dir + "/" + F);
+    if (size_t At = Text.find(".item()"); At != std::string::npos) {
+      write(F, Text.replace(At, 7, ".clone()"));
+      break;
+    }
+  }
+  EXPECT_GT(run("py").FromCache, 0);
+  for (const auto &F : Files) {
+    std::string Text = readFile(Dir + "/" + F);
+    if (size_t At = Text.find("with torch.cuda.graph("); At != std::string::npos) {
+      size_t Line = Text.find('\n', At);
+      size_t Indent = Text.find_first_not_of(' ', Line + 1) - (Line + 1);
+      write(F, Text.insert(Line + 1, std::string(Indent, ' ') + "torch.cuda.synchronize()\n"));
+      break;
+    }
+  }
+  run("py");
+  // A file removed, one that does not parse, and cache entries cut short.
+  fs::remove(Dir + "/" + Files.front());
+  write("py/broken.py", "def f(:\n");
+  run("py");
+  for (const auto &E : fs::recursive_directory_iterator(Cache))
+    if (E.path().extension() == ".msgpack")
+      fs::resize_file(E.path(), fs::file_size(E.path()) / 2);
+  EXPECT_EQ(run("py").FromCache, 0);
+  Outcome Healed = run("py");
+  EXPECT_EQ(Healed.FromCache, Healed.Of);
+}
+
+} // namespace
