@@ -56,7 +56,7 @@ void CacheStore::touch(const std::string &Path) const {
   ::utimensat(AT_FDCWD, Path.c_str(), nullptr, 0); // Best effort: only eviction order.
 }
 
-bool CacheStore::write(const std::string &Path, llvm::StringRef Bytes) const {
+bool CacheStore::write(const std::string &Path, llvm::StringRef Bytes, bool Sync) const {
   if (!enabled())
     return false;
   std::error_code EC;
@@ -73,7 +73,7 @@ bool CacheStore::write(const std::string &Path, llvm::StringRef Bytes) const {
   }
   // Durable before it becomes visible: a rename of unwritten data would be
   // the one way to read back a corrupt entry.
-  Ok = Ok && ::fsync(Fd) == 0;
+  Ok = Ok && (!Sync || ::fsync(Fd) == 0);
   Ok = ::close(Fd) == 0 && Ok;
   if (Ok)
     return commit(Tmp, Path);

@@ -31,7 +31,10 @@ public:
   // Marks an entry recently used without reading it (a PCH clang reads itself).
   void touch(const std::string &Path) const;
   // Writes Bytes as Path atomically. False (and nothing written) on failure.
-  bool write(const std::string &Path, llvm::StringRef Bytes) const;
+  // Synced to disk before it is renamed into place unless the caller's
+  // entries carry a checksum of their own (a crash may leave a renamed file
+  // whose data never reached the disk).
+  bool write(const std::string &Path, llvm::StringRef Bytes, bool Sync = true) const;
   // Moves a finished temporary file into place as Path atomically.
   bool commit(const std::string &Temporary, const std::string &Path) const;
 
