@@ -40,7 +40,11 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 // gathered before any function is summarised.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      PyLearned &Out) {
-  auto &[Graphed, TensorParams, Classes, SuperClasses, ClassObjects] = Out;
+  auto &Graphed = Out.Graphed;
+  auto &TensorParams = Out.TensorParams;
+  auto &Classes = Out.Classes;
+  auto &SuperClasses = Out.SuperClasses;
+  auto &ClassObjects = Out.ClassObjects;
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
@@ -430,7 +434,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   });
   bool HandsClasses = false;
   for (size_t I : Index) {
-    Entries[I].Learned[0].mergeInto(P);
+    P.Learned.merge(Entries[I].Learned[0]);
     HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty();
   }
   const std::string LearnedFirst = learnedHash(P);
@@ -440,7 +444,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     const PyModuleInfo &M = *P.Modules[K];
     bool Reread = HandsClasses &&
                   std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
-                    return P.ParamClassObjects.count(F.QualName) > 0;
+                    return P.Learned.ClassObjects.count(F.QualName) > 0;
                   });
     if (!Reread) {
       Entries[I].Learned[1] = {};
@@ -453,7 +457,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     });
   });
   for (size_t I : Index)
-    Entries[I].Learned[1].mergeInto(P);
+    P.Learned.merge(Entries[I].Learned[1]);
   const std::string Learned = learnedHash(P);
   const bool TablesMoved = FirstMoved || (Incremental && Learned != Old->Learned);
 

@@ -86,14 +86,6 @@ bool learnedFromJson(const json &J, PyLearned &L) {
   return true;
 }
 
-std::string learnedHash(const PyProgram &P) {
-  PyLearned All;
-  All.Graphed = P.GraphedEntries;
-  All.TensorParams = P.TensorParams;
-  All.Classes = P.ParamClasses;
-  All.SuperClasses = P.SuperParamClasses;
-  All.ClassObjects = P.ParamClassObjects;
-  return contentHash(learnedToJson(All).dump());
-}
+std::string learnedHash(const PyProgram &P) { return contentHash(learnedToJson(P.Learned).dump()); }
 
 } // namespace graphsafe::lint::py

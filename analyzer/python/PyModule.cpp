@@ -275,18 +275,18 @@ void indexModule(PyModuleInfo &M) {
   indexScope(M, M.Src->root(), M.Module, "", true);
 }
 
-void PyLearned::mergeInto(PyProgram &P) const {
-  auto merge = [](PyProgram::ByParameter &Into, const ByParameter &From) {
+void PyLearned::merge(const PyLearned &Other) {
+  auto mergeTable = [](ByParameter &Into, const ByParameter &From) {
     for (const auto &[F, ByIndex] : From)
       for (const auto &[Index, Cs] : ByIndex)
         Into[F][Index].insert(Cs.begin(), Cs.end());
   };
-  P.GraphedEntries.insert(Graphed.begin(), Graphed.end());
-  for (const auto &[F, Is] : TensorParams)
-    P.TensorParams[F].insert(Is.begin(), Is.end());
-  merge(P.ParamClasses, Classes);
-  merge(P.SuperParamClasses, SuperClasses);
-  merge(P.ParamClassObjects, ClassObjects);
+  Graphed.insert(Other.Graphed.begin(), Other.Graphed.end());
+  for (const auto &[F, Is] : Other.TensorParams)
+    TensorParams[F].insert(Is.begin(), Is.end());
+  mergeTable(Classes, Other.Classes);
+  mergeTable(SuperClasses, Other.SuperClasses);
+  mergeTable(ClassObjects, Other.ClassObjects);
 }
 
 void PyProgram::link() {

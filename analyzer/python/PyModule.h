@@ -77,8 +77,6 @@ std::string moduleNameOf(const std::string &Path, std::string *Package);
 // Pass one over a parsed file.
 void indexModule(PyModuleInfo &M);
 
-class PyProgram;
-
 // What one module's calls tell about the parameters of the functions they
 // call (PyProgram::tensorParam and the tables beside it): gathered per
 // module, so a cached module's share is merged without reading it again.
@@ -86,8 +84,10 @@ struct PyLearned {
   std::set<std::string> Graphed;
   std::map<std::string, std::set<unsigned>> TensorParams;
   using ByParameter = std::map<std::string, std::map<unsigned, std::set<std::string>>>;
-  ByParameter Classes, SuperClasses, ClassObjects;
-  void mergeInto(PyProgram &P) const;
+  ByParameter Classes;
+  ByParameter SuperClasses; // keyed "Function@CallerClass"
+  ByParameter ClassObjects;
+  void merge(const PyLearned &Other);
 };
 
 class PyProgram {
@@ -156,30 +156,28 @@ public:
   // Parameters known to take tensors: every parameter of a callable given to
   // make_graphed_callables, and positions where some caller passes a tensor.
   bool tensorParam(const std::string &Function, unsigned Index) const {
-    if (GraphedEntries.count(Function))
+    if (Learned.Graphed.count(Function))
       return true;
-    auto It = TensorParams.find(Function);
-    return It != TensorParams.end() && It->second.count(Index);
+    auto It = Learned.TensorParams.find(Function);
+    return It != Learned.TensorParams.end() && It->second.count(Index);
   }
   // The project classes of the instances callers pass at Index.
   std::vector<std::string> paramClasses(const std::string &Function, unsigned Index) const {
-    return lookUp(ParamClasses, Function, Index);
+    return lookUp(Learned.Classes, Function, Index);
   }
   // The project classes (the class objects themselves) callers pass at
   // Index: `FlashCausalLM(model_class=FlashLlamaForCausalLM)`.
   std::vector<std::string> paramClassObjects(const std::string &Function, unsigned Index) const {
-    return lookUp(ParamClassObjects, Function, Index);
+    return lookUp(Learned.ClassObjects, Function, Index);
   }
   // What the super() calls made in methods of Caller pass at Index.
   std::vector<std::string> superParamClasses(const std::string &Function, const std::string &Caller,
                                              unsigned Index) const {
-    return lookUp(SuperParamClasses, Function + "@" + Caller, Index);
+    return lookUp(Learned.SuperClasses, Function + "@" + Caller, Index);
   }
   using ByParameter = PyLearned::ByParameter;
-  std::set<std::string> GraphedEntries;
-  std::map<std::string, std::set<unsigned>> TensorParams;
-  ByParameter ParamClasses, ParamClassObjects;
-  ByParameter SuperParamClasses; // keyed "Function@CallerClass"
+  // Every module's share, merged.
+  PyLearned Learned;
 
 private:
   static std::vector<std::string> lookUp(const ByParameter &Table, const std::string &Function,
