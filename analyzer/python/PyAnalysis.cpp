@@ -369,8 +369,12 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   std::set<std::string> ChangedPaths;
   bool Incremental = Old.has_value();
   for (size_t I = 0; I < N; ++I) {
-    if (!Readable[I])
+    // Which modules read a file that can no longer be read is not known
+    // from the names the manifest keeps: all of them are analysed again.
+    if (!Readable[I]) {
+      Incremental = false;
       continue;
+    }
     Records[I].Hash = Hashes[I];
     const PyFileRecord *R = oldRecord(I);
     if (!Changed[I] && R) {
