@@ -250,7 +250,7 @@ const PyModuleInfo &PyProgram::tree(const PyModuleInfo &M) const {
     Fresh.Module = M.Module;
     Fresh.Package = M.Package;
     std::string Error;
-    Fresh.Src = PySource::parse(M.Path, M.Text, Error);
+    Fresh.Src = PySource::parse(M.Path, std::move(Mut.Text), Error);
     if (!Fresh.Src)
       return;
     indexModule(Fresh);

@@ -56,7 +56,7 @@ struct PyModuleInfo {
   std::set<std::string> RegisteredGenerators;
 
   // A module whose index came from the cache has no tree until an analysis
-  // reads it (PyProgram::tree): Text is parsed then, once.
+  // reads it (PyProgram::tree): Text is parsed then, once, and handed to the tree.
   std::string Text;
   std::once_flag TreeOnce;
 };
