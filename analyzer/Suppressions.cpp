@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -11,11 +12,20 @@ namespace graphsafe::lint {
 std::vector<Suppression> parseSuppressions(const std::string &Text) {
   static const std::regex Re(R"((//|#)\s*graphsafe:\s*ignore\[([^\]]*)\]\s*(.*)$)");
   std::vector<Suppression> Out;
-  std::istringstream In(Text);
-  std::string Line;
-  for (unsigned N = 1; std::getline(In, Line); ++N) {
+  // Every analysed file is scanned, most of them without one suppression:
+  // only the lines holding the marker are split out and matched.
+  unsigned N = 1;
+  size_t Counted = 0;
+  for (size_t At = Text.find("graphsafe:"); At != std::string::npos;) {
+    size_t Begin = Text.rfind('\n', At);
+    Begin = Begin == std::string::npos ? 0 : Begin + 1;
+    size_t End = std::min(Text.find('\n', At), Text.size());
+    N += std::count(Text.begin() + Counted, Text.begin() + Begin, '\n');
+    Counted = Begin;
+    At = Text.find("graphsafe:", End);
+    const std::string Line = Text.substr(Begin, End - Begin);
     std::smatch M;
-    if (Line.find("graphsafe:") == std::string::npos || !std::regex_search(Line, M, Re))
+    if (!std::regex_search(Line, M, Re))
       continue;
     Suppression S;
     S.Line = N;

@@ -3,7 +3,7 @@
 #include "ParallelFor.h"
 #include "PyCallGraph.h"
 #include "PyContext.h"
-#include "PyIndexJson.h"
+#include "PyIndexArchive.h"
 #include "PyResultCache.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
@@ -280,7 +280,7 @@ std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::st
                                       "near here may be missing",
                                       What)});
   indexModule(*M);
-  E.Index = indexToJson(*M);
+  E.Index = packIndex(*M);
   return M;
 }
 
@@ -350,7 +350,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     if (const PyFileRecord *R = oldRecord(I); R && R->Hash == Hashes[I])
       if (auto E = Cache->entry(Paths[I], Hashes[I], Names[I].Module)) {
         auto M = newModule(Paths[I], Names[I]);
-        if (!E->Parsed || indexFromJson(E->Index, *M)) {
+        if (!E->Parsed || unpackIndex(E->Index, *M)) {
           Entries[I] = std::move(*E);
           Changed[I] = 0;
           if (Entries[I].Parsed) {
@@ -382,7 +382,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
       continue;
     }
     ChangedPaths.insert(Paths[I]);
-    Records[I].Interface = Entries[I].Parsed ? interfaceHash(Entries[I].Index) : "";
+    Records[I].Interface = Entries[I].Parsed ? interfaceHash(*Mods[I]) : "";
     Incremental &= R && R->Interface == Records[I].Interface;
   }
   auto dirty = [&](PyStage S, size_t I) {

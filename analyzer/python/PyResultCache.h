@@ -13,8 +13,6 @@
 #include "cache/CacheStore.h"
 #include "graphsafe/Finding.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <optional>
 #include <string>
@@ -28,8 +26,8 @@ namespace graphsafe::lint::py {
 enum PyStage { LearnFirst, LearnSecond, Summarise, NumStages };
 
 struct PyModuleEntry {
-  bool Parsed = false;  // false: the file could not be read as Python
-  nlohmann::json Index; // indexToJson, before linking
+  bool Parsed = false; // false: the file could not be read as Python
+  std::string Index;   // packIndex, before linking
   std::vector<ToolError> Errors, Warnings;
   size_t Lines = 0;
   PyLearned Learned[2];
