@@ -33,7 +33,8 @@ template <class T> std::optional<T> readEntry(const CacheStore &Store, const std
   return Value;
 }
 
-template <class T> void writeEntry(const CacheStore &Store, const std::string &Path, const T &Value) {
+template <class T>
+void writeEntry(const CacheStore &Store, const std::string &Path, const T &Value) {
   std::string Body = packBinary(Value);
   Store.write(Path, contentHash(Body) + Body, /*Sync=*/false);
 }
