@@ -62,10 +62,14 @@ TEST_F(PythonCache, AnEditRedoesTheModulesThatReadTheEditedCode) {
   write("app/pkg/__init__.py", "");
   write("app/pkg/helpers.py", "import torch\n\n\n"
                               "def scale(x):\n    return x * 2\n\n\n"
-                              "def count(x) -> int:\n    return 3\n");
-  write("app/pkg/model.py", "import torch\nfrom pkg.helpers import scale, count\n\n\n"
+                              "def count(x) -> int:\n    return 3\n\n\n"
+                              "def capturing():\n"
+                              "    return torch.cuda.is_current_stream_capturing()\n");
+  write("app/pkg/model.py", "import torch\nfrom pkg.helpers import scale, count, capturing\n\n\n"
                             "def step(x):\n    y = scale(x)\n    n = count(x)\n"
-                            "    if n:\n        y = y + 1\n    return y\n");
+                            "    if n:\n        y = y + 1\n"
+                            "    if not capturing():\n        torch.cuda.synchronize()\n"
+                            "    return y\n");
   write("app/train.py", "import torch\nfrom pkg.model import step\n\n"
                         "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
                         "with torch.cuda.graph(g):\n    out = step(x)\n");
@@ -73,23 +77,34 @@ TEST_F(PythonCache, AnEditRedoesTheModulesThatReadTheEditedCode) {
   EXPECT_EQ(Cold.FromCache, 0);
   EXPECT_EQ(Cold.Of, 4);
   EXPECT_EQ(Cold.Report.find("data-dependent-branch"), std::string::npos);
+  EXPECT_EQ(Cold.Report.find("synchronize"), std::string::npos);
   Outcome Warm = run("app");
   EXPECT_EQ(Warm.FromCache, 4);
   EXPECT_EQ(Warm.Report, Cold.Report);
 
   // model.py is unchanged, but what `count` returns is read from helpers.py's
-  // code: now a tensor, so `if n:` syncs. Both are analysed again.
+  // code (its signature): now a tensor, so `if n:` syncs. Both are analysed
+  // again.
   replaceIn("app/pkg/helpers.py", "-> int", "-> torch.Tensor");
   Outcome Typed = run("app");
   EXPECT_EQ(Typed.FromCache, 2);
   EXPECT_NE(Typed.Report.find("data-dependent-branch"), std::string::npos) << Typed.Report;
 
-  // A body edit: again the edited module and model.py, which reads it; not
-  // train.py, which reads only model.py's code.
+  // A body edit no other module reads (callers of `scale` read only its
+  // signature): the edited module alone.
   replaceIn("app/pkg/helpers.py", "return x * 2", "return x.item() * 2");
   Outcome Synced = run("app");
-  EXPECT_EQ(Synced.FromCache, 2);
+  EXPECT_EQ(Synced.FromCache, 3);
   EXPECT_NE(Synced.Report.find("helpers.py"), std::string::npos) << Synced.Report;
+
+  // A body another module reads: `capturing()` no longer tests the capture,
+  // so model.py's sync is not guarded any more. The edited module and
+  // model.py, not train.py, which reads only step's signature.
+  replaceIn("app/pkg/helpers.py", "return torch.cuda.is_current_stream_capturing()",
+            "return False");
+  Outcome Unguarded = run("app");
+  EXPECT_EQ(Unguarded.FromCache, 2);
+  EXPECT_NE(Unguarded.Report.find("synchronize"), std::string::npos) << Unguarded.Report;
 
   // A new name other modules could import: everything again.
   write("app/pkg/helpers.py",

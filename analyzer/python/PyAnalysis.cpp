@@ -4,6 +4,7 @@
 #include "PyCallGraph.h"
 #include "PyContext.h"
 #include "PyIndexArchive.h"
+#include "PyParts.h"
 #include "PyResultCache.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
@@ -281,6 +282,7 @@ std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::st
                                       What)});
   indexModule(*M);
   E.Index = packIndex(*M);
+  E.Parts = partHashes(*M);
   return M;
 }
 
@@ -367,6 +369,11 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   // changed name, import or base class (an interface) redoes everything.
   std::vector<PyFileRecord> Records(N);
   std::set<std::string> ChangedPaths;
+  // The pieces of changed modules whose text changed; and the changed
+  // modules whose earlier pieces are unknown (their old entry is gone),
+  // where any read of them counts.
+  std::set<std::uint64_t> ChangedParts;
+  std::set<std::string> ChangedWhole;
   bool Incremental = Old.has_value();
   for (size_t I = 0; I < N; ++I) {
     // Which modules read a file that can no longer be read is not known
@@ -384,13 +391,28 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     ChangedPaths.insert(Paths[I]);
     Records[I].Interface = Entries[I].Parsed ? interfaceHash(*Mods[I]) : "";
     Incremental &= R && R->Interface == Records[I].Interface;
+    if (!Incremental)
+      continue;
+    auto Before = Cache->entry(Paths[I], R->Hash, Names[I].Module);
+    if (!Before) {
+      ChangedWhole.insert(Paths[I]);
+      continue;
+    }
+    for (const auto &[Key, Hash] : Entries[I].Parts)
+      if (auto It = Before->Parts.find(Key); It == Before->Parts.end() || It->second != Hash)
+        ChangedParts.insert(Key);
+    for (const auto &[Key, Hash] : Before->Parts)
+      if (!Entries[I].Parts.count(Key))
+        ChangedParts.insert(Key);
   }
   auto dirty = [&](PyStage S, size_t I) {
     if (!Incremental || Changed[I])
       return true;
-    const auto &Read = oldRecord(I)->Reads[S];
-    return std::any_of(Read.begin(), Read.end(),
-                       [&](const std::string &P) { return ChangedPaths.count(P) > 0; });
+    const PyReads &Read = oldRecord(I)->Reads[S];
+    return std::any_of(Read.Modules.begin(), Read.Modules.end(),
+                       [&](const std::string &P) { return ChangedWhole.count(P) > 0; }) ||
+           std::any_of(Read.Parts.begin(), Read.Parts.end(),
+                       [&](std::uint64_t K) { return ChangedParts.count(K) > 0; });
   };
   std::vector<char> Redone(N, 0);
   // Runs Stage of module I again, recording the code it reads, or keeps
@@ -452,7 +474,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
                   });
     if (!Reread) {
       Entries[I].Learned[1] = {};
-      Records[I].Reads[LearnSecond].clear();
+      Records[I].Reads[LearnSecond] = {};
       return;
     }
     stage(LearnSecond, I, FirstMoved || dirty(LearnSecond, I), [&] {

@@ -306,8 +306,7 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
 std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;
-  const PyFunctionDef *F = P.function(Callee);
-  const PyModuleInfo *M = P.moduleOfFunction(Callee);
+  const auto [F, M] = P.signature(Callee);
   if (!F || !M)
     return Out;
   CallArgs A = argsOf(S, Call);

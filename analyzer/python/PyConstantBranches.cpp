@@ -106,8 +106,7 @@ std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Ca
   bool Splat = std::any_of(A.Positional.begin(), A.Positional.end(), [](TSNode N) {
     return is(N, "list_splat") || is(N, "dictionary_splat");
   });
-  const PyFunctionDef *F = P.function(Callee);
-  const PyModuleInfo *M = P.moduleOfFunction(Callee);
+  const auto [F, M] = P.signature(Callee);
   if (Splat || !F || !M)
     return Out;
   std::vector<TSNode> Defaults = parameterDefaults(*F);

@@ -1,5 +1,7 @@
 #include "PyModule.h"
 
+#include "PyParts.h"
+
 #include <algorithm>
 
 #include <filesystem>
@@ -228,17 +230,45 @@ std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &
 }
 
 namespace {
-thread_local std::set<std::string> *CurrentReads = nullptr;
+thread_local PyReads *CurrentReads = nullptr;
+
+void noteRead(const PyModuleInfo &M, PyPart Kind, const std::string &Name = "") {
+  if (!CurrentReads)
+    return;
+  CurrentReads->Modules.insert(M.Path);
+  CurrentReads->Parts.insert(partKey(Kind, M.Path, Name));
+}
 } // namespace
 
-PyProgram::ReadLog::ReadLog(std::set<std::string> &Into) : Outer(CurrentReads) {
-  CurrentReads = &Into;
-}
+PyProgram::ReadLog::ReadLog(PyReads &Into) : Outer(CurrentReads) { CurrentReads = &Into; }
 PyProgram::ReadLog::~ReadLog() { CurrentReads = Outer; }
 
 const PyModuleInfo &PyProgram::tree(const PyModuleInfo &M) const {
-  if (CurrentReads)
-    CurrentReads->insert(M.Path);
+  noteRead(M, PyPart::Module);
+  return parsed(M);
+}
+
+const PyModuleInfo &PyProgram::classTree(const PyClassDef &C) const {
+  // Typing its methods reads the module's globals too.
+  noteRead(*C.Module, PyPart::Class, C.QualName);
+  noteRead(*C.Module, PyPart::TopLevel);
+  return parsed(*C.Module);
+}
+
+std::pair<const PyFunctionDef *, const PyModuleInfo *>
+PyProgram::readFunction(const std::pair<const PyFunctionDef *, const PyModuleInfo *> &Def,
+                        bool SignatureOnly) const {
+  const auto &[F, M] = Def;
+  if (SignatureOnly) {
+    noteRead(*M, PyPart::Signature, F->QualName);
+  } else {
+    noteRead(*M, PyPart::Function, F->QualName);
+    noteRead(*M, PyPart::TopLevel);
+  }
+  return {F, &parsed(*M)};
+}
+
+const PyModuleInfo &PyProgram::parsed(const PyModuleInfo &M) const {
   // The program owns its modules; only their trees are filled in, once, and
   // no one reads a node before this returns.
   auto &Mut = const_cast<PyModuleInfo &>(M);

@@ -5,6 +5,7 @@
 
 #include "PyParser.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -80,6 +81,13 @@ void indexModule(PyModuleInfo &M);
 // What one module's calls tell about the parameters of the functions they
 // call (PyProgram::tensorParam and the tables beside it): gathered per
 // module, so a cached module's share is merged without reading it again.
+// What an analysis read of modules' code: the modules (what a cache that
+// knows nothing finer goes by) and the pieces of them (partKey in PyParts.h).
+struct PyReads {
+  std::set<std::string> Modules;
+  std::set<std::uint64_t> Parts;
+};
+
 struct PyLearned {
   std::set<std::string> Graphed;
   std::map<std::string, std::set<unsigned>> TensorParams;
@@ -102,32 +110,46 @@ public:
   std::string canonical(const std::string &Name) const;
   const PyClassDef *classNamed(const std::string &QName) const;
   bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
-  // The function's definition and its module, with their tree (read below).
+  // Reads of other modules' code go through the accessors below, each of
+  // which names the piece it reads, so a ReadLog learns what an analysis
+  // depended on and an edit redoes only the analyses that read what it
+  // changed (see PyParts.h). Names, classes and bases (the index) are read
+  // without them.
+  //
+  // The function's definition and its module, with their tree: its whole
+  // text, and the module's top-level code that its names may come from.
   const PyFunctionDef *function(const std::string &QName) const {
     auto It = FunctionByName.find(QName);
-    return It == FunctionByName.end() ? nullptr : (tree(*It->second.second), It->second.first);
+    return It == FunctionByName.end() ? nullptr : readFunction(It->second, false).first;
   }
   const PyModuleInfo *moduleOfFunction(const std::string &QName) const {
     auto It = FunctionByName.find(QName);
-    return It == FunctionByName.end() ? nullptr : &tree(*It->second.second);
+    return It == FunctionByName.end() ? nullptr : readFunction(It->second, false).second;
   }
-
-  // M with its syntax tree, parsed now if its index came from the cache.
-  // Every read of a module's code goes through here (or function() and
-  // moduleOfFunction()), so a ReadLog sees which files an analysis depended
-  // on; names, classes and bases (the index) are read without it.
+  // The same, for a reader of its signature alone (parameters, defaults,
+  // decorators, return annotation), which a body edit leaves as it was.
+  std::pair<const PyFunctionDef *, const PyModuleInfo *> signature(const std::string &QName) const {
+    auto It = FunctionByName.find(QName);
+    if (It == FunctionByName.end())
+      return {nullptr, nullptr};
+    return readFunction(It->second, true);
+  }
+  // The module of class C, with its tree, for a reader of C's methods.
+  const PyModuleInfo &classTree(const PyClassDef &C) const;
+  // M with its syntax tree, parsed now if its index came from the cache: a
+  // read of all of M's code.
   const PyModuleInfo &tree(const PyModuleInfo &M) const;
-  // Records, while alive, the paths of the modules whose code this thread
-  // reads: what a cached result of the module being analysed depends on.
+  // Records, while alive, what this thread reads of modules' code: what a
+  // cached result of the module being analysed depends on.
   class ReadLog {
   public:
-    explicit ReadLog(std::set<std::string> &Into);
+    explicit ReadLog(PyReads &Into);
     ~ReadLog();
     ReadLog(const ReadLog &) = delete;
     ReadLog &operator=(const ReadLog &) = delete;
 
   private:
-    std::set<std::string> *Outer;
+    PyReads *Outer;
   };
   // The method a call on an instance of Class reaches, through base classes
   // in method resolution order (depth first, left to right, as CPython's C3
@@ -197,6 +219,11 @@ private:
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
   std::set<std::string> FunctionNames;
   std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
+  std::pair<const PyFunctionDef *, const PyModuleInfo *>
+  readFunction(const std::pair<const PyFunctionDef *, const PyModuleInfo *> &Def,
+               bool SignatureOnly) const;
+  // M's tree, recording nothing.
+  const PyModuleInfo &parsed(const PyModuleInfo &M) const;
   std::map<std::string, const PyModuleInfo *> ByModule;
   // Dotted path suffixes of each file (`nanovllm.models.qwen3` for
   // .../nanovllm/models/qwen3.py), for namespace packages that have no

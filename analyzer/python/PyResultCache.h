@@ -2,7 +2,8 @@
 // modules, so unlike a C++ translation unit's they are not keyed by its own
 // text alone: each program (one set of files) keeps a manifest of what every
 // module's analysis read, and a module is analysed again when its text or the
-// code of a module it read changed. Changes visible beyond a module's code
+// code it read of other modules changed (PyParts.h: the function, signature
+// or class it read, not the whole file). Changes visible beyond a module's code
 // (a name defined, imported or derived from; what calls tell about
 // parameters) invalidate every module: correctness first, speed for the
 // common edit, a change inside function bodies.
@@ -32,11 +33,14 @@ struct PyModuleEntry {
   size_t Lines = 0;
   PyLearned Learned[2];
   TUSummary Summary;
+  // partHashes of the module: set against those of its next version, they
+  // say which pieces an edit changed.
+  std::map<std::uint64_t, std::uint64_t> Parts;
 };
 
 struct PyFileRecord {
   std::string Hash, Interface;
-  std::array<std::set<std::string>, NumStages> Reads; // paths of modules read
+  std::array<PyReads, NumStages> Reads;
 };
 
 struct PyManifest {

@@ -315,7 +315,7 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
     auto &Attrs = Cache.ClassAttrs[Key];
     ++Cache.Depth;
     std::map<std::string, std::vector<Value>> Seen;
-    const PyModuleInfo &Home = P.tree(*C->Module);
+    const PyModuleInfo &Home = P.classTree(*C);
     for (const auto &Fn : Home.Functions) {
       if (Fn.ClassQName != Class)
         continue;
@@ -407,8 +407,7 @@ std::string PyTypes::resolve(TSNode E) const {
 }
 
 Value PyTypes::returnValue(const std::string &Function) const {
-  const PyFunctionDef *Fn = P.function(Function);
-  const PyModuleInfo *Mod = P.moduleOfFunction(Function);
+  const auto [Fn, Mod] = P.signature(Function);
   if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
     return {};
   TSNode Ret = field(Fn->Node, "return_type");

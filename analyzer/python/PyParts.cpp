@@ -1,0 +1,70 @@
+#include "PyParts.h"
+
+#include <llvm/Support/xxhash.h>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+std::uint64_t hashOf(std::string_view Text, unsigned Start) {
+  std::string Keyed(Text);
+  if (Text.find("lambda") != std::string_view::npos)
+    Keyed += "@" + std::to_string(Start);
+  return llvm::xxh3_64bits(Keyed);
+}
+
+// The node a def's decorators belong to, when it has any.
+TSNode withDecorators(TSNode N) {
+  TSNode Parent = ts_node_parent(N);
+  return is(Parent, "decorated_definition") ? Parent : N;
+}
+
+} // namespace
+
+std::uint64_t partKey(PyPart Kind, const std::string &Path, const std::string &Name) {
+  std::string Key = std::to_string(static_cast<int>(Kind)) + ":" + Path;
+  Key.push_back('\0');
+  Key += Name;
+  return llvm::xxh3_64bits(Key);
+}
+
+std::map<std::uint64_t, std::uint64_t> partHashes(const PyModuleInfo &M) {
+  const PySource &S = *M.Src;
+  std::map<std::uint64_t, std::uint64_t> Out;
+  Out[partKey(PyPart::Module, M.Path)] = llvm::xxh3_64bits(S.text());
+  // Top-level code, with where each statement starts when a lambda is among
+  // them (hashOf's reasoning).
+  std::string Top, Starts;
+  for (TSNode N : namedChildren(S.root()))
+    if (!is(N, "function_definition") && !is(N, "class_definition") &&
+        !is(N, "decorated_definition")) {
+      Top += S.text(N);
+      Top += "\n";
+      Starts += std::to_string(ts_node_start_byte(N)) + ",";
+    }
+  if (Top.find("lambda") != std::string::npos)
+    Top += Starts;
+  Out[partKey(PyPart::TopLevel, M.Path)] = llvm::xxh3_64bits(Top);
+  for (const auto &F : M.Functions) {
+    if (F.IsModuleBody) {
+      Out[partKey(PyPart::Function, M.Path, F.QualName)] = llvm::xxh3_64bits(S.text());
+      Out[partKey(PyPart::Signature, M.Path, F.QualName)] = llvm::xxh3_64bits(S.text());
+      continue;
+    }
+    TSNode Whole = withDecorators(F.Node);
+    const unsigned Start = ts_node_start_byte(Whole);
+    Out[partKey(PyPart::Function, M.Path, F.QualName)] = hashOf(S.text(Whole), Start);
+    TSNode Body = field(F.Node, "body");
+    std::string_view Head = S.text(Whole);
+    if (!F.IsLambda && !ts_node_is_null(Body))
+      Head = Head.substr(0, ts_node_start_byte(Body) - Start);
+    Out[partKey(PyPart::Signature, M.Path, F.QualName)] = hashOf(Head, Start);
+  }
+  for (const auto &[Name, C] : M.Classes) {
+    TSNode Whole = withDecorators(C.Node);
+    Out[partKey(PyPart::Class, M.Path, Name)] = hashOf(S.text(Whole), ts_node_start_byte(Whole));
+  }
+  return Out;
+}
+
+} // namespace graphsafe::lint::py

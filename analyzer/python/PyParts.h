@@ -1,0 +1,31 @@
+// The pieces of a module whose reads are recorded (PyProgram's accessors)
+// and hashed, so an edit inside one function redoes only the analyses that
+// read that function, not every module that read anything of its file. A
+// caller of a function reads its signature; the capture-status helper it
+// calls, or the class whose attributes it types, it reads whole.
+#pragma once
+
+#include "PyModule.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace graphsafe::lint::py {
+
+enum class PyPart {
+  Module,    // all of it (PyProgram::tree)
+  TopLevel,  // its top-level statements, not the bodies of defs and classes
+  Function,  // one function or lambda, decorators included
+  Signature, // a function's decorators, parameters and return annotation
+  Class,     // one class, its methods included
+};
+
+std::uint64_t partKey(PyPart Kind, const std::string &Path, const std::string &Name = "");
+
+// Every piece of M (which has its tree) by partKey, each with a hash of its
+// text. A piece whose text holds a lambda hashes where it starts too:
+// lambdas are named by their offset, and readers may keep those names.
+std::map<std::uint64_t, std::uint64_t> partHashes(const PyModuleInfo &M);
+
+} // namespace graphsafe::lint::py
