@@ -1,5 +1,6 @@
 #include "Driver.h"
 
+#include "KeepUntilExit.h"
 #include "ParallelFor.h"
 #include "PreambleBuilder.h"
 #include "Progress.h"
@@ -382,6 +383,7 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
       Rep.Errors.push_back({Opts.WriteBaseline, Err});
   }
   Rep.Complete = Rep.Errors.empty();
+  dropAtExit(std::move(Summaries));
 }
 
 // Stage 4: the report, in the format asked, where asked.

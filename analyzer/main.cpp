@@ -1,11 +1,13 @@
 // graphlint: finds constructs that are unsafe inside CUDA graph capture.
 #include "Driver.h"
+#include "KeepUntilExit.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 
 int main(int argc, char **argv) {
+  graphsafe::lint::keepUntilExit(true);
   graphsafe::lint::Options Opts;
   Opts.Argv0 = argv[0];
   // Everything after `--` is compiler arguments, as with clang-tidy.

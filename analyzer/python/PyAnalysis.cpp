@@ -1,5 +1,6 @@
 #include "PyAnalysis.h"
 
+#include "KeepUntilExit.h"
 #include "ParallelFor.h"
 #include "PyCallGraph.h"
 #include "PyContext.h"
@@ -398,12 +399,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
       ChangedWhole.insert(Paths[I]);
       continue;
     }
-    for (const auto &[Key, Hash] : Entries[I].Parts)
-      if (auto It = Before->Parts.find(Key); It == Before->Parts.end() || It->second != Hash)
-        ChangedParts.insert(Key);
-    for (const auto &[Key, Hash] : Before->Parts)
-      if (!Entries[I].Parts.count(Key))
-        ChangedParts.insert(Key);
+    changedParts(Before->Parts, Entries[I].Parts, ChangedParts);
   }
   auto dirty = [&](PyStage S, size_t I) {
     if (!Incremental || Changed[I])
@@ -428,7 +424,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     return true;
   };
 
-  PyProgram P;
+  // On the heap, so that it can be handed to dropAtExit whole.
+  auto Program = std::make_unique<PyProgram>();
+  PyProgram &P = *Program;
   std::vector<size_t> Index;
   for (size_t I = 0; I < N; ++I)
     if (Mods[I]) {
@@ -447,6 +445,22 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
           CheckRules[Name] = &R;
   auto Checks = makeAllPyChecks(Rules);
   const size_t Present = Index.size();
+  // The few modules an edit redoes would each parse, on one core, the trees
+  // of the modules they read: those their last analysis read are parsed
+  // first, on every core.
+  if (Incremental) {
+    std::set<std::string> WillRead;
+    for (size_t I : Index)
+      if (Changed[I] || dirty(LearnFirst, I) || dirty(Summarise, I))
+        if (const PyFileRecord *R = oldRecord(I))
+          for (const PyReads &Read : R->Reads)
+            WillRead.insert(Read.Modules.begin(), Read.Modules.end());
+    std::vector<const PyModuleInfo *> Ahead;
+    for (const auto &M : P.Modules)
+      if (WillRead.count(M->Path))
+        Ahead.push_back(M.get());
+    parallelFor(Ahead.size(), Jobs, [&](size_t K) { P.tree(*Ahead[K]); });
+  }
   // What callers pass is learned from every call at once, with nothing
   // known yet; a class handed in as an object (`model_class=Llama`) types the
   // instances built from it only after that, so the modules whose functions
@@ -531,6 +545,11 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     else
       Res.Errors[I].clear();
   }
+  dropAtExit(std::move(Program));
+  dropAtExit(std::move(Entries));
+  dropAtExit(std::move(Texts));
+  dropAtExit(std::move(Records));
+  dropAtExit(std::move(Old));
   return Res;
 }
 

@@ -236,12 +236,17 @@ void noteRead(const PyModuleInfo &M, PyPart Kind, const std::string &Name = "") 
   if (!CurrentReads)
     return;
   CurrentReads->Modules.insert(M.Path);
-  CurrentReads->Parts.insert(partKey(Kind, M.Path, Name));
+  CurrentReads->Parts.push_back(partKey(Kind, M.Path, Name));
 }
 } // namespace
 
 PyProgram::ReadLog::ReadLog(PyReads &Into) : Outer(CurrentReads) { CurrentReads = &Into; }
-PyProgram::ReadLog::~ReadLog() { CurrentReads = Outer; }
+PyProgram::ReadLog::~ReadLog() {
+  std::vector<std::uint64_t> &Parts = CurrentReads->Parts;
+  std::sort(Parts.begin(), Parts.end());
+  Parts.erase(std::unique(Parts.begin(), Parts.end()), Parts.end());
+  CurrentReads = Outer;
+}
 
 const PyModuleInfo &PyProgram::tree(const PyModuleInfo &M) const {
   noteRead(M, PyPart::Module);

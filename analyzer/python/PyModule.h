@@ -85,7 +85,7 @@ void indexModule(PyModuleInfo &M);
 // knows nothing finer goes by) and the pieces of them (partKey in PyParts.h).
 struct PyReads {
   std::set<std::string> Modules;
-  std::set<std::uint64_t> Parts;
+  std::vector<std::uint64_t> Parts; // sorted once the ReadLog closes
 };
 
 struct PyLearned {

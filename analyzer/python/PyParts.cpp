@@ -28,7 +28,7 @@ std::uint64_t partKey(PyPart Kind, const std::string &Path, const std::string &N
   return llvm::xxh3_64bits(Key);
 }
 
-std::map<std::uint64_t, std::uint64_t> partHashes(const PyModuleInfo &M) {
+PyPartHashes partHashes(const PyModuleInfo &M) {
   const PySource &S = *M.Src;
   std::map<std::uint64_t, std::uint64_t> Out;
   Out[partKey(PyPart::Module, M.Path)] = llvm::xxh3_64bits(S.text());
@@ -64,7 +64,23 @@ std::map<std::uint64_t, std::uint64_t> partHashes(const PyModuleInfo &M) {
     TSNode Whole = withDecorators(C.Node);
     Out[partKey(PyPart::Class, M.Path, Name)] = hashOf(S.text(Whole), ts_node_start_byte(Whole));
   }
-  return Out;
+  return PyPartHashes(Out.begin(), Out.end());
+}
+
+void changedParts(const PyPartHashes &Before, const PyPartHashes &After,
+                  std::set<std::uint64_t> &Into) {
+  auto B = Before.begin(), A = After.begin();
+  while (B != Before.end() || A != After.end()) {
+    if (A == After.end() || (B != Before.end() && B->first < A->first)) {
+      Into.insert((B++)->first);
+    } else if (B == Before.end() || A->first < B->first) {
+      Into.insert((A++)->first);
+    } else {
+      if (A->second != B->second)
+        Into.insert(A->first);
+      ++A, ++B;
+    }
+  }
 }
 
 } // namespace graphsafe::lint::py

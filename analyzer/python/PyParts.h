@@ -9,7 +9,10 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace graphsafe::lint::py {
 
@@ -26,6 +29,12 @@ std::uint64_t partKey(PyPart Kind, const std::string &Path, const std::string &N
 // Every piece of M (which has its tree) by partKey, each with a hash of its
 // text. A piece whose text holds a lambda hashes where it starts too:
 // lambdas are named by their offset, and readers may keep those names.
-std::map<std::uint64_t, std::uint64_t> partHashes(const PyModuleInfo &M);
+// Sorted by key: what every warm run reads back for every module.
+using PyPartHashes = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+PyPartHashes partHashes(const PyModuleInfo &M);
+// The keys of the pieces that differ between two versions of a module, or
+// that only one of them has.
+void changedParts(const PyPartHashes &Before, const PyPartHashes &After,
+                  std::set<std::uint64_t> &Into);
 
 } // namespace graphsafe::lint::py

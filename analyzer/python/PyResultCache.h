@@ -10,6 +10,7 @@
 #pragma once
 
 #include "PyModule.h"
+#include "PyParts.h"
 #include "Summary.h"
 #include "cache/CacheStore.h"
 #include "graphsafe/Finding.h"
@@ -35,7 +36,7 @@ struct PyModuleEntry {
   TUSummary Summary;
   // partHashes of the module: set against those of its next version, they
   // say which pieces an edit changed.
-  std::map<std::uint64_t, std::uint64_t> Parts;
+  PyPartHashes Parts;
 };
 
 struct PyFileRecord {
