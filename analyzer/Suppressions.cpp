@@ -1,9 +1,10 @@
 #include "Suppressions.h"
 
+#include "ReadFile.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -52,10 +53,7 @@ const std::vector<Suppression> &SuppressionFilter::of(const std::string &File) {
   auto It = Cache.find(File);
   if (It != Cache.end())
     return It->second;
-  std::ifstream In(File);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return Cache.emplace(File, parseSuppressions(SS.str())).first->second;
+  return Cache.emplace(File, parseSuppressions(readFileBytes(File).value_or(""))).first->second;
 }
 
 void SuppressionFilter::apply(std::vector<Finding> &Findings,

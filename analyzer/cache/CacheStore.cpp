@@ -1,5 +1,7 @@
 #include "CacheStore.h"
 
+#include "ReadFile.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,8 +10,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -43,13 +43,10 @@ std::string CacheStore::temporaryFor(const std::string &Path) const {
 std::optional<std::string> CacheStore::read(const std::string &Path) const {
   if (!enabled())
     return std::nullopt;
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return std::nullopt;
-  std::ostringstream Bytes;
-  Bytes << In.rdbuf();
-  touch(Path);
-  return Bytes.str();
+  std::optional<std::string> Bytes = readFileBytes(Path);
+  if (Bytes)
+    touch(Path);
+  return Bytes;
 }
 
 void CacheStore::touch(const std::string &Path) const {

@@ -7,6 +7,7 @@
 #include "PyIndexArchive.h"
 #include "PyParts.h"
 #include "PyResultCache.h"
+#include "ReadFile.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
@@ -16,11 +17,9 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -309,12 +308,10 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
   std::vector<char> Readable(N, 0);
   parallelFor(N, Jobs, [&](size_t I) {
     Paths[I] = fs::absolute(Files[I]).lexically_normal().string();
-    std::ifstream In(Files[I], std::ios::binary);
-    if (!In)
+    std::optional<std::string> Text = readFileBytes(Files[I]);
+    if (!Text)
       return;
-    std::stringstream SS;
-    SS << In.rdbuf();
-    Texts[I] = SS.str();
+    Texts[I] = std::move(*Text);
     Hashes[I] = contentHash(Texts[I]);
     Readable[I] = 1;
   });
