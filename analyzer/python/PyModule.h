@@ -78,9 +78,6 @@ std::string moduleNameOf(const std::string &Path, std::string *Package);
 // Pass one over a parsed file.
 void indexModule(PyModuleInfo &M);
 
-// What one module's calls tell about the parameters of the functions they
-// call (PyProgram::tensorParam and the tables beside it): gathered per
-// module, so a cached module's share is merged without reading it again.
 // What an analysis read of modules' code: the modules (what a cache that
 // knows nothing finer goes by) and the pieces of them (partKey in PyParts.h).
 struct PyReads {
@@ -88,6 +85,9 @@ struct PyReads {
   std::vector<std::uint64_t> Parts; // sorted once the ReadLog closes
 };
 
+// What one module's calls tell about the parameters of the functions they
+// call (PyProgram::tensorParam and the tables beside it): gathered per
+// module, so a cached module's share is merged without reading it again.
 struct PyLearned {
   std::set<std::string> Graphed;
   std::map<std::string, std::set<unsigned>> TensorParams;

@@ -7,10 +7,10 @@ namespace graphsafe::lint::py {
 namespace {
 
 std::uint64_t hashOf(std::string_view Text, unsigned Start) {
-  std::string Keyed(Text);
+  std::uint64_t Hash = llvm::xxh3_64bits(llvm::StringRef(Text.data(), Text.size()));
   if (Text.find("lambda") != std::string_view::npos)
-    Keyed += "@" + std::to_string(Start);
-  return llvm::xxh3_64bits(Keyed);
+    Hash = llvm::xxh3_64bits(std::to_string(Hash) + "@" + std::to_string(Start));
+  return Hash;
 }
 
 // The node a def's decorators belong to, when it has any.
