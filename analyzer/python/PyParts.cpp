@@ -31,7 +31,8 @@ std::uint64_t partKey(PyPart Kind, const std::string &Path, const std::string &N
 PyPartHashes partHashes(const PyModuleInfo &M) {
   const PySource &S = *M.Src;
   std::map<std::uint64_t, std::uint64_t> Out;
-  Out[partKey(PyPart::Module, M.Path)] = llvm::xxh3_64bits(S.text());
+  const std::uint64_t AllOfIt = llvm::xxh3_64bits(S.text());
+  Out[partKey(PyPart::Module, M.Path)] = AllOfIt;
   // Top-level code, with where each statement starts when a lambda is among
   // them (hashOf's reasoning).
   std::string Top, Starts;
@@ -47,8 +48,8 @@ PyPartHashes partHashes(const PyModuleInfo &M) {
   Out[partKey(PyPart::TopLevel, M.Path)] = llvm::xxh3_64bits(Top);
   for (const auto &F : M.Functions) {
     if (F.IsModuleBody) {
-      Out[partKey(PyPart::Function, M.Path, F.QualName)] = llvm::xxh3_64bits(S.text());
-      Out[partKey(PyPart::Signature, M.Path, F.QualName)] = llvm::xxh3_64bits(S.text());
+      Out[partKey(PyPart::Function, M.Path, F.QualName)] = AllOfIt;
+      Out[partKey(PyPart::Signature, M.Path, F.QualName)] = AllOfIt;
       continue;
     }
     TSNode Whole = withDecorators(F.Node);
