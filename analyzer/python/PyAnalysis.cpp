@@ -105,7 +105,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
     walk(Ctx.body(), [&](TSNode N) {
-      if (is(N, "assignment")) {
+      if (is(N, "assignment") || is(N, "yield")) {
         collectStores(T, N, Out.CallableStores);
         return true;
       }

@@ -14,6 +14,8 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
   return "py:attr:" + Class + "." + Attr;
 }
 
+std::string yieldKey(const std::string &Function) { return "py:yield:" + Function; }
+
 std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
 
 namespace {
@@ -59,6 +61,35 @@ void addAttrTargets(const PyTypes &T, const std::string &Class, const std::strin
                     std::vector<std::string> &Out) {
   for (const auto &C : T.P.ancestors(Class))
     Out.push_back(attrKey(C, Attr));
+}
+
+// A project function decorated as a generator context manager
+// (@contextlib.contextmanager, @asynccontextmanager).
+bool isContextManager(const PyProgram &P, const std::string &Function) {
+  const auto [F, M] = P.signature(Function);
+  if (!F || !M || F->IsLambda || F->IsModuleBody)
+    return false;
+  TSNode Decorated = ts_node_parent(F->Node);
+  if (!is(Decorated, "decorated_definition"))
+    return false;
+  for (TSNode D : namedChildren(Decorated)) {
+    std::string_view Text = M->Src->text(D);
+    if (is(D, "decorator") && Text.size() >= 14 &&
+        Text.substr(Text.size() - 14) == "contextmanager")
+      return true;
+  }
+  return false;
+}
+
+// `with cm(...) as f`: f is what the generator cm yields.
+void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) {
+  Cm = unparen(Cm);
+  if (!is(Cm, "call"))
+    return;
+  for (const auto &K : calleesOf(T, Cm).Keys)
+    if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) &&
+        isContextManager(T.P, K.substr(3)))
+      Out.push_back(yieldKey(K.substr(3)));
 }
 
 void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
@@ -111,6 +142,11 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     return;
   }
   if (is(E, "identifier")) {
+    // A closure's free variable: what the enclosing function binds it to.
+    if (const PyTypes *Outer = T.closureScope(S.text(E))) {
+      valueTargetsAt(*Outer, E, Depth + 1, Out);
+      return;
+    }
     std::string Q = T.resolve(E);
     if (!Q.empty() && T.P.isFunction(Q)) {
       Out.push_back(usr(Q));
@@ -130,6 +166,8 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       Out.push_back(paramKey(T.F.QualName, Index));
     else if (TSNode Bound = T.boundExpr(Name, beginOf(E)); !ts_node_is_null(Bound))
       valueTargetsAt(T, Bound, Depth + 1, Out);
+    else if (TSNode Cm = T.enteredExpr(Name, beginOf(E)); !ts_node_is_null(Cm))
+      enteredTargets(T, Cm, Out);
     if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
       addInstanceCall(T.P, V, Out);
     return;
@@ -170,10 +208,13 @@ bool throughValue(const PyTypes &T, TSNode E) {
   const PySource &S = *T.M.Src;
   if (is(E, "identifier")) {
     std::string_view Name = S.text(E);
+    if (const PyTypes *Outer = T.closureScope(Name))
+      return throughValue(*Outer, E);
     if (T.parameterAt(Name, beginOf(E)) >= 0)
       return true;
     std::string Q = T.resolve(E);
-    return Q.empty() && !ts_node_is_null(T.boundExpr(Name, beginOf(E)));
+    return Q.empty() && (!ts_node_is_null(T.boundExpr(Name, beginOf(E))) ||
+                         !ts_node_is_null(T.enteredExpr(Name, beginOf(E))));
   }
   if (is(E, "attribute")) {
     std::string Attr(S.text(field(E, "attribute")));
@@ -328,6 +369,14 @@ boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S,
 void collectStores(const PyTypes &T, TSNode N,
                    std::vector<std::pair<std::string, std::string>> &Out) {
   const PySource &S = *T.M.Src;
+  if (is(N, "yield")) {
+    TSNode V = ts_node_named_child(N, 0);
+    // `yield from g()` hands on another generator's values, not V itself.
+    if (!ts_node_is_null(V) && S.text(N).substr(0, 10) != "yield from")
+      for (auto &Target : valueTargets(T, V))
+        Out.push_back({yieldKey(T.F.QualName), std::move(Target)});
+    return;
+  }
   if (is(N, "call")) {
     Callees C = calleesOf(T, N);
     for (const auto &Key : C.Keys) {

@@ -21,6 +21,9 @@ std::string usr(const std::string &QualName);
 std::string paramKey(const std::string &Function, unsigned Index);
 // What any method of Class assigns to self.Attr.
 std::string attrKey(const std::string &Class, const std::string &Attr);
+// What the generator Function yields: `with Function(...) as f` binds it
+// when Function is a @contextmanager.
+std::string yieldKey(const std::string &Function);
 
 struct Callees {
   std::vector<std::string> Keys; // function USRs and storage keys
@@ -64,7 +67,8 @@ std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Ca
                                        const PySource &S, TSNode Call);
 
 // Callables N hands to storage: (storage key, what is stored), for arguments
-// bound to a project function's parameters and values assigned to attributes.
+// bound to a project function's parameters, values assigned to attributes and
+// values a generator yields.
 void collectStores(const PyTypes &T, TSNode N,
                    std::vector<std::pair<std::string, std::string>> &Out);
 

@@ -212,8 +212,14 @@ void PyTypes::collect() {
         V = {C.K, C.Name}; // for layer in self.layers
       bindTarget(field(N, "left"), V, beginOf(N));
     } else if (K == "as_pattern") {
-      if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias))
-        bindTarget(ts_node_named_child(Alias, 0), Value{}, endOf(N));
+      if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias)) {
+        TSNode Target = unparen(ts_node_named_child(Alias, 0));
+        bindTarget(Target, Value{}, endOf(N));
+        // What `with cm() as f` binds comes from entering cm: a generator
+        // context manager's yield (PyCallGraph.cpp follows it).
+        if (is(ts_node_parent(N), "with_item") && is(Target, "identifier"))
+          Bindings[std::string(S.text(Target))].back().Entered = ts_node_named_child(N, 0);
+      }
     }
     return true;
   });
@@ -239,6 +245,58 @@ TSNode PyTypes::boundExpr(std::string_view Name, unsigned Offset) const {
 int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
   const Binding *B = bindingAt(Name, Offset);
   return B ? B->Parameter : -1;
+}
+
+TSNode PyTypes::enteredExpr(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B ? B->Entered : TSNode{};
+}
+
+bool PyTypes::bindsHere(std::string_view Name) const {
+  return Bindings.count(Name) ||
+         (!F.IsModuleBody && P.isFunction(F.QualName + "." + std::string(Name)));
+}
+
+// The function whose body defines this one, when this one is nested in a
+// function (a class in between still sees the function's names).
+const PyTypes *PyTypes::enclosing() const {
+  if (EnclosingKnown)
+    return EnclosingScope;
+  if (F.IsModuleBody)
+    return nullptr;
+  // Too deep to look now: say nothing, and remember nothing.
+  if (Cache.Depth > 2)
+    return nullptr;
+  EnclosingKnown = true;
+  TSNode Outer{};
+  for (TSNode N = ts_node_parent(F.Node); !ts_node_is_null(N); N = ts_node_parent(N))
+    if (is(N, "function_definition") || is(N, "lambda")) {
+      Outer = N;
+      break;
+    }
+  if (ts_node_is_null(Outer))
+    return nullptr;
+  for (const auto &G : M.Functions)
+    if (!G.IsModuleBody && ts_node_eq(G.Node, Outer)) {
+      auto &Slot = Cache.Enclosing[&G];
+      if (!Slot) {
+        ++Cache.Depth;
+        Slot = std::make_unique<PyTypes>(P, M, G, Cache);
+        --Cache.Depth;
+      }
+      EnclosingScope = Slot.get();
+      break;
+    }
+  return EnclosingScope;
+}
+
+const PyTypes *PyTypes::closureScope(std::string_view Name) const {
+  if (F.IsModuleBody || bindsHere(Name))
+    return nullptr;
+  for (const PyTypes *Outer = enclosing(); Outer; Outer = Outer->enclosing())
+    if (Outer->bindsHere(Name))
+      return Outer;
+  return nullptr;
 }
 
 // `if isinstance(x, torch.Tensor): ... else: <here x is not a tensor>`, and
@@ -290,6 +348,8 @@ void PyTypes::narrowIsinstance(TSNode If) {
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
   if (const Binding *B = bindingAt(Name, Offset))
     return B->V;
+  if (const PyTypes *Outer = closureScope(Name))
+    return Outer->nameAt(Name, Offset);
   if (F.IsModuleBody || Cache.Depth > 2)
     return {};
   // A global: its value at the end of the module's top-level code.
@@ -391,6 +451,8 @@ std::string PyTypes::resolve(TSNode E) const {
       return F.QualName + "." + Name;
     if (Bindings.count(Name) && !M.Imports.count(Name))
       return ""; // a local variable
+    if (const PyTypes *Outer = closureScope(Name))
+      return Outer->resolve(E); // a closure's free variable
     if (auto It = M.Imports.find(Name); It != M.Imports.end())
       return P.canonical(It->second);
     if (auto It = M.Defs.find(Name); It != M.Defs.end())

@@ -60,6 +60,8 @@ class PyTypes;
 struct PyTypeCache {
   std::map<std::string, std::map<std::string, Value>> ClassAttrs;
   std::map<const PyModuleInfo *, std::unique_ptr<PyTypes>> ModuleScopes;
+  // The functions closures are defined in, by the closure's definition.
+  std::map<const PyFunctionDef *, std::unique_ptr<PyTypes>> Enclosing;
   int Depth = 0;
 };
 
@@ -82,6 +84,13 @@ public:
   // The caller-side index of Name if the binding before Offset is this
   // function's parameter, else -1.
   int parameterAt(std::string_view Name, unsigned Offset) const;
+  // `with cm(...) as name`: the context expression name was bound by
+  // entering, if that is its binding before Offset; else null.
+  TSNode enteredExpr(std::string_view Name, unsigned Offset) const;
+  // For a name this function uses but does not bind (a closure's free
+  // variable), the nearest enclosing function that binds it, or defines a
+  // function of that name; null for a global or a builtin.
+  const PyTypes *closureScope(std::string_view Name) const;
   // What self.Attr holds in an instance of Class; View as for the constructor.
   Value selfAttr(const std::string &Class, const std::string &Attr,
                  const std::string &View = "") const;
@@ -100,6 +109,7 @@ private:
     Value V;
     TSNode Expr{};      // the bound expression, for `name = expr`
     int Parameter = -1; // caller-side index, for a parameter
+    TSNode Entered{};   // the context expression, for `with expr as name`
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
   void collect();
@@ -110,6 +120,10 @@ private:
   std::vector<std::string> callerClasses(unsigned Index) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
+  bool bindsHere(std::string_view Name) const;
+  const PyTypes *enclosing() const;
+  mutable const PyTypes *EnclosingScope = nullptr;
+  mutable bool EnclosingKnown = false;
   std::map<std::string, std::vector<Binding>, std::less<>> Bindings;
   Value computeValue(TSNode E) const;
   bool Complete = false; // bindings collected: valueOf may remember its answers

@@ -2,8 +2,11 @@
 # capture helper (sglang), a module kept in an attribute set from a constructor
 # parameter (vLLM's CUDAGraphWrapper), a model passed as an argument and called
 # (vLLM's CudaGraphManager), a bound method kept in a local, a functools.partial,
-# and an object that calls back into its creator (NeMo's RNNT decoders).
+# an object that calls back into its creator (NeMo's RNNT decoders), and a
+# closure over the model's forward that a context manager yielded (sglang's
+# `with patch_model(...) as forward:` handing `forward` to `run_once`).
 import functools
+from contextlib import contextmanager
 
 import torch
 from torch import nn
@@ -100,6 +103,46 @@ class GraphedDecode:
             self.caller._joint_step(y)
 
 
+class YieldedModel(nn.Module):
+    def forward(self, ids):
+        n = int(ids.max())  # expected-error {{sync-tensor-read}}
+        # CHECK-NOTES@-1: 'YieldedModel.forward' is called here under capture
+        return ids[:n]
+
+
+class ClosureOverSelf(nn.Module):
+    def forward(self, ids):
+        return ids.tolist()  # expected-error {{sync-tensor-read}}
+
+
+@contextmanager
+def patch_model(model, enable_compile):
+    if enable_compile:
+        yield torch.compile(model.forward)
+    else:
+        yield model.forward
+
+
+class BatchRunner:
+    def __init__(self, model: YieldedModel):
+        self.model = model
+        self.aux = ClosureOverSelf()
+
+    def capture(self):
+        for bs in (1, 2):
+            with patch_model(self.model, False) as forward:
+                self.capture_one(bs, forward)
+
+    def capture_one(self, bs, forward):
+        ids = torch.zeros(bs, dtype=torch.long, device="cuda")
+
+        def run_once():
+            out = forward(ids)
+            return self.aux(out)  # `self` is the method's, seen from the closure
+
+        return capture_graph(torch.cuda.CUDAGraph(), None, torch.cuda.Stream(), run_once)
+
+
 def scaled(x, scale):
     return x * scale.item()  # expected-error {{sync-tensor-read}}
 
@@ -116,6 +159,7 @@ def main():
     capture_model(PassedModel(), {"x": x})
     Manager(ManagedModel()).capture(x)
     Greedy().graphed.capture(x)
+    BatchRunner(YieldedModel()).capture()
     fn = functools.partial(scaled, scale=x)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):

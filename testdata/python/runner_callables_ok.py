@@ -2,6 +2,7 @@
 # expected-no-diagnostics
 import logging
 import warnings
+from contextlib import contextmanager
 
 import torch
 from torch import nn
@@ -81,6 +82,41 @@ class Decoder(nn.Module):
         return self(x)
 
 
+def forward(ids):
+    return ids.item()  # a module function that closures below never call
+
+
+class QuietModel(nn.Module):
+    def forward(self, ids):
+        return ids * 2
+
+
+@contextmanager
+def patch_model(model):
+    yield model.forward
+
+
+class BatchRunner:
+    def __init__(self, model: QuietModel):
+        self.model = model
+
+    def capture(self):
+        with patch_model(self.model) as forward:
+            self.capture_one(forward)
+        with open("log.txt") as forward_log:  # not a generator: nothing is yielded
+            forward_log.write("done")
+
+    def capture_one(self, forward):
+        ids = torch.zeros(2, dtype=torch.long, device="cuda")
+
+        def run_once():
+            return forward(ids)  # the parameter, not the module's `forward`
+
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            run_once()
+
+
 def main():
     x = torch.randn(4, device="cuda")
     scaler = Scaler()
@@ -94,3 +130,4 @@ def main():
         dec.step(x)
     holder.run(x)
     capture_with(torch.cuda.CUDAGraph(), lambda: helper_called_later(x))
+    BatchRunner(QuietModel()).capture()
