@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace graphsafe::lint {
 
@@ -51,6 +52,8 @@ public:
     std::vector<std::vector<ConstArg>> With;
     // Per entry of With: the environment variable that walk needed set.
     std::vector<std::string> Gates;
+    // Per entry of With: the caller and the call that walk came through.
+    std::vector<std::pair<std::string, const CallEdge *>> From;
     // Whether code under these tests of the parameters runs in some walk.
     bool runs(const std::vector<ParamTest> &When) const {
       return When.empty() || std::any_of(With.begin(), With.end(),
@@ -184,6 +187,7 @@ public:
           ++Contexts[T];
           R.With.push_back(Ctx.Passed);
           R.Gates.push_back(Ctx.Gate);
+          R.From.push_back({Caller, &Via});
           Queue.push_back({T, Room ? Key : ""});
         }
       }
@@ -205,22 +209,34 @@ public:
 
   // Notes from Usr back to the root that reached it, one per call, worded by
   // CallNote; the root's own call is worded by RootNote. Both are fmt
-  // templates of the callee's name. Root receives the root edge.
+  // templates of the callee's name. Root receives the root edge. For code
+  // under tests of Usr's parameters (When), the first call is one whose
+  // literals let that code run.
   std::vector<Note> chain(const ReachedSet &Seen, const std::string &Usr, const char *CallNote,
-                          const char *RootNote, const CallEdge **Root) const {
+                          const char *RootNote, const CallEdge **Root,
+                          const std::vector<ParamTest> &When = {}) const {
     std::vector<Note> Out;
     std::string Cur = Usr;
-    const Reached *Step = &Seen.at(Usr);
-    for (int Depth = 0; Step->Via && Depth < 32; ++Depth) {
-      bool AtRoot = Step->Caller.empty();
-      Out.push_back({fmt::format(fmt::runtime(AtRoot ? RootNote : CallNote), ByUsr.at(Cur)->Name),
-                     Step->Via->Loc});
-      if (AtRoot) {
-        *Root = Step->Via;
+    const Reached &First = Seen.at(Usr);
+    std::string Caller = First.Caller;
+    const CallEdge *Via = First.Via;
+    for (size_t I = 0; !When.empty() && I < First.With.size(); ++I)
+      if (runsWith(When, First.With[I])) {
+        std::tie(Caller, Via) = First.From[I];
         break;
       }
-      Cur = Step->Caller;
-      Step = &Seen.at(Cur);
+    for (int Depth = 0; Via && Depth < 32; ++Depth) {
+      bool AtRoot = Caller.empty();
+      Out.push_back(
+          {fmt::format(fmt::runtime(AtRoot ? RootNote : CallNote), ByUsr.at(Cur)->Name), Via->Loc});
+      if (AtRoot) {
+        *Root = Via;
+        break;
+      }
+      Cur = Caller;
+      const Reached &Step = Seen.at(Cur);
+      Caller = Step.Caller;
+      Via = Step.Via;
     }
     return Out;
   }
@@ -315,17 +331,22 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
   }
   CallGraph::ReachedSet Seen = G.reach(Roots);
   for (const auto &[Usr, R] : Seen) {
-    const CallEdge *Root = nullptr;
-    std::vector<Note> Chain = G.chain(Seen, Usr, "'{}' is called here under capture",
-                                      "'{}' is called here under capture", &Root);
-    if (Root && Root->RegionBegin.valid())
-      Chain.push_back({"the capture region begins here", Root->RegionBegin});
+    auto chainTo = [&, &Usr = Usr](const std::vector<ParamTest> &When) {
+      const CallEdge *Root = nullptr;
+      std::vector<Note> Chain = G.chain(Seen, Usr, "'{}' is called here under capture",
+                                        "'{}' is called here under capture", &Root, When);
+      if (Root && Root->RegionBegin.valid())
+        Chain.push_back({"the capture region begins here", Root->RegionBegin});
+      return Chain;
+    };
+    std::vector<Note> Chain = chainTo({});
     for (const auto &S : G.at(Usr)->Sites) {
       std::optional<std::string> Gate = R.gate(S.When);
       if (S.Context != CaptureContext::Ambient || !capturing(S) || !Gate)
         continue;
       Finding Fd = makeFinding(S, Rules, *Gate);
-      Fd.Notes.insert(Fd.Notes.end(), Chain.begin(), Chain.end());
+      std::vector<Note> Own = S.When.empty() ? Chain : chainTo(S.When);
+      Fd.Notes.insert(Fd.Notes.end(), Own.begin(), Own.end());
       Out.push_back(std::move(Fd));
     }
   }

@@ -82,9 +82,19 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
   S.Message = R.formatMessage(Callee);
   S.Loc = toLoc(sm(), L);
   S.EnvGate = envGateAt(L);
+  S.When = testsAt(L);
   S.FixIts = std::move(FixIts);
   S.Notes = std::move(Notes);
   Out.Sites.push_back(std::move(S));
+}
+
+std::vector<ParamTest> FunctionContext::testsAt(SourceLocation L) const {
+  std::vector<ParamTest> Out;
+  unsigned Off = offsetOf(sm(), L);
+  for (const auto &G : ParamGated)
+    if (Off >= G.Begin && Off < G.End)
+      Out.push_back(G.Test);
+  return Out;
 }
 
 std::string FunctionContext::envGateAt(SourceLocation L) const {

@@ -4,6 +4,7 @@
 
 #include "EnvGates.h"
 #include "NotCapturedPaths.h"
+#include "ParamGates.h"
 #include "Summary.h"
 #include "graphsafe/Rule.h"
 
@@ -67,6 +68,8 @@ public:
   bool checkEnabled(const std::string &CheckName) const { return CheckRules.count(CheckName); }
   // The environment variable code at L runs only when set, or "".
   std::string envGateAt(clang::SourceLocation L) const;
+  // The tests of this function's parameters code at L runs under.
+  std::vector<ParamTest> testsAt(clang::SourceLocation L) const;
 
   std::vector<Region> Regions;
   std::vector<CaptureEvent> Events;
@@ -75,6 +78,7 @@ public:
   // in a capture that succeeds (NotCapturedPaths.h).
   std::vector<SpelledRange> NotCaptured;
   std::vector<EnvGatedRange> EnvGated;
+  std::vector<ParamGatedRange> ParamGated;
   bool IsEntryPoint = false;
   const CaptureSpec *Spec = nullptr;
 

@@ -433,7 +433,7 @@ private:
     const SourceManager &SM = FC.sm();
     std::set<std::pair<std::string, unsigned>> Seen;
     auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx,
-                    SourceLoc Begin) {
+                    SourceLoc Begin, const CallExpr *Call = nullptr) {
       if (!Callee)
         return;
       if (const FunctionDecl *Def = Callee->getDefinition())
@@ -449,6 +449,8 @@ private:
       E.Context = Ctx;
       E.RegionBegin = Begin;
       E.EnvGate = FC.envGateAt(L);
+      E.When = FC.testsAt(L);
+      E.Constants = literalArguments(Call, Callee);
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every
@@ -477,7 +479,7 @@ private:
         if (Ctx == CaptureContext::Outside || Ctx == CaptureContext::Guarded)
           return;
         if (!isa<CUDAKernelCallExpr>(C))
-          edge(calleeOf(C), C->getExprLoc(), Ctx, Begin);
+          edge(calleeOf(C), C->getExprLoc(), Ctx, Begin, C);
         for (const FunctionDecl *Fwd : moduleForwards(C))
           edge(Fwd, C->getExprLoc(), Ctx, Begin);
         for (const FunctionDecl *Ctor : factoryConstructors(C))
@@ -490,6 +492,7 @@ private:
           E.Context = Ctx;
           E.RegionBegin = Begin;
           E.EnvGate = FC.envGateAt(C->getExprLoc());
+          E.When = FC.testsAt(C->getExprLoc());
           if (Seen.insert({E.CalleeUsr, offsetOf(SM, C->getExprLoc())}).second)
             S.Calls.push_back(std::move(E));
         }

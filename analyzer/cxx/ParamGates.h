@@ -1,0 +1,35 @@
+// Branches a literal argument decides: `void step(bool capturing)` with
+// `if (!capturing) cudaStreamSynchronize(s);` never syncs for a caller passing
+// true. Sites and calls record the tests of their function's parameters they
+// run under; calls record the literals they pass; the reachability walk keeps
+// what runs for the literals each caller passed (as for Python, whose
+// counterpart is python/PyConstantBranches.cpp).
+#pragma once
+
+#include "Summary.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <vector>
+
+namespace graphsafe::lint {
+
+struct ParamGatedRange {
+  unsigned Begin = 0, End = 0; // File offsets, [Begin, End).
+  ParamTest Test;
+};
+
+// The ranges of F's body that run only when a test of one of its scalar
+// parameters (bool, integer, pointer; never written in the body) holds: the
+// branches of an `if` on `p`, `!p`, `p == nullptr`, `p != 0`, `&&` and `||`
+// chains of those, and what follows `if (p) return;`.
+std::vector<ParamGatedRange> findParamGatedRanges(const clang::FunctionDecl *F,
+                                                  clang::ASTContext &Ctx);
+
+// The literals (true, false, integers, nullptr, defaults left out) a call
+// passes for Callee's parameters.
+std::vector<ConstArg> literalArguments(const clang::CallExpr *C, const clang::FunctionDecl *Callee);
+
+} // namespace graphsafe::lint
