@@ -291,9 +291,12 @@ const PyTypes *PyTypes::enclosing() const {
 }
 
 const PyTypes *PyTypes::closureScope(std::string_view Name) const {
-  if (F.IsModuleBody || bindsHere(Name))
+  // Asked of every name a function does not bind: most functions are not
+  // nested, and answer before building any name.
+  const PyTypes *Outer = F.IsModuleBody ? nullptr : enclosing();
+  if (!Outer || bindsHere(Name))
     return nullptr;
-  for (const PyTypes *Outer = enclosing(); Outer; Outer = Outer->enclosing())
+  for (; Outer; Outer = Outer->enclosing())
     if (Outer->bindsHere(Name))
       return Outer;
   return nullptr;
