@@ -87,8 +87,7 @@ void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) 
   if (!is(Cm, "call"))
     return;
   for (const auto &K : calleesOf(T, Cm).Keys)
-    if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) &&
-        isContextManager(T.P, K.substr(3)))
+    if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) && isContextManager(T.P, K.substr(3)))
       Out.push_back(yieldKey(K.substr(3)));
 }
 
