@@ -89,9 +89,14 @@ public:
         for (const auto &S : F.Sites)
           for (const auto &T : S.When)
             Tested[F.Usr].insert(T.Index);
-        for (const auto &C : F.Calls)
+        for (const auto &C : F.Calls) {
           for (const auto &T : C.When)
             Tested[F.Usr].insert(T.Index);
+          // A parameter passed on is tested where it goes.
+          for (const auto &K : C.Constants)
+            if (K.From >= 0)
+              Tested[F.Usr].insert(static_cast<unsigned>(K.From));
+        }
       }
       // A call through storage reaches what any TU stored there; what is
       // stored may itself be storage (a parameter handed to an attribute).
@@ -161,7 +166,19 @@ public:
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
-                     const std::string &CallerGate) {
+                     const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew) {
+      // The literals this call passes, and the caller's own parameters it
+      // passes on where this walk of the caller knew their values.
+      std::vector<ConstArg> Known;
+      for (const ConstArg &C : Via.Constants) {
+        if (C.From < 0) {
+          Known.push_back(C);
+          continue;
+        }
+        for (const ConstArg &K : CallerKnew)
+          if (static_cast<int>(K.Index) == C.From)
+            Known.push_back({C.Index, K.Truthy, K.IsNone});
+      }
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
@@ -173,7 +190,7 @@ public:
         std::vector<ConstArg> Passed;
         std::string Key = CalleeSelf;
         if (auto It = Tested.find(T); It != Tested.end())
-          for (const ConstArg &C : Via.Constants)
+          for (const ConstArg &C : Known)
             if (It->second.count(C.Index)) {
               Passed.push_back(C);
               Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
@@ -193,7 +210,7 @@ public:
       }
     };
     for (const CallEdge *E : Roots)
-      visit(*E, "", "", "");
+      visit(*E, "", "", "", {});
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -202,7 +219,7 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self, Ctx.Gate);
+          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed);
     }
     return Seen;
   }

@@ -19,11 +19,14 @@ enum class CaptureContext {
 };
 
 // A literal a call passes for the callee's parameter Index (`only_inputs=True`,
-// `mask=None`): what it decides in the callee's branches.
+// `mask=None`): what it decides in the callee's branches. With From set, the
+// caller passes its own parameter From on unchanged (`inner(x, capturing)`):
+// the value is whatever the walk that reached the caller knew for it.
 struct ConstArg {
   unsigned Index = 0;
   bool Truthy = false;
   bool IsNone = false;
+  int From = -1;
 };
 
 // A test of the function's own parameter Index that must hold for a site or a

@@ -23,7 +23,7 @@ GRAPHSAFE_JSON_AS_ARRAY(Note, Message, Loc)
 GRAPHSAFE_JSON_AS_ARRAY(FixIt, Begin, End, Replacement)
 
 namespace lint {
-GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone)
+GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From)
 GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)

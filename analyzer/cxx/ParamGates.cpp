@@ -29,9 +29,10 @@ bool isZero(const Expr *E) {
   return I && I->getValue() == 0;
 }
 
-// Parameters a literal decides: scalars only read in the body. A parameter
-// assigned, incremented, taken by address or bound to a reference may no
-// longer hold what the caller passed.
+} // namespace
+
+// A parameter assigned, incremented, taken by address or bound to a
+// reference may no longer hold what the caller passed.
 std::set<const ParmVarDecl *> readOnlyScalars(const FunctionDecl *F) {
   std::set<const ParmVarDecl *> Out;
   for (const ParmVarDecl *P : F->parameters()) {
@@ -57,6 +58,8 @@ std::set<const ParmVarDecl *> readOnlyScalars(const FunctionDecl *F) {
     It = Uses[*It] == Reads[*It] ? std::next(It) : Out.erase(It);
   return Out;
 }
+
+namespace {
 
 class TestFinder {
 public:
@@ -150,7 +153,8 @@ std::vector<ParamGatedRange> findParamGatedRanges(const FunctionDecl *F, ASTCont
   return Out;
 }
 
-std::vector<ConstArg> literalArguments(const CallExpr *C, const FunctionDecl *Callee) {
+std::vector<ConstArg> literalArguments(const CallExpr *C, const FunctionDecl *Callee,
+                                       const std::set<const ParmVarDecl *> &Fixed) {
   std::vector<ConstArg> Out;
   if (!C || !Callee)
     return Out;
@@ -171,6 +175,9 @@ std::vector<ConstArg> literalArguments(const CallExpr *C, const FunctionDecl *Ca
       A.Truthy = N->getValue() != 0;
     else if (isa<CXXNullPtrLiteralExpr>(Arg) || isa<GNUNullExpr>(Arg))
       A.IsNone = true;
+    else if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+             Ref && Fixed.count(dyn_cast<ParmVarDecl>(Ref->getDecl())))
+      A.From = static_cast<int>(cast<ParmVarDecl>(Ref->getDecl())->getFunctionScopeIndex());
     else
       continue;
     Out.push_back(A);

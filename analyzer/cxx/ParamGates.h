@@ -12,6 +12,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <set>
 #include <vector>
 
 namespace graphsafe::lint {
@@ -28,8 +29,13 @@ struct ParamGatedRange {
 std::vector<ParamGatedRange> findParamGatedRanges(const clang::FunctionDecl *F,
                                                   clang::ASTContext &Ctx);
 
+// Parameters a literal decides: scalars (bool, integer, pointer) F only reads.
+std::set<const clang::ParmVarDecl *> readOnlyScalars(const clang::FunctionDecl *F);
+
 // The literals (true, false, integers, nullptr, defaults left out) a call
-// passes for Callee's parameters.
-std::vector<ConstArg> literalArguments(const clang::CallExpr *C, const clang::FunctionDecl *Callee);
+// passes for Callee's parameters, and the caller's parameters among Fixed
+// (readOnlyScalars of the caller) that it passes on unchanged.
+std::vector<ConstArg> literalArguments(const clang::CallExpr *C, const clang::FunctionDecl *Callee,
+                                       const std::set<const clang::ParmVarDecl *> &Fixed);
 
 } // namespace graphsafe::lint

@@ -138,7 +138,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       std::vector<ConstArg> Passed;
       for (const auto &Target : Cs.Keys)
         if (!Cs.Dynamic && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
-          Passed = literalArguments(P, Target.substr(3), S, N);
+          Passed = literalArguments(T, Target.substr(3), N);
           break;
         }
       if (!Cs.SelfMethod.empty())

@@ -61,10 +61,10 @@ std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call);
 
 // The literal arguments (True, False, None, numbers, plain strings) of a call
-// to the project function Callee, by the parameter each binds
-// (PyConstantBranches.cpp).
-std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Callee,
-                                       const PySource &S, TSNode Call);
+// to the project function Callee, by the parameter each binds, and the
+// caller's own parameters passed on unchanged (PyConstantBranches.cpp).
+std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
+                                       TSNode Call);
 
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters, values assigned to attributes and

@@ -91,14 +91,21 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   return Out;
 }
 
-std::vector<ConstArg> literalArguments(const PyProgram &P, const std::string &Callee,
-                                       const PySource &S, TSNode Call) {
+std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
+                                       TSNode Call) {
+  const PyProgram &P = Caller.P;
+  const PySource &S = *Caller.M.Src;
   std::vector<ConstArg> Out;
   std::set<unsigned> Bound;
   for (const auto &[Index, Arg] : boundArguments(P, Callee, S, Call)) {
     Bound.insert(Index);
-    if (auto C = literal(S, Arg, Index))
+    if (auto C = literal(S, Arg, Index)) {
       Out.push_back(*C);
+    } else if (TSNode Name = unparen(Arg); is(Name, "identifier")) {
+      // `inner(x, capturing)`: the value the caller was given, still unchanged.
+      if (int From = Caller.parameterAt(S.text(Name), beginOf(Name)); From >= 0)
+        Out.push_back(ConstArg{Index, false, false, From});
+    }
   }
   // A parameter the call leaves out holds its default, unless `*args` or
   // `**kwargs` may fill it.

@@ -19,6 +19,10 @@ void step_maybe_checked(cudaStream_t s, float *buf, int check) {
   cudaDeviceSynchronize(); // expected-error {{sync-device-synchronize}}
 }
 
+void layer(cudaStream_t s, float *buf, bool capturing) {
+  record(s, buf, capturing); // passed on: the caller's literal decides
+}
+
 void capture(cudaStream_t s, float *buf, const int *counts, bool runtimeFlag) {
   cudaGraph_t g;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
@@ -26,5 +30,6 @@ void capture(cudaStream_t s, float *buf, const int *counts, bool runtimeFlag) {
   record(s, buf, true, counts);   // reaches the blocking copy
   record(s, buf, runtimeFlag);    // not a literal: either branch may run
   step_maybe_checked(s, buf, 1);  // past the early return
+  layer(s, buf, false);
   cudaStreamEndCapture(s, &g);
 }

@@ -16,6 +16,16 @@ def grad_helper(x, only_inputs=True, check=None, debug=False):
     return x * 2
 
 
+def sync_unless_capturing(x, capturing):
+    if not capturing:
+        torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+    return x
+
+
+def layer(x, capturing):
+    return sync_unless_capturing(x, capturing)  # passed on: the caller's literal decides
+
+
 def step(x, verbose):
     if not verbose:
         return x
@@ -28,3 +38,4 @@ g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     y = grad_helper(static_x, only_inputs=False, check="shapes")
     z = step(static_x, True)
+    v = layer(static_x, False)
