@@ -104,23 +104,15 @@ std::vector<EnvGatedRange> findEnvGatedRanges(const FunctionDecl *F, ASTContext 
     if (Begin < End)
       Out.push_back({Begin, End + 1, Var});
   };
-  walkBody(F->getBody(), [&](const Stmt *S) {
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (auto Var = setTest(If->getCond(), 0))
-        add(If->getThen()->getBeginLoc(), If->getThen()->getEndLoc(), *Var);
-      return;
-    }
-    const auto *Block = dyn_cast<CompoundStmt>(S);
-    if (!Block)
-      return;
-    for (const Stmt *Child : Block->body())
-      if (const auto *If = dyn_cast<IfStmt>(Child);
-          If && !If->getElse() && leavesTheFunction(If->getThen()))
-        if (auto Var = unsetTest(If->getCond())) {
-          add(If->getEndLoc(), Block->getRBracLoc(), *Var);
-          break;
-        }
-  });
+  // A then-branch under a set test, an else-branch or the rest of a block
+  // after an unset test; one variable is enough to gate a stretch.
+  forEachTestedRange(F->getBody(),
+                     [&](const IfStmt *If, SourceLocation B, SourceLocation E, bool Holds) {
+                       auto Var = Holds ? setTest(If->getCond(), 0) : unsetTest(If->getCond());
+                       if (Var)
+                         add(B, E, *Var);
+                       return Var.has_value();
+                     });
   return Out;
 }
 

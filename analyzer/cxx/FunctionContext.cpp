@@ -1,6 +1,7 @@
 #include "FunctionContext.h"
 
 #include "AstUtil.h"
+#include "NotCapturedPaths.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -19,6 +20,29 @@ void walkBody(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
   }
   for (const Stmt *Child : S->children())
     walkBody(Child, Fn);
+}
+
+void forEachTestedRange(
+    const Stmt *Body,
+    const std::function<bool(const IfStmt *, SourceLocation, SourceLocation, bool)> &Visit) {
+  walkBody(Body, [&](const Stmt *S) {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (!If->getCond()) // `if consteval`
+        return;
+      Visit(If, If->getThen()->getBeginLoc(), If->getThen()->getEndLoc(), true);
+      if (const Stmt *Else = If->getElse())
+        Visit(If, Else->getBeginLoc(), Else->getEndLoc(), false);
+      return;
+    }
+    const auto *Block = dyn_cast<CompoundStmt>(S);
+    if (!Block)
+      return;
+    for (const Stmt *Child : Block->body())
+      if (const auto *If = dyn_cast<IfStmt>(Child);
+          If && If->getCond() && !If->getElse() && leavesTheFunction(If->getThen()) &&
+          Visit(If, If->getEndLoc(), Block->getRBracLoc(), false))
+        break;
+  });
 }
 
 void walkBodyWithScopes(const Stmt *S, const SourceManager &SM,

@@ -93,6 +93,16 @@ private:
 // lambdas: those are functions of their own, reached through call edges.
 void walkBody(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);
 
+// The stretches of a body that run only when an `if` test went one way: its
+// then-branch (Holds true), its else-branch (Holds false) and the rest of a
+// block after `if (cond) return;` or another branch that leaves the function
+// (Holds false). Visit returning true skips the later early returns of that
+// block.
+void forEachTestedRange(
+    const clang::Stmt *Body,
+    const std::function<bool(const clang::IfStmt *If, clang::SourceLocation Begin,
+                             clang::SourceLocation End, bool Holds)> &Visit);
+
 // Like walkBody, and also passes the file offset where the innermost enclosing
 // block ends: the end of the scope of a declaration seen at S (RAII guards).
 void walkBodyWithScopes(const clang::Stmt *S, const clang::SourceManager &SM,

@@ -132,24 +132,13 @@ std::vector<ParamGatedRange> findParamGatedRanges(const FunctionDecl *F, ASTCont
       for (const ParamTest &T : Tests)
         Out.push_back({Begin, End + 1, T});
   };
-  walkBody(F->getBody(), [&](const Stmt *S) {
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (If->isConsteval() || If->getConditionVariable())
-        return;
-      add(If->getThen()->getBeginLoc(), If->getThen()->getEndLoc(), If->getCond(), true);
-      if (const Stmt *Else = If->getElse())
-        add(Else->getBeginLoc(), Else->getEndLoc(), If->getCond(), false);
-      return;
-    }
-    const auto *Block = dyn_cast<CompoundStmt>(S);
-    if (!Block)
-      return;
-    // `if (!capturing) return;`: what follows runs when the test failed.
-    for (const Stmt *Child : Block->body())
-      if (const auto *If = dyn_cast<IfStmt>(Child);
-          If && !If->getElse() && !If->getConditionVariable() && leavesTheFunction(If->getThen()))
-        add(If->getEndLoc(), Block->getRBracLoc(), If->getCond(), false);
-  });
+  // Every early return counts: what follows `if (!a) return; if (!b) return;`
+  // runs when both tests failed.
+  forEachTestedRange(F->getBody(),
+                     [&](const IfStmt *If, SourceLocation B, SourceLocation E, bool Holds) {
+                       add(B, E, If->getCond(), Holds);
+                       return false;
+                     });
   return Out;
 }
 
