@@ -39,5 +39,11 @@ void step(cudaStream_t s, float *x) {
     cudaDeviceSynchronize(); // expected-error {{sync-device-synchronize}}
   if (std::getenv("MYLIB_FAST") == nullptr)
     cudaDeviceSynchronize(); // expected-error {{sync-device-synchronize}}
+  if (!std::getenv("MYLIB_VERIFY")) {
+    cudaMemsetAsync(x, 0, 4, s);
+  } else {
+    // CHECK-MESSAGES@+1: only when the environment sets MYLIB_VERIFY
+    cudaDeviceSynchronize(); // expected-note {{sync-device-synchronize}}
+  }
   cudaStreamEndCapture(s, &g);
 }
