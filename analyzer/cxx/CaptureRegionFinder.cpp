@@ -232,7 +232,8 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
   Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
   Ctx.NotCaptured = findNotCaptured(F->getBody(), SM);
   Ctx.EnvGated = findEnvGatedRanges(F, this->Ctx);
-  Ctx.ParamGated = findParamGatedRanges(F, this->Ctx);
+  Ctx.FixedParams = readOnlyScalars(F);
+  Ctx.ParamGated = findParamGatedRanges(F, Ctx.FixedParams, this->Ctx);
 
   std::string Name = qualifiedName(F);
   for (const auto &E : Spec.EntryPoints)

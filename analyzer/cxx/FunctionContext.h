@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,8 @@ public:
   // in a capture that succeeds (NotCapturedPaths.h).
   std::vector<SpelledRange> NotCaptured;
   std::vector<EnvGatedRange> EnvGated;
+  // The parameters only read here, and the ranges tests of them gate.
+  std::set<const clang::ParmVarDecl *> FixedParams;
   std::vector<ParamGatedRange> ParamGated;
   bool IsEntryPoint = false;
   const CaptureSpec *Spec = nullptr;

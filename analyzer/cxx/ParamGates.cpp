@@ -63,9 +63,7 @@ namespace {
 
 class TestFinder {
 public:
-  explicit TestFinder(const FunctionDecl *F) : Params(readOnlyScalars(F)) {}
-
-  bool any() const { return !Params.empty(); }
+  explicit TestFinder(const std::set<const ParmVarDecl *> &Params) : Params(Params) {}
 
   // The tests that hold where Cond went the way Holds says.
   void testsOf(const Expr *Cond, bool Holds, std::vector<ParamTest> &Out) const {
@@ -111,18 +109,18 @@ private:
       return std::nullopt;
     return P->getFunctionScopeIndex();
   }
-  std::set<const ParmVarDecl *> Params;
+  const std::set<const ParmVarDecl *> &Params;
 };
 
 } // namespace
 
-std::vector<ParamGatedRange> findParamGatedRanges(const FunctionDecl *F, ASTContext &Ctx) {
+std::vector<ParamGatedRange> findParamGatedRanges(const FunctionDecl *F,
+                                                  const std::set<const ParmVarDecl *> &Fixed,
+                                                  ASTContext &Ctx) {
   std::vector<ParamGatedRange> Out;
-  if (!F->hasBody())
+  if (!F->hasBody() || Fixed.empty())
     return Out;
-  TestFinder Finder(F);
-  if (!Finder.any())
-    return Out;
+  TestFinder Finder(Fixed);
   const SourceManager &SM = Ctx.getSourceManager();
   auto add = [&](SourceLocation B, SourceLocation E, const Expr *Cond, bool Holds) {
     std::vector<ParamTest> Tests;

@@ -22,15 +22,16 @@ struct ParamGatedRange {
   ParamTest Test;
 };
 
-// The ranges of F's body that run only when a test of one of its scalar
-// parameters (bool, integer, pointer; never written in the body) holds: the
-// branches of an `if` on `p`, `!p`, `p == nullptr`, `p != 0`, `&&` and `||`
-// chains of those, and what follows `if (p) return;`.
-std::vector<ParamGatedRange> findParamGatedRanges(const clang::FunctionDecl *F,
-                                                  clang::ASTContext &Ctx);
-
 // Parameters a literal decides: scalars (bool, integer, pointer) F only reads.
 std::set<const clang::ParmVarDecl *> readOnlyScalars(const clang::FunctionDecl *F);
+
+// The ranges of F's body that run only when a test of one of its parameters
+// in Fixed (readOnlyScalars of F) holds: the branches of an `if` on `p`, `!p`,
+// `p == nullptr`, `p != 0`, `&&` and `||` chains of those, and what follows
+// `if (p) return;`.
+std::vector<ParamGatedRange> findParamGatedRanges(const clang::FunctionDecl *F,
+                                                  const std::set<const clang::ParmVarDecl *> &Fixed,
+                                                  clang::ASTContext &Ctx);
 
 // The literals (true, false, integers, nullptr, defaults left out) a call
 // passes for Callee's parameters, and the caller's parameters among Fixed

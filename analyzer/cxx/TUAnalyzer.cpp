@@ -432,7 +432,6 @@ private:
   void collectCalls(FunctionContext &FC, const CaptureRegionFinder &Finder, FunctionSummary &S) {
     const SourceManager &SM = FC.sm();
     std::set<std::pair<std::string, unsigned>> Seen;
-    const std::set<const ParmVarDecl *> Fixed = readOnlyScalars(FC.function());
     auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx,
                     SourceLoc Begin, const CallExpr *Call = nullptr) {
       if (!Callee)
@@ -451,7 +450,7 @@ private:
       E.RegionBegin = Begin;
       E.EnvGate = FC.envGateAt(L);
       E.When = FC.testsAt(L);
-      E.Constants = literalArguments(Call, Callee, Fixed);
+      E.Constants = literalArguments(Call, Callee, FC.FixedParams);
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every
