@@ -88,10 +88,12 @@ public:
           Overriders[Base].push_back(F.Usr);
         for (const auto &S : F.Sites)
           for (const auto &T : S.When)
-            Tested[F.Usr].insert(T.Index);
+            if (T.Global.empty())
+              Tested[F.Usr].insert(T.Index);
         for (const auto &C : F.Calls) {
           for (const auto &T : C.When)
-            Tested[F.Usr].insert(T.Index);
+            if (T.Global.empty())
+              Tested[F.Usr].insert(T.Index);
           // A parameter passed on is tested where it goes.
           for (const auto &K : C.Constants)
             if (K.From >= 0)
@@ -176,9 +178,16 @@ public:
           continue;
         }
         for (const ConstArg &K : CallerKnew)
-          if (static_cast<int>(K.Index) == C.From)
+          if (K.Global.empty() && static_cast<int>(K.Index) == C.From)
             Known.push_back({C.Index, K.Truthy, K.IsNone});
       }
+      // A global the caller's walk knew (a mode its caller's `with` set)
+      // holds in the callee too, unless this call sits in a block setting it anew.
+      for (const ConstArg &K : CallerKnew)
+        if (!K.Global.empty() && std::none_of(Known.begin(), Known.end(), [&](const ConstArg &C) {
+              return C.Global == K.Global;
+            }))
+          Known.push_back(K);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
@@ -189,12 +198,16 @@ public:
         // their own; the rest would walk it again for nothing.
         std::vector<ConstArg> Passed;
         std::string Key = CalleeSelf;
-        if (auto It = Tested.find(T); It != Tested.end())
-          for (const ConstArg &C : Known)
-            if (It->second.count(C.Index)) {
-              Passed.push_back(C);
-              Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
-            }
+        auto It = Tested.find(T);
+        for (const ConstArg &C : Known)
+          if (!C.Global.empty()) {
+            // Kept whether or not this callee tests it: a callee further down may.
+            Passed.push_back(C);
+            Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
+          } else if (It != Tested.end() && It->second.count(C.Index)) {
+            Passed.push_back(C);
+            Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
+          }
         if (!Gate.empty())
           Key += "|env";
         // Past the bound, one context with nothing known stands for the rest.

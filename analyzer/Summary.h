@@ -21,21 +21,26 @@ enum class CaptureContext {
 // A literal a call passes for the callee's parameter Index (`only_inputs=True`,
 // `mask=None`): what it decides in the callee's branches. With From set, the
 // caller passes its own parameter From on unchanged (`inner(x, capturing)`):
-// the value is whatever the walk that reached the caller knew for it.
+// the value is whatever the walk that reached the caller knew for it. With
+// Global set, not a parameter but a module global's value (a mode flag a
+// `with` block around the call set): it holds in everything the call runs.
 struct ConstArg {
   unsigned Index = 0;
   bool Truthy = false;
   bool IsNone = false;
   int From = -1;
+  std::string Global;
 };
 
 // A test of the function's own parameter Index that must hold for a site or a
 // call to run: under `if flag:` (Truthy), `if not flag:` or after
 // `if flag: return` (Falsy), `if x is None:` (IsNone), `if x is not None:`.
+// With Global set, a test of that module global instead (Index unused).
 struct ParamTest {
   enum class Kind { Truthy, Falsy, IsNone, NotNone };
   unsigned Index = 0;
   Kind K = Kind::Truthy;
+  std::string Global;
   bool holdsFor(const ConstArg &C) const {
     switch (K) {
     case Kind::Truthy:
@@ -56,7 +61,7 @@ struct ParamTest {
 inline bool runsWith(const std::vector<ParamTest> &When, const std::vector<ConstArg> &Passed) {
   for (const ParamTest &T : When)
     for (const ConstArg &C : Passed)
-      if (C.Index == T.Index && !T.holdsFor(C))
+      if (C.Index == T.Index && C.Global == T.Global && !T.holdsFor(C))
         return false;
   return true;
 }

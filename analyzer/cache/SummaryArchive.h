@@ -15,8 +15,10 @@ template <class A> void serialize(A &Ar, ToolError &E) { Ar(E.Where, E.Message);
 
 namespace lint {
 
-template <class A> void serialize(A &Ar, ConstArg &C) { Ar(C.Index, C.Truthy, C.IsNone, C.From); }
-template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K); }
+template <class A> void serialize(A &Ar, ConstArg &C) {
+  Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global);
+}
+template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global); }
 template <class A> void serialize(A &Ar, Site &S) {
   Ar(S.RuleId, S.Message, S.Loc, S.Context, S.RegionBegin, S.FixIts, S.Notes, S.Fix, S.When,
      S.EnvGate);

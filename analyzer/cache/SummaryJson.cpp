@@ -23,8 +23,8 @@ GRAPHSAFE_JSON_AS_ARRAY(Note, Message, Loc)
 GRAPHSAFE_JSON_AS_ARRAY(FixIt, Begin, End, Replacement)
 
 namespace lint {
-GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From)
-GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K)
+GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From, Global)
+GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,

@@ -5,6 +5,7 @@
 #include "PyCallGraph.h"
 #include "PyContext.h"
 #include "PyIndexArchive.h"
+#include "PyModeFlags.h"
 #include "PyParts.h"
 #include "PyResultCache.h"
 #include "ReadFile.h"
@@ -141,6 +142,9 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           Passed = literalArguments(T, Target.substr(3), N);
           break;
         }
+      if (Followed)
+        for (ConstArg &Fact : modeFactsAt(T, N))
+          Passed.push_back(std::move(Fact));
       if (!Cs.SelfMethod.empty())
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});

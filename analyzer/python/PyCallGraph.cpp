@@ -63,24 +63,6 @@ void addAttrTargets(const PyTypes &T, const std::string &Class, const std::strin
     Out.push_back(attrKey(C, Attr));
 }
 
-// A project function decorated as a generator context manager
-// (@contextlib.contextmanager, @asynccontextmanager).
-bool isContextManager(const PyProgram &P, const std::string &Function) {
-  const auto [F, M] = P.signature(Function);
-  if (!F || !M || F->IsLambda || F->IsModuleBody)
-    return false;
-  TSNode Decorated = ts_node_parent(F->Node);
-  if (!is(Decorated, "decorated_definition"))
-    return false;
-  for (TSNode D : namedChildren(Decorated)) {
-    std::string_view Text = M->Src->text(D);
-    if (is(D, "decorator") && Text.size() >= 14 &&
-        Text.substr(Text.size() - 14) == "contextmanager")
-      return true;
-  }
-  return false;
-}
-
 // `with cm(...) as f`: f is what the generator cm yields.
 void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) {
   Cm = unparen(Cm);
@@ -245,6 +227,22 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
 bool isSuperCall(const PyTypes &T, TSNode N) {
   N = unparen(N);
   return is(N, "call") && T.resolve(field(N, "function")) == "super";
+}
+
+bool isContextManager(const PyProgram &P, const std::string &Function) {
+  const auto [F, M] = P.signature(Function);
+  if (!F || !M || F->IsLambda || F->IsModuleBody)
+    return false;
+  TSNode Decorated = ts_node_parent(F->Node);
+  if (!is(Decorated, "decorated_definition"))
+    return false;
+  for (TSNode D : namedChildren(Decorated)) {
+    std::string_view Text = M->Src->text(D);
+    if (is(D, "decorator") && Text.size() >= 14 &&
+        Text.substr(Text.size() - 14) == "contextmanager")
+      return true;
+  }
+  return false;
 }
 
 Callees calleesOf(const PyTypes &T, TSNode Call) {

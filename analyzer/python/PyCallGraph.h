@@ -36,6 +36,10 @@ struct Callees {
 // The key a class goes by in the summaries' class hierarchy.
 std::string classKey(const std::string &Class);
 
+// A project function decorated as a generator context manager
+// (@contextlib.contextmanager, @asynccontextmanager).
+bool isContextManager(const PyProgram &P, const std::string &Function);
+
 // Whether N is `super()`.
 bool isSuperCall(const PyTypes &T, TSNode N);
 

@@ -5,6 +5,7 @@
 // what runs for the literals each caller passed.
 #include "PyCallGraph.h"
 #include "PyContext.h"
+#include "PyModeFlags.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,31 +17,46 @@ namespace graphsafe::lint::py {
 namespace {
 
 // `flag`, `not flag`, `x is None`, `x is not None` where the name is the
-// function's parameter there; Holds says which way the test went.
-std::optional<ParamTest> testOf(const PyTypes &T, TSNode Cond, bool Holds) {
+// function's parameter there, and `MODE`, `mode = is_mode_enabled()`,
+// `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which
+// way the test went. `a and b` that held, or `a or b` that failed, tests each.
+void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out) {
   Cond = unparen(Cond);
   const PySource &S = *T.M.Src;
   using K = ParamTest::Kind;
   if (is(Cond, "not_operator"))
-    return testOf(T, field(Cond, "argument"), !Holds);
+    return testsOf(T, field(Cond, "argument"), !Holds, Out);
+  if (is(Cond, "boolean_operator")) {
+    bool And = kind(ts_node_child(Cond, 1)) == "and";
+    if (And == Holds) {
+      testsOf(T, field(Cond, "left"), Holds, Out);
+      testsOf(T, field(Cond, "right"), Holds, Out);
+    }
+    return;
+  }
   if (is(Cond, "identifier")) {
-    int Index = T.parameterAt(S.text(Cond), beginOf(Cond));
-    if (Index < 0)
-      return std::nullopt;
-    return ParamTest{static_cast<unsigned>(Index), Holds ? K::Truthy : K::Falsy};
+    if (int Index = T.parameterAt(S.text(Cond), beginOf(Cond)); Index >= 0)
+      Out.push_back({static_cast<unsigned>(Index), Holds ? K::Truthy : K::Falsy});
+    else if (std::string G = globalTested(T, Cond); !G.empty())
+      Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
+    return;
+  }
+  if (is(Cond, "call")) {
+    if (std::string G = globalTested(T, Cond); !G.empty())
+      Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
+    return;
   }
   if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
     TSNode Name = ts_node_child(Cond, 0), Op = ts_node_child(Cond, 1), Rhs = ts_node_child(Cond, 2);
     std::string_view Spelled = kind(Op);
     if (!is(Name, "identifier") || !is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
-      return std::nullopt;
+      return;
     int Index = T.parameterAt(S.text(Name), beginOf(Name));
     if (Index < 0)
-      return std::nullopt;
+      return;
     bool None = (Spelled == "is") == Holds;
-    return ParamTest{static_cast<unsigned>(Index), None ? K::IsNone : K::NotNone};
+    Out.push_back({static_cast<unsigned>(Index), None ? K::IsNone : K::NotNone});
   }
-  return std::nullopt;
 }
 
 // The literal E spells, if it is one.
@@ -77,15 +93,10 @@ std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
 
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   std::vector<ParamTest> Out;
-  // Without parameters (past self) nothing here can be a test of one.
-  if (T.F.IsLambda || callerParameters(T.F).empty())
+  if (T.F.IsLambda)
     return Out;
-  auto add = [&](TSNode Cond, bool Holds) {
-    if (auto Test = testOf(T, Cond, Holds))
-      Out.push_back(*Test);
-  };
   enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
-    add(Cond, Holds);
+    testsOf(T, Cond, Holds, Out);
     return false;
   });
   return Out;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "PyModule.h"
+#include "Summary.h"
 
 #include <map>
 #include <string>
@@ -62,6 +63,9 @@ struct PyTypeCache {
   std::map<const PyModuleInfo *, std::unique_ptr<PyTypes>> ModuleScopes;
   // The functions closures are defined in, by the closure's definition.
   std::map<const PyFunctionDef *, std::unique_ptr<PyTypes>> Enclosing;
+  // What entering a @contextmanager with given literals holds module
+  // globals to (PyModeFlags.cpp), by the function and the literals.
+  std::map<std::string, std::vector<ConstArg>> ModeFacts;
   int Depth = 0;
 };
 
@@ -97,6 +101,7 @@ public:
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
+  PyTypeCache &cache() const { return Cache; }
 
   const PyProgram &P;
   const PyModuleInfo &M;

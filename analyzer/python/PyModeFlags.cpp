@@ -1,0 +1,653 @@
+#include "PyModeFlags.h"
+
+#include "PyCallGraph.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+std::string globalKey(const PyModuleInfo &M, std::string_view Name) {
+  return M.Module + "." + std::string(Name);
+}
+
+// The names a function declares `global`, its nested scopes left out.
+std::set<std::string, std::less<>> declaredGlobals(const PySource &S, TSNode Body) {
+  std::set<std::string, std::less<>> Out;
+  walk(Body, [&](TSNode N) {
+    if (isScope(N))
+      return false;
+    if (is(N, "global_statement"))
+      for (TSNode Name : namedChildren(N))
+        Out.insert(std::string(S.text(Name)));
+    return !is(N, "global_statement");
+  });
+  return Out;
+}
+
+// Whether Name is this function's own: a parameter, or bound by it and not
+// declared global (`prev = _MODE` binds prev; `global _MODE; _MODE = True`
+// does not bind _MODE).
+bool isLocal(const PyTypes &T, std::string_view Name, unsigned Offset,
+             const std::set<std::string, std::less<>> &Globals) {
+  if (Globals.count(Name))
+    return false;
+  return T.parameterAt(Name, Offset) >= 0 || !ts_node_is_null(T.boundExpr(Name, Offset)) ||
+         !ts_node_is_null(T.enteredExpr(Name, Offset)) || T.closureScope(Name);
+}
+
+// The one project function a call runs, if the call names one directly.
+std::string calledFunction(const PyTypes &T, TSNode Call) {
+  Callees Cs = calleesOf(T, Call);
+  if (Cs.Dynamic || !Cs.SelfMethod.empty() || Cs.Keys.size() != 1)
+    return "";
+  const std::string &K = Cs.Keys.front();
+  if (K.rfind("py:", 0) != 0 || !T.P.isFunction(K.substr(3)))
+    return "";
+  return K.substr(3);
+}
+
+// For a getter (no parameters, its body `return NAME` of a module global,
+// after any docstring): the global's key.
+std::string getterGlobal(const PyProgram &P, const std::string &Function) {
+  const PyFunctionDef *F = P.function(Function);
+  const PyModuleInfo *M = P.moduleOfFunction(Function);
+  if (!F || !M || F->IsLambda || F->IsModuleBody || !callerParameters(*F).empty() ||
+      !F->ClassQName.empty())
+    return "";
+  const PySource &S = *M->Src;
+  TSNode Returned{};
+  for (TSNode Stmt : namedChildren(F->body())) {
+    if (is(Stmt, "comment"))
+      continue;
+    if (is(Stmt, "expression_statement") && ts_node_named_child_count(Stmt) == 1 &&
+        is(ts_node_named_child(Stmt, 0), "string") && ts_node_is_null(Returned))
+      continue;
+    if (!is(Stmt, "return_statement") || !ts_node_is_null(Returned))
+      return "";
+    Returned = unparen(ts_node_named_child(Stmt, 0));
+  }
+  if (!is(Returned, "identifier"))
+    return "";
+  std::string_view Name = S.text(Returned);
+  // A module's own top-level function or class of that name is not a flag.
+  if (M->Defs.count(std::string(Name)) || M->Imports.count(std::string(Name)))
+    return "";
+  return globalKey(*M, Name);
+}
+
+// What a name, literal or getter call evaluates to on one path.
+struct Sym {
+  enum class K { Unknown, Known, Entry } Kind = K::Unknown;
+  bool Truthy = false;
+  bool IsNone = false;
+  std::string Global; // Entry: the global's value where the function was entered
+  static Sym known(bool Truthy, bool IsNone = false) { return {K::Known, Truthy, IsNone, ""}; }
+  static Sym entry(std::string G) { return {K::Entry, false, false, std::move(G)}; }
+  bool operator<(const Sym &O) const {
+    return std::tie(Kind, Truthy, IsNone, Global) < std::tie(O.Kind, O.Truthy, O.IsNone, O.Global);
+  }
+};
+
+enum class Tri { Unknown, True, False };
+
+// One way through a function: what it assigned to globals, what it must have
+// found them holding on entry, what its locals hold.
+struct Path {
+  std::map<std::string, Tri> Assigned;
+  std::map<std::string, bool> Entry;
+  std::map<std::string, Sym, std::less<>> Locals;
+  bool Broken = false; // left the loop it is in (break, continue)
+  bool operator<(const Path &O) const {
+    return std::tie(Assigned, Entry, Locals, Broken) <
+           std::tie(O.Assigned, O.Entry, O.Locals, O.Broken);
+  }
+};
+
+using Paths = std::vector<Path>;
+
+void dedupe(Paths &Ps) {
+  std::sort(Ps.begin(), Ps.end());
+  Ps.erase(std::unique(Ps.begin(), Ps.end(),
+                       [](const Path &A, const Path &B) { return !(A < B) && !(B < A); }),
+           Ps.end());
+}
+
+// Runs functions over their paths, as far as they decide module globals.
+class FlagInterpreter {
+public:
+  FlagInterpreter(const PyProgram &P, PyTypeCache &Cache) : P(P), Cache(Cache) {}
+
+  // The paths by which Function returns (UntilYield: reaches its first
+  // yield), locals dropped; nothing when there are too many to follow.
+  std::optional<Paths> run(const std::string &Function, const std::vector<ConstArg> &Args,
+                           int Depth, bool UntilYield) {
+    std::string MemoKey = Function + (UntilYield ? "|y" : "|r") + std::to_string(Depth);
+    for (const ConstArg &A : Args)
+      MemoKey += "|" + std::to_string(A.Index) + (A.Truthy ? "t" : "f") + (A.IsNone ? "n" : "");
+    if (auto It = Memo.find(MemoKey); It != Memo.end())
+      return It->second;
+    if (Active.count(Function))
+      return std::nullopt; // recursion: give up rather than guess
+    Active.insert(Function);
+    auto Out = runUncached(Function, Args, Depth, UntilYield);
+    Active.erase(Function);
+    Memo[MemoKey] = Out;
+    return Out;
+  }
+
+private:
+  static constexpr size_t MaxPaths = 64;
+  static constexpr int MaxDepth = 4;
+
+  struct Frame {
+    const PyTypes &T;
+    std::set<std::string, std::less<>> Globals; // declared `global`
+    std::map<std::string, Sym, std::less<>> Params;
+    bool UntilYield = false;
+    int Depth = 0;
+    Paths Exits;
+    bool GaveUp = false;
+  };
+
+  std::optional<Paths> runUncached(const std::string &Function, const std::vector<ConstArg> &Args,
+                                   int Depth, bool UntilYield) {
+    const PyFunctionDef *F = P.function(Function);
+    const PyModuleInfo *M = P.moduleOfFunction(Function);
+    if (!F || !M || F->IsLambda || F->IsModuleBody)
+      return std::nullopt;
+    ++Cache.Depth;
+    PyTypes T(P, *M, *F, Cache);
+    --Cache.Depth;
+    Frame Fr{T, declaredGlobals(*M->Src, F->body()), {}, UntilYield, Depth, {}, false};
+    std::vector<std::string> Names = parameterNames(*M->Src, *F);
+    for (const ConstArg &A : Args)
+      if (A.Index < Names.size() && A.From < 0 && A.Global.empty())
+        Fr.Params[Names[A.Index]] = Sym::known(A.Truthy, A.IsNone);
+    Paths Live = block(Fr, F->body(), {Path{}});
+    if (Fr.GaveUp)
+      return std::nullopt;
+    // Falling off the end returns; a context manager that never yields
+    // raises on entry instead.
+    if (!UntilYield)
+      Fr.Exits.insert(Fr.Exits.end(), Live.begin(), Live.end());
+    for (Path &E : Fr.Exits) {
+      E.Locals.clear();
+      E.Broken = false;
+    }
+    dedupe(Fr.Exits);
+    return Fr.Exits;
+  }
+
+  // The value of a global on a path: assigned there, or constrained on entry.
+  static Sym current(const Path &Pa, const std::string &Key) {
+    if (auto It = Pa.Assigned.find(Key); It != Pa.Assigned.end())
+      return It->second == Tri::Unknown ? Sym{} : Sym::known(It->second == Tri::True);
+    if (auto It = Pa.Entry.find(Key); It != Pa.Entry.end())
+      return Sym::known(It->second);
+    return Sym::entry(Key);
+  }
+
+  Sym readName(Frame &Fr, const Path &Pa, TSNode Name) {
+    const PyTypes &T = Fr.T;
+    std::string_view Text = T.M.Src->text(Name);
+    if (auto It = Pa.Locals.find(Text); It != Pa.Locals.end())
+      return It->second;
+    if (auto It = Fr.Params.find(Text); It != Fr.Params.end())
+      return It->second;
+    if (isLocal(T, Text, beginOf(Name), Fr.Globals))
+      return {};
+    std::string Key = globalKey(T.M, Text);
+    Sym V = current(Pa, Key);
+    // Only flags the function declares global are followed back to entry:
+    // module constants (HAVE_X = True at import) would only split paths.
+    if (V.Kind == Sym::K::Entry && !Fr.Globals.count(Text))
+      return {};
+    return V;
+  }
+
+  Sym eval(Frame &Fr, const Path &Pa, TSNode E) {
+    E = unparen(E);
+    const PySource &S = *Fr.T.M.Src;
+    if (is(E, "true"))
+      return Sym::known(true);
+    if (is(E, "false"))
+      return Sym::known(false);
+    if (is(E, "none"))
+      return Sym::known(false, true);
+    if (is(E, "integer"))
+      return Sym::known(std::strtod(std::string(S.text(E)).c_str(), nullptr) != 0.0);
+    if (is(E, "identifier")) {
+      // A local copied from a global on entry (`prev = _MODE`) is known once
+      // a test on this path decided that entry value.
+      Sym V = readName(Fr, Pa, E);
+      if (V.Kind == Sym::K::Entry)
+        if (auto It = Pa.Entry.find(V.Global); It != Pa.Entry.end())
+          return Sym::known(It->second);
+      return V;
+    }
+    if (is(E, "not_operator")) {
+      Sym V = eval(Fr, Pa, field(E, "argument"));
+      return V.Kind == Sym::K::Known ? Sym::known(!V.Truthy) : Sym{};
+    }
+    if (is(E, "call")) {
+      std::string Fn = calledFunction(Fr.T, E);
+      if (std::string Key = Fn.empty() ? "" : getterGlobal(P, Fn); !Key.empty())
+        return current(Pa, Key);
+    }
+    return {};
+  }
+
+  // The paths on which Cond evaluates to Want, each narrowed by what that
+  // tells of the globals it reads.
+  Paths refine(Frame &Fr, const Path &Pa, TSNode Cond, bool Want) {
+    Cond = unparen(Cond);
+    if (is(Cond, "not_operator"))
+      return refine(Fr, Pa, field(Cond, "argument"), !Want);
+    if (is(Cond, "boolean_operator")) {
+      bool And = kind(ts_node_child(Cond, 1)) == "and";
+      TSNode L = field(Cond, "left"), R = field(Cond, "right");
+      // `a and b` holds where both do; fails where a does, or a holds and b fails.
+      // `or` the same way round.
+      Paths Out;
+      bool Short = Want; // the value of `a` that decides alone: false for and, true for or
+      if (And == Want) {
+        for (const Path &A : refine(Fr, Pa, L, Want))
+          for (Path &B : refine(Fr, A, R, Want))
+            Out.push_back(std::move(B));
+      } else {
+        Out = refine(Fr, Pa, L, Short);
+        for (const Path &A : refine(Fr, Pa, L, !Short))
+          for (Path &B : refine(Fr, A, R, Want))
+            Out.push_back(std::move(B));
+      }
+      return Out;
+    }
+    if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3 &&
+        is(ts_node_child(Cond, 2), "none")) {
+      std::string_view Op = kind(ts_node_child(Cond, 1));
+      Sym V = eval(Fr, Pa, ts_node_child(Cond, 0));
+      if (V.Kind != Sym::K::Known || (Op != "is" && Op != "is not"))
+        return {Pa};
+      bool Holds = (Op == "is") == V.IsNone;
+      return Holds == Want ? Paths{Pa} : Paths{};
+    }
+    Sym V = eval(Fr, Pa, Cond);
+    if (V.Kind == Sym::K::Known)
+      return V.Truthy == Want ? Paths{Pa} : Paths{};
+    if (V.Kind == Sym::K::Entry) {
+      Path Q = Pa;
+      Q.Entry[V.Global] = Want;
+      return {Q};
+    }
+    return {Pa};
+  }
+
+  // A call's effect on the globals, on each path: the callee's paths joined
+  // to the caller's where what each assumed of the globals agrees.
+  void applyCall(Frame &Fr, Paths &Live, TSNode Call) {
+    std::string Fn = calledFunction(Fr.T, Call);
+    if (Fn.empty() || isContextManager(P, Fn))
+      return;
+    if (Fr.Depth + 1 >= MaxDepth) {
+      // Too deep to follow: whatever it declares global may now hold anything.
+      const PyFunctionDef *F = P.function(Fn);
+      const PyModuleInfo *M = P.moduleOfFunction(Fn);
+      if (F && M && !F->IsLambda && !F->IsModuleBody)
+        for (const auto &G : declaredGlobals(*M->Src, F->body()))
+          for (Path &Pa : Live)
+            Pa.Assigned[globalKey(*M, G)] = Tri::Unknown;
+      return;
+    }
+    std::vector<ConstArg> Args;
+    for (ConstArg A : literalArguments(Fr.T, Fn, Call)) {
+      if (A.From >= 0) {
+        // The caller's own parameter, passed on: its literal, if it had one.
+        std::vector<std::string> Names = parameterNames(*Fr.T.M.Src, Fr.T.F);
+        auto It = A.From < static_cast<int>(Names.size()) ? Fr.Params.find(Names[A.From])
+                                                          : Fr.Params.end();
+        if (It == Fr.Params.end() || It->second.Kind != Sym::K::Known)
+          continue;
+        A = ConstArg{A.Index, It->second.Truthy, It->second.IsNone};
+      }
+      Args.push_back(A);
+    }
+    auto Exits = run(Fn, Args, Fr.Depth + 1, false);
+    if (!Exits) {
+      Fr.GaveUp = true;
+      return;
+    }
+    Paths Out;
+    for (const Path &Pa : Live) {
+      if (Pa.Broken) {
+        Out.push_back(Pa);
+        continue;
+      }
+      for (const Path &E : *Exits) {
+        Path Q = Pa;
+        bool Feasible = true;
+        for (const auto &[Key, Was] : E.Entry) {
+          Sym Now = current(Q, Key);
+          if (Now.Kind == Sym::K::Known && Now.Truthy != Was)
+            Feasible = false;
+          else if (Now.Kind == Sym::K::Entry)
+            Q.Entry[Key] = Was;
+        }
+        if (!Feasible)
+          continue;
+        for (const auto &[Key, V] : E.Assigned)
+          Q.Assigned[Key] = V;
+        Out.push_back(std::move(Q));
+      }
+    }
+    Live = std::move(Out);
+  }
+
+  // The calls an expression makes, outermost last (arguments run first).
+  void applyCallsIn(Frame &Fr, Paths &Live, TSNode E) {
+    if (ts_node_is_null(E))
+      return;
+    std::vector<TSNode> Calls;
+    walk(E, [&](TSNode N) {
+      if (isScope(N))
+        return false;
+      if (is(N, "call"))
+        Calls.push_back(N);
+      return true;
+    });
+    for (auto It = Calls.rbegin(); It != Calls.rend() && !Fr.GaveUp; ++It)
+      applyCall(Fr, Live, *It);
+  }
+
+  void assign(Frame &Fr, Paths &Live, TSNode Target, TSNode Value) {
+    Target = unparen(Target);
+    const PySource &S = *Fr.T.M.Src;
+    if (is(Target, "identifier")) {
+      std::string Name(S.text(Target));
+      for (Path &Pa : Live) {
+        if (Pa.Broken)
+          continue;
+        Sym V = ts_node_is_null(Value) ? Sym{} : eval(Fr, Pa, Value);
+        if (Fr.Globals.count(Name))
+          Pa.Assigned[globalKey(Fr.T.M, Name)] = V.Kind != Sym::K::Known ? Tri::Unknown
+                                                 : V.Truthy              ? Tri::True
+                                                                         : Tri::False;
+        else
+          Pa.Locals[Name] = V;
+      }
+      return;
+    }
+    if (is(Target, "pattern_list") || is(Target, "tuple_pattern") || is(Target, "list_pattern") ||
+        is(Target, "tuple") || is(Target, "list"))
+      for (TSNode Part : namedChildren(Target))
+        assign(Fr, Live, Part, TSNode{});
+  }
+
+  void expression(Frame &Fr, Paths &Live, TSNode E) {
+    if (is(E, "assignment") || is(E, "augmented_assignment")) {
+      TSNode Right = field(E, "right");
+      if (is(Right, "yield")) {
+        yieldAt(Fr, Live);
+        return;
+      }
+      applyCallsIn(Fr, Live, Right);
+      // `x += 1` leaves nothing known; `x = y = v` binds each.
+      bool Augmented = is(E, "augmented_assignment");
+      assign(Fr, Live, field(E, "left"), Augmented ? TSNode{} : Right);
+      if (is(Right, "assignment"))
+        expression(Fr, Live, Right);
+      return;
+    }
+    if (is(E, "yield")) {
+      yieldAt(Fr, Live);
+      return;
+    }
+    applyCallsIn(Fr, Live, E);
+  }
+
+  void yieldAt(Frame &Fr, Paths &Live) {
+    if (!Fr.UntilYield)
+      return;
+    for (Path &Pa : Live)
+      if (!Pa.Broken)
+        Fr.Exits.push_back(Pa);
+    Live.erase(std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
+               Live.end());
+  }
+
+  // Paths split by a test; Then runs where it holds, the rest go on.
+  Paths split(Frame &Fr, const Paths &Live, TSNode Cond, bool Want) {
+    Paths Out;
+    for (const Path &Pa : Live) {
+      if (Pa.Broken) {
+        if (Want)
+          Out.push_back(Pa); // carried past the test unchanged, on one side only
+        continue;
+      }
+      for (Path &Q : refine(Fr, Pa, Cond, Want))
+        Out.push_back(std::move(Q));
+    }
+    return Out;
+  }
+
+  void statement(Frame &Fr, Paths &Live, TSNode St) {
+    if (is(St, "expression_statement")) {
+      for (TSNode E : namedChildren(St))
+        expression(Fr, Live, E);
+    } else if (is(St, "return_statement")) {
+      applyCallsIn(Fr, Live, ts_node_named_child(St, 0));
+      for (Path &Pa : Live)
+        if (!Pa.Broken && !Fr.UntilYield)
+          Fr.Exits.push_back(Pa);
+      Live.erase(
+          std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
+          Live.end());
+    } else if (is(St, "raise_statement")) {
+      Live.erase(
+          std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
+          Live.end());
+    } else if (is(St, "assert_statement")) {
+      Live = split(Fr, Live, ts_node_named_child(St, 0), true);
+    } else if (is(St, "break_statement") || is(St, "continue_statement")) {
+      for (Path &Pa : Live)
+        Pa.Broken = true;
+    } else if (is(St, "if_statement")) {
+      Paths Rest = Live, Out;
+      auto clause = [&](TSNode Cond, TSNode Then) {
+        Paths Taken = split(Fr, Rest, Cond, true);
+        Rest = split(Fr, Rest, Cond, false);
+        Paths Done = block(Fr, Then, std::move(Taken));
+        Out.insert(Out.end(), Done.begin(), Done.end());
+      };
+      clause(field(St, "condition"), field(St, "consequence"));
+      bool Else = false;
+      for (TSNode C : namedChildren(St)) {
+        if (is(C, "elif_clause")) {
+          clause(field(C, "condition"), field(C, "consequence"));
+        } else if (is(C, "else_clause")) {
+          Paths Done = block(Fr, field(C, "body"), std::move(Rest));
+          Out.insert(Out.end(), Done.begin(), Done.end());
+          Else = true;
+        }
+      }
+      if (!Else)
+        Out.insert(Out.end(), Rest.begin(), Rest.end());
+      Live = std::move(Out);
+    } else if (is(St, "try_statement")) {
+      Paths AtStart = Live, Out;
+      Live = block(Fr, field(St, "body"), std::move(Live));
+      TSNode Finally{};
+      for (TSNode C : namedChildren(St)) {
+        if (is(C, "except_clause") || is(C, "except_group_clause")) {
+          // The exception may come before the body changed anything.
+          TSNode Handler = ts_node_named_child(C, ts_node_named_child_count(C) - 1);
+          Paths Done = block(Fr, Handler, AtStart);
+          Out.insert(Out.end(), Done.begin(), Done.end());
+        } else if (is(C, "else_clause")) {
+          Live = block(Fr, field(C, "body"), std::move(Live));
+        } else if (is(C, "finally_clause")) {
+          Finally = ts_node_named_child(C, 0);
+        }
+      }
+      Live.insert(Live.end(), Out.begin(), Out.end());
+      if (!ts_node_is_null(Finally))
+        Live = block(Fr, Finally, std::move(Live));
+    } else if (is(St, "with_statement")) {
+      for (TSNode Cm : withContexts(St))
+        applyCallsIn(Fr, Live, Cm);
+      Live = block(Fr, field(St, "body"), std::move(Live));
+    } else if (is(St, "for_statement") || is(St, "while_statement")) {
+      // No iteration, or one: enough for flags set once, not for counters.
+      Paths Once = Live;
+      if (is(St, "while_statement"))
+        Once = split(Fr, Once, field(St, "condition"), true);
+      Once = block(Fr, field(St, "body"), std::move(Once));
+      for (Path &Pa : Once)
+        Pa.Broken = false;
+      Live.insert(Live.end(), Once.begin(), Once.end());
+    } else if (is(St, "match_statement")) {
+      Fr.GaveUp = true;
+    }
+    // def, class, import, global, pass, del: nothing a flag depends on.
+    dedupe(Live);
+    if (Live.size() > MaxPaths)
+      Fr.GaveUp = true;
+  }
+
+  Paths block(Frame &Fr, TSNode Block, Paths Live) {
+    if (ts_node_is_null(Block))
+      return Live;
+    for (TSNode St : namedChildren(Block)) {
+      if (Fr.GaveUp ||
+          std::all_of(Live.begin(), Live.end(), [](const Path &Pa) { return Pa.Broken; }))
+        break;
+      statement(Fr, Live, St);
+    }
+    return Live;
+  }
+
+  const PyProgram &P;
+  PyTypeCache &Cache;
+  std::map<std::string, std::optional<Paths>> Memo;
+  std::set<std::string> Active;
+};
+
+// What a `with` item that calls a @contextmanager holds the globals to.
+std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
+  Cm = unparen(Cm);
+  if (!is(Cm, "call"))
+    return {};
+  std::string Fn = calledFunction(T, Cm);
+  if (Fn.empty() || !isContextManager(T.P, Fn))
+    return {};
+  std::vector<ConstArg> Args;
+  for (const ConstArg &A : literalArguments(T, Fn, Cm))
+    if (A.From < 0)
+      Args.push_back(A);
+  std::string Key = Fn;
+  for (const ConstArg &A : Args)
+    Key += "|" + std::to_string(A.Index) + (A.Truthy ? "t" : "f") + (A.IsNone ? "n" : "");
+  auto &Memo = T.cache().ModeFacts;
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  std::vector<ConstArg> Facts;
+  FlagInterpreter I(T.P, T.cache());
+  if (auto Exits = I.run(Fn, Args, 0, true); Exits && !Exits->empty()) {
+    std::set<std::string> Keys;
+    for (const Path &E : *Exits) {
+      for (const auto &[K, V] : E.Assigned)
+        Keys.insert(K);
+      for (const auto &[K, V] : E.Entry)
+        Keys.insert(K);
+    }
+    for (const auto &K : Keys) {
+      std::optional<bool> Agreed;
+      bool Known = true;
+      for (const Path &E : *Exits) {
+        std::optional<bool> V;
+        if (auto It = E.Assigned.find(K); It != E.Assigned.end()) {
+          if (It->second != Tri::Unknown)
+            V = It->second == Tri::True;
+        } else if (auto It = E.Entry.find(K); It != E.Entry.end()) {
+          V = It->second;
+        }
+        if (!V || (Agreed && *Agreed != *V)) {
+          Known = false;
+          break;
+        }
+        Agreed = V;
+      }
+      if (Known && Agreed) {
+        ConstArg C;
+        C.Truthy = *Agreed;
+        C.Global = K;
+        Facts.push_back(std::move(C));
+      }
+    }
+  }
+  Memo[Key] = Facts;
+  return Facts;
+}
+
+} // namespace
+
+namespace {
+
+std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
+  Atom = unparen(Atom);
+  if (Depth > 4)
+    return "";
+  const PySource &S = *T.M.Src;
+  if (is(Atom, "call")) {
+    std::string Fn = calledFunction(T, Atom);
+    return Fn.empty() ? "" : getterGlobal(T.P, Fn);
+  }
+  if (!is(Atom, "identifier"))
+    return "";
+  std::string_view Name = S.text(Atom);
+  unsigned At = beginOf(Atom);
+  if (T.parameterAt(Name, At) >= 0 || !ts_node_is_null(T.enteredExpr(Name, At)))
+    return "";
+  if (TSNode Bound = unparen(T.boundExpr(Name, At)); !ts_node_is_null(Bound)) {
+    // `mode = is_mode_enabled()`, `mode = _MODE`: the global the local copies.
+    // A name the function declares global reads the global itself.
+    if (declaredGlobals(S, T.F.body()).count(Name))
+      return globalKey(T.M, Name);
+    if (is(Bound, "call") || is(Bound, "identifier"))
+      return globalTestedAt(T, Bound, Depth + 1);
+    return "";
+  }
+  if (T.F.IsModuleBody || T.closureScope(Name) || T.M.Defs.count(std::string(Name)) ||
+      T.M.Imports.count(std::string(Name)))
+    return "";
+  return globalKey(T.M, Name);
+}
+
+} // namespace
+
+std::string globalTested(const PyTypes &T, TSNode Atom) { return globalTestedAt(T, Atom, 0); }
+
+std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N) {
+  std::vector<ConstArg> Out;
+  TSNode Body = T.F.body();
+  for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, Body);) {
+    TSNode Up = ts_node_parent(Cur);
+    if (is(Up, "with_statement") && ts_node_eq(Cur, field(Up, "body")))
+      for (TSNode Cm : withContexts(Up))
+        for (ConstArg &C : enteredFacts(T, Cm))
+          // An inner block's value wins over an outer one's.
+          if (std::none_of(Out.begin(), Out.end(),
+                           [&](const ConstArg &O) { return O.Global == C.Global; }))
+            Out.push_back(std::move(C));
+    Cur = Up;
+  }
+  return Out;
+}
+
+} // namespace graphsafe::lint::py

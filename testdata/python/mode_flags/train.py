@@ -1,0 +1,30 @@
+# expected-no-diagnostics
+# Captures the fast mode does not cover: none around it, the mode turned off,
+# a mode that follows a computed value, an inner block turning it off again.
+import torch
+
+from kernels.modes import maybe_fast, set_fast_mode
+from kernels.ops import norm, route, scale, unpermute
+
+tokens = torch.randn(6, 8, device="cuda")
+probs = torch.rand(6, 8, device="cuda")
+mask = probs > 0.5
+
+g1 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g1):
+    out1 = unpermute(tokens, probs, mask)
+
+g2 = torch.cuda.CUDAGraph()
+with set_fast_mode(False):
+    with torch.cuda.graph(g2):
+        out2 = scale(tokens)
+
+g3 = torch.cuda.CUDAGraph()
+with maybe_fast(tokens.shape[0] > 4):
+    with torch.cuda.graph(g3):
+        out3 = route(tokens)
+
+g4 = torch.cuda.CUDAGraph()
+with set_fast_mode(True):
+    with set_fast_mode(False), torch.cuda.graph(g4):
+        out4 = norm(tokens)

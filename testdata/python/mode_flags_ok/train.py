@@ -1,0 +1,33 @@
+# expected-no-diagnostics
+# Every capture runs inside the mode its code tests for, so the slow paths
+# (a data-dependent shape, a print, a host read) never run under capture:
+# the mode turned on with a literal, by default, on a mode already on, and a
+# flag read directly in its module.
+import torch
+
+from kernels.modes import checked_sum, deterministic, set_fast_mode
+from kernels.ops import norm, scale, unpermute
+
+tokens = torch.randn(6, 8, device="cuda")
+probs = torch.rand(6, 8, device="cuda")
+mask = probs > 0.5
+
+
+def step():
+    return scale(unpermute(tokens, probs, mask))
+
+
+g1 = torch.cuda.CUDAGraph()
+with torch.no_grad(), set_fast_mode(True):
+    with torch.cuda.graph(g1):
+        out1 = step()
+
+g2 = torch.cuda.CUDAGraph()
+with set_fast_mode():
+    with set_fast_mode(True), torch.cuda.graph(g2):
+        out2 = norm(tokens)
+
+g3 = torch.cuda.CUDAGraph()
+with deterministic():
+    with torch.cuda.graph(g3):
+        out3 = checked_sum(tokens)
