@@ -94,6 +94,8 @@ public:
           for (const auto &T : C.When)
             if (T.Global.empty())
               Tested[F.Usr].insert(T.Index);
+          for (const auto &K : C.Constants)
+            HasModes |= !K.Global.empty();
           // A parameter passed on is tested where it goes.
           for (const auto &K : C.Constants)
             if (K.From >= 0)
@@ -155,7 +157,8 @@ public:
   // A function is walked once per class its `self` may have (a few at most),
   // so the self calls of an inherited method dispatch on the class that
   // reached it; the first way a function is reached is the one reported.
-  ReachedSet reach(const std::vector<const CallEdge *> &Roots) const {
+  ReachedSet reach(const std::vector<const CallEdge *> &Roots,
+                   const std::vector<std::vector<ConstArg>> &RootKnew = {}) const {
     ReachedSet Seen;
     // A context: the class `self` has, the literals the call passed, and the
     // environment variable the chain of calls needed set.
@@ -222,8 +225,8 @@ public:
         }
       }
     };
-    for (const CallEdge *E : Roots)
-      visit(*E, "", "", "", {});
+    for (size_t I = 0; I < Roots.size(); ++I)
+      visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{});
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -271,8 +274,66 @@ public:
     return Out;
   }
 
+  // The mode flags every call of Usr, anywhere in the program, holds to one
+  // value (a caller's `with set_mode(True):`, or its own callers'): they hold
+  // in Usr's own capture regions. Empty when nothing calls Usr.
+  std::vector<ConstArg> entryModes(const std::string &Usr) const {
+    if (!HasModes)
+      return {};
+    if (Callers.empty())
+      for (const auto &[Caller, F] : ByUsr)
+        for (const auto &C : F->Calls)
+          for (const auto &T : targets(C))
+            Callers[T].push_back({Caller, &C});
+    std::set<std::string> Visiting;
+    return entryModesAt(Usr, 0, Visiting);
+  }
+
 private:
+  std::vector<ConstArg> entryModesAt(const std::string &Usr, int Depth,
+                                     std::set<std::string> &Visiting) const {
+    if (auto Known = EntryMemo.find(Usr); Known != EntryMemo.end())
+      return Known->second;
+    auto It = Callers.find(Usr);
+    if (It == Callers.end() || Depth > 8 || !Visiting.insert(Usr).second)
+      return {};
+    std::optional<std::vector<ConstArg>> Common;
+    for (const auto &[Caller, Via] : It->second) {
+      std::vector<ConstArg> Here;
+      for (const ConstArg &K : Via->Constants)
+        if (!K.Global.empty())
+          Here.push_back(K);
+      for (const ConstArg &K : entryModesAt(Caller, Depth + 1, Visiting))
+        if (std::none_of(Here.begin(), Here.end(),
+                         [&](const ConstArg &C) { return C.Global == K.Global; }))
+          Here.push_back(K);
+      if (Common) {
+        // Kept only where this caller agrees.
+        auto Agrees = [&](const ConstArg &C) {
+          return std::any_of(Here.begin(), Here.end(), [&](const ConstArg &K) {
+            return K.Global == C.Global && K.Truthy == C.Truthy;
+          });
+        };
+        Common->erase(std::remove_if(Common->begin(), Common->end(),
+                                     [&](const ConstArg &C) { return !Agrees(C); }),
+                      Common->end());
+      } else {
+        Common = std::move(Here);
+      }
+      if (Common->empty())
+        break;
+    }
+    Visiting.erase(Usr);
+    // A caller cut off by a cycle or the depth bound counted as knowing
+    // nothing: what is remembered can only be less than the truth.
+    return EntryMemo[Usr] = Common ? *Common : std::vector<ConstArg>{};
+  }
+
   std::map<std::string, const FunctionSummary *> ByUsr;
+  bool HasModes = false; // some call carries a mode flag's value
+  // Who calls each function, built when modes need it.
+  mutable std::map<std::string, std::vector<std::pair<std::string, const CallEdge *>>> Callers;
+  mutable std::map<std::string, std::vector<ConstArg>> EntryMemo;
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
   // The parameters each function's sites and calls test (ParamTest::Index).
@@ -345,9 +406,16 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
     return !R || R->Reach == "capture";
   };
   std::vector<const CallEdge *> Roots;
+  std::vector<std::vector<ConstArg>> RootModes;
   for (const auto &[Usr, F] : G.functions()) {
+    bool HasRegion =
+        std::any_of(F->Sites.begin(), F->Sites.end(),
+                    [](const Site &S) { return S.Context == CaptureContext::InRegion; }) ||
+        std::any_of(F->Calls.begin(), F->Calls.end(),
+                    [](const CallEdge &C) { return C.Context == CaptureContext::InRegion; });
+    std::vector<ConstArg> Modes = HasRegion ? G.entryModes(Usr) : std::vector<ConstArg>{};
     for (const auto &S : F->Sites)
-      if (S.Context == CaptureContext::InRegion && capturing(S)) {
+      if (S.Context == CaptureContext::InRegion && capturing(S) && runsWith(S.When, Modes)) {
         Finding Fd = makeFinding(S, Rules);
         if (S.RegionBegin.valid())
           Fd.Notes.push_back({"the capture region begins here", S.RegionBegin});
@@ -356,10 +424,12 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
         Out.push_back(std::move(Fd));
       }
     for (const auto &C : F->Calls)
-      if (C.Context == CaptureContext::InRegion)
+      if (C.Context == CaptureContext::InRegion && runsWith(C.When, Modes)) {
         Roots.push_back(&C);
+        RootModes.push_back(Modes);
+      }
   }
-  CallGraph::ReachedSet Seen = G.reach(Roots);
+  CallGraph::ReachedSet Seen = G.reach(Roots, RootModes);
   for (const auto &[Usr, R] : Seen) {
     auto chainTo = [&, &Usr = Usr](const std::vector<ParamTest> &When) {
       const CallEdge *Root = nullptr;

@@ -123,8 +123,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
             for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
               FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
         }
-      if (C == CaptureContext::Outside || C == CaptureContext::Guarded)
-        return true;
+      // Calls before or after this function's own regions, or behind a
+      // capture-status guard, are kept too: the walk does not follow them,
+      // but they tell which mode flags hold where the callee's own regions
+      // run (entry modes, Reachability.cpp).
       Callees Cs = calleesOf(T, N);
       std::string Text = calleeText(S, N);
       // Calls into libraries are known but not followed: no tests needed.
@@ -142,9 +144,13 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           Passed = literalArguments(T, Target.substr(3), N);
           break;
         }
-      if (Followed)
-        for (ConstArg &Fact : modeFactsAt(T, N))
-          Passed.push_back(std::move(Fact));
+      if (Followed) {
+        std::vector<ConstArg> Modes = modeFactsAt(T, N);
+        // A call the modes set around it rule out is never made.
+        if (!runsWith(When, Modes))
+          return true;
+        Passed.insert(Passed.end(), Modes.begin(), Modes.end());
+      }
       if (!Cs.SelfMethod.empty())
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});

@@ -47,6 +47,9 @@ public:
   bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
   // The tests of this function's parameters N runs under (PyConstantBranches.cpp).
   std::vector<ParamTest> testsAt(TSNode N) const;
+  // Whether code at N under these tests may run, given the mode flags the
+  // `with` blocks around it set (PyModeFlags.cpp).
+  bool runsUnderModes(const std::vector<ParamTest> &When, TSNode N) const;
   // The environment variable N runs only when set, or "" (PyEnvGates.cpp).
   std::string envGateAt(TSNode N) const;
 

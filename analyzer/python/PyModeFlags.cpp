@@ -1,6 +1,7 @@
 #include "PyModeFlags.h"
 
 #include "PyCallGraph.h"
+#include "PyContext.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -145,6 +146,8 @@ public:
 private:
   static constexpr size_t MaxPaths = 64;
   static constexpr int MaxDepth = 4;
+  static constexpr unsigned MaxSteps = 20000;
+  unsigned Steps = 0;
 
   struct Frame {
     const PyTypes &T;
@@ -247,6 +250,12 @@ private:
   // The paths on which Cond evaluates to Want, each narrowed by what that
   // tells of the globals it reads.
   Paths refine(Frame &Fr, const Path &Pa, TSNode Cond, bool Want) {
+    // A chain of `and`s refines its left side both ways at each step:
+    // bounded, since a generated chain of hundreds would take forever.
+    if (++Steps > MaxSteps) {
+      Fr.GaveUp = true;
+      return {Pa};
+    }
     Cond = unparen(Cond);
     if (is(Cond, "not_operator"))
       return refine(Fr, Pa, field(Cond, "argument"), !Want);
@@ -648,6 +657,12 @@ std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N) {
     Cur = Up;
   }
   return Out;
+}
+
+bool PyFunctionContext::runsUnderModes(const std::vector<ParamTest> &When, TSNode N) const {
+  if (std::all_of(When.begin(), When.end(), [](const ParamTest &P) { return P.Global.empty(); }))
+    return true;
+  return runsWith(When, modeFactsAt(T, N));
 }
 
 } // namespace graphsafe::lint::py

@@ -185,6 +185,8 @@ void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Calle
   Site.Fix = R.Python.Fix;
   Site.Loc = S.loc(N);
   Site.When = testsAt(N);
+  if (!runsUnderModes(Site.When, N))
+    return;
   Site.EnvGate = envGateAt(N);
   Out.Sites.push_back(std::move(Site));
 }
@@ -217,6 +219,8 @@ void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
   Site.Loc = S.loc(N);
   Site.Notes = std::move(Notes);
   Site.When = testsAt(N);
+  if (!runsUnderModes(Site.When, N))
+    return;
   Site.EnvGate = envGateAt(N);
   Out.Sites.push_back(std::move(Site));
 }

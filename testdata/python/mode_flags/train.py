@@ -1,9 +1,8 @@
-# expected-no-diagnostics
 # Captures the fast mode does not cover: none around it, the mode turned off,
 # a mode that follows a computed value, an inner block turning it off again.
 import torch
 
-from kernels.modes import maybe_fast, set_fast_mode
+from kernels.modes import is_fast_mode_enabled, maybe_fast, set_fast_mode
 from kernels.ops import norm, route, scale, unpermute
 
 tokens = torch.randn(6, 8, device="cuda")
@@ -28,3 +27,18 @@ g4 = torch.cuda.CUDAGraph()
 with set_fast_mode(True):
     with set_fast_mode(False), torch.cuda.graph(g4):
         out4 = norm(tokens)
+
+
+def capture(fn, x):
+    # One caller sets the mode around the call, the other does not.
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn(x)
+        if not is_fast_mode_enabled():
+            out = out + x.sum().item()  # expected-error {{sync-tensor-read}}
+    return graph, out
+
+
+with set_fast_mode(True):
+    g5, out5 = capture(torch.relu, tokens)
+g6, out6 = capture(torch.relu, tokens)

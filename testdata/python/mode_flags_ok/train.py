@@ -5,7 +5,7 @@
 # flag read directly in its module.
 import torch
 
-from kernels.modes import checked_sum, deterministic, set_fast_mode
+from kernels.modes import checked_sum, deterministic, is_fast_mode_enabled, set_fast_mode
 from kernels.ops import norm, scale, unpermute
 
 tokens = torch.randn(6, 8, device="cuda")
@@ -31,3 +31,19 @@ g3 = torch.cuda.CUDAGraph()
 with deterministic():
     with torch.cuda.graph(g3):
         out3 = checked_sum(tokens)
+
+
+def capture(fn, x):
+    # The mode is set by every caller of this function, around the call.
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn(x)
+        if not is_fast_mode_enabled():
+            out = out + x.sum().item()
+    return graph, out
+
+
+with set_fast_mode(True):
+    g4, out4 = capture(scale, tokens)
+with deterministic(), set_fast_mode():
+    g5, out5 = capture(norm, tokens)
