@@ -83,6 +83,14 @@ std::string getterGlobal(const PyProgram &P, const std::string &Function) {
   return globalKey(*M, Name);
 }
 
+// The literals a call passes, as part of a memo key.
+std::string argumentsKey(const std::vector<ConstArg> &Args) {
+  std::string Key;
+  for (const ConstArg &A : Args)
+    Key += "|" + std::to_string(A.Index) + (A.Truthy ? "t" : "f") + (A.IsNone ? "n" : "");
+  return Key;
+}
+
 // What a name, literal or getter call evaluates to on one path.
 struct Sym {
   enum class K { Unknown, Known, Entry } Kind = K::Unknown;
@@ -130,8 +138,7 @@ public:
   std::optional<Paths> run(const std::string &Function, const std::vector<ConstArg> &Args,
                            int Depth, bool UntilYield) {
     std::string MemoKey = Function + (UntilYield ? "|y" : "|r") + std::to_string(Depth);
-    for (const ConstArg &A : Args)
-      MemoKey += "|" + std::to_string(A.Index) + (A.Truthy ? "t" : "f") + (A.IsNone ? "n" : "");
+    MemoKey += argumentsKey(Args);
     if (auto It = Memo.find(MemoKey); It != Memo.end())
       return It->second;
     if (Active.count(Function))
@@ -559,9 +566,7 @@ std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
   for (const ConstArg &A : literalArguments(T, Fn, Cm))
     if (A.From < 0)
       Args.push_back(A);
-  std::string Key = Fn;
-  for (const ConstArg &A : Args)
-    Key += "|" + std::to_string(A.Index) + (A.Truthy ? "t" : "f") + (A.IsNone ? "n" : "");
+  std::string Key = Fn + argumentsKey(Args);
   auto &Memo = T.cache().ModeFacts;
   if (auto It = Memo.find(Key); It != Memo.end())
     return It->second;
@@ -626,7 +631,11 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   if (TSNode Bound = unparen(T.boundExpr(Name, At)); !ts_node_is_null(Bound)) {
     // `mode = is_mode_enabled()`, `mode = _MODE`: the global the local copies.
     // A name the function declares global reads the global itself.
-    if (declaredGlobals(S, T.F.body()).count(Name))
+    auto &Declared = T.cache().DeclaredGlobals;
+    auto Found = Declared.find(&T.F);
+    if (Found == Declared.end())
+      Found = Declared.emplace(&T.F, declaredGlobals(S, T.F.body())).first;
+    if (Found->second.count(Name))
       return globalKey(T.M, Name);
     if (is(Bound, "call") || is(Bound, "identifier"))
       return globalTestedAt(T, Bound, Depth + 1);
@@ -640,7 +649,13 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
 
 } // namespace
 
-std::string globalTested(const PyTypes &T, TSNode Atom) { return globalTestedAt(T, Atom, 0); }
+std::string globalTested(const PyTypes &T, TSNode Atom) {
+  // Asked again for each call and site under the same test: remembered.
+  auto &Memo = T.cache().GlobalTests;
+  if (auto It = Memo.find(Atom.id); It != Memo.end())
+    return It->second;
+  return Memo[Atom.id] = globalTestedAt(T, Atom, 0);
+}
 
 std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N) {
   std::vector<ConstArg> Out;

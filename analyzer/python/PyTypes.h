@@ -7,6 +7,7 @@
 #include "Summary.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,6 +67,10 @@ struct PyTypeCache {
   // What entering a @contextmanager with given literals holds module
   // globals to (PyModeFlags.cpp), by the function and the literals.
   std::map<std::string, std::vector<ConstArg>> ModeFacts;
+  // The global each test node reads ("" for none), and the names each
+  // function declares global.
+  std::unordered_map<const void *, std::string> GlobalTests;
+  std::map<const PyFunctionDef *, std::set<std::string, std::less<>>> DeclaredGlobals;
   int Depth = 0;
 };
 
