@@ -145,7 +145,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           break;
         }
       if (Followed) {
-        std::vector<ConstArg> Modes = modeFactsAt(T, N);
+        std::vector<ConstArg> Modes = modeFactsAt(T, N, C == CaptureContext::InRegion);
         // A call the modes set around it rule out is never made.
         if (!runsWith(When, Modes))
           return true;

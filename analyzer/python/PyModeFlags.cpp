@@ -131,7 +131,10 @@ void dedupe(Paths &Ps) {
 // Runs functions over their paths, as far as they decide module globals.
 class FlagInterpreter {
 public:
-  FlagInterpreter(const PyProgram &P, PyTypeCache &Cache) : P(P), Cache(Cache) {}
+  using RunMemo = std::map<std::string, std::optional<Paths>>;
+  // The runs are remembered for the whole module's analysis: each capture
+  // statement runs its function from the entry again, through the same calls.
+  FlagInterpreter(const PyProgram &P, PyTypeCache &Cache) : P(P), Cache(Cache), Memo(memo(Cache)) {}
 
   // The paths by which Function returns (UntilYield: reaches its first
   // yield), locals dropped; nothing when there are too many to follow.
@@ -150,6 +153,18 @@ public:
     return Out;
   }
 
+  // The paths from the entry of T's function to N, through the `with`
+  // blocks and branches around it; nothing when a loop or a handler holds N,
+  // or there are too many paths to follow.
+  std::optional<Paths> runTo(const PyTypes &T, TSNode N) {
+    Frame Fr{T, declaredGlobals(*T.M.Src, T.F.body()), {}, false, 0, {}, false};
+    Fr.Target = N;
+    block(Fr, T.F.body(), {Path{}});
+    if (Fr.GaveUp || !Fr.Reached)
+      return std::nullopt;
+    return Fr.AtTarget;
+  }
+
 private:
   static constexpr size_t MaxPaths = 64;
   static constexpr int MaxDepth = 4;
@@ -164,6 +179,10 @@ private:
     int Depth = 0;
     Paths Exits;
     bool GaveUp = false;
+    // runTo: the node to stop at, and the paths that reached it.
+    TSNode Target{};
+    bool Reached = false;
+    Paths AtTarget;
   };
 
   std::optional<Paths> runUncached(const std::string &Function, const std::vector<ConstArg> &Args,
@@ -307,9 +326,11 @@ private:
 
   // A call's effect on the globals, on each path: the callee's paths joined
   // to the caller's where what each assumed of the globals agrees.
-  void applyCall(Frame &Fr, Paths &Live, TSNode Call) {
+  // Enter: the call is a `with` item, and a @contextmanager's code up to its
+  // yield is what runs; otherwise a context manager's call runs nothing yet.
+  void applyCall(Frame &Fr, Paths &Live, TSNode Call, bool Enter = false) {
     std::string Fn = calledFunction(Fr.T, Call);
-    if (Fn.empty() || isContextManager(P, Fn))
+    if (Fn.empty() || isContextManager(P, Fn) != Enter)
       return;
     if (Fr.Depth + 1 >= MaxDepth) {
       // Too deep to follow: whatever it declares global may now hold anything.
@@ -334,7 +355,7 @@ private:
       }
       Args.push_back(A);
     }
-    auto Exits = run(Fn, Args, Fr.Depth + 1, false);
+    auto Exits = run(Fn, Args, Fr.Depth + 1, Enter);
     if (!Exits) {
       Fr.GaveUp = true;
       return;
@@ -540,19 +561,120 @@ private:
     if (ts_node_is_null(Block))
       return Live;
     for (TSNode St : namedChildren(Block)) {
-      if (Fr.GaveUp ||
+      if (Fr.GaveUp || Fr.Reached ||
           std::all_of(Live.begin(), Live.end(), [](const Path &Pa) { return Pa.Broken; }))
         break;
+      if (!ts_node_is_null(Fr.Target) && contains(St, Fr.Target)) {
+        descend(Fr, Live, St);
+        break;
+      }
       statement(Fr, Live, St);
     }
     return Live;
   }
 
+  // Into the statement that holds the target, down the way to it.
+  void descend(Frame &Fr, Paths &Live, TSNode St) {
+    auto inside = [&](TSNode N) { return !ts_node_is_null(N) && contains(N, Fr.Target); };
+    auto reach = [&](const Paths &At) {
+      for (const Path &Pa : At)
+        if (!Pa.Broken)
+          Fr.AtTarget.push_back(Pa);
+      Fr.Reached = true;
+    };
+    if (is(St, "if_statement")) {
+      Paths Rest = Live;
+      // True when the target is in this clause.
+      auto clause = [&](TSNode Cond, TSNode Then) {
+        if (inside(Cond)) {
+          reach(Rest);
+          return true;
+        }
+        if (inside(Then)) {
+          block(Fr, Then, split(Fr, Rest, Cond, true));
+          return true;
+        }
+        Rest = split(Fr, Rest, Cond, false);
+        return false;
+      };
+      if (clause(field(St, "condition"), field(St, "consequence")))
+        return;
+      for (TSNode C : namedChildren(St)) {
+        if (is(C, "elif_clause") && clause(field(C, "condition"), field(C, "consequence")))
+          return;
+        if (is(C, "else_clause") && inside(C)) {
+          block(Fr, field(C, "body"), std::move(Rest));
+          return;
+        }
+      }
+    } else if (is(St, "with_statement") && inside(field(St, "body"))) {
+      for (TSNode Cm : withContexts(St))
+        if (is(unparen(Cm), "call") && !Fr.GaveUp)
+          applyCall(Fr, Live, unparen(Cm), /*Enter=*/true);
+      block(Fr, field(St, "body"), std::move(Live));
+      return;
+    } else if (is(St, "try_statement") && inside(field(St, "body"))) {
+      block(Fr, field(St, "body"), std::move(Live));
+      return;
+    } else if (is(St, "for_statement") || is(St, "while_statement") || is(St, "try_statement") ||
+               is(St, "match_statement")) {
+      // A later iteration, or a handler, may see the flags changed.
+      Fr.GaveUp = true;
+      return;
+    }
+    reach(Live);
+  }
+
   const PyProgram &P;
   PyTypeCache &Cache;
-  std::map<std::string, std::optional<Paths>> Memo;
+  static RunMemo &memo(PyTypeCache &C) {
+    if (!C.FlagRuns)
+      C.FlagRuns = std::make_shared<RunMemo>();
+    return *static_cast<RunMemo *>(C.FlagRuns.get());
+  }
+  RunMemo &Memo;
   std::set<std::string> Active;
 };
+
+// The globals every path leaves with one value: assigned it, or found
+// holding it on entry and left alone.
+std::vector<ConstArg> agreedFacts(const Paths &Exits) {
+  std::vector<ConstArg> Facts;
+  if (Exits.empty())
+    return Facts;
+  std::set<std::string> Keys;
+  for (const Path &E : Exits) {
+    for (const auto &[K, V] : E.Assigned)
+      Keys.insert(K);
+    for (const auto &[K, V] : E.Entry)
+      Keys.insert(K);
+  }
+  for (const auto &K : Keys) {
+    std::optional<bool> Agreed;
+    bool Known = true;
+    for (const Path &E : Exits) {
+      std::optional<bool> V;
+      if (auto It = E.Assigned.find(K); It != E.Assigned.end()) {
+        if (It->second != Tri::Unknown)
+          V = It->second == Tri::True;
+      } else if (auto It = E.Entry.find(K); It != E.Entry.end()) {
+        V = It->second;
+      }
+      if (!V || (Agreed && *Agreed != *V)) {
+        Known = false;
+        break;
+      }
+      Agreed = V;
+    }
+    if (Known && Agreed) {
+      ConstArg C;
+      C.Truthy = *Agreed;
+      C.Global = K;
+      Facts.push_back(std::move(C));
+    }
+  }
+  return Facts;
+}
 
 // What a `with` item that calls a @contextmanager holds the globals to.
 std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
@@ -570,41 +692,9 @@ std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
   auto &Memo = T.cache().ModeFacts;
   if (auto It = Memo.find(Key); It != Memo.end())
     return It->second;
-  std::vector<ConstArg> Facts;
   FlagInterpreter I(T.P, T.cache());
-  if (auto Exits = I.run(Fn, Args, 0, true); Exits && !Exits->empty()) {
-    std::set<std::string> Keys;
-    for (const Path &E : *Exits) {
-      for (const auto &[K, V] : E.Assigned)
-        Keys.insert(K);
-      for (const auto &[K, V] : E.Entry)
-        Keys.insert(K);
-    }
-    for (const auto &K : Keys) {
-      std::optional<bool> Agreed;
-      bool Known = true;
-      for (const Path &E : *Exits) {
-        std::optional<bool> V;
-        if (auto It = E.Assigned.find(K); It != E.Assigned.end()) {
-          if (It->second != Tri::Unknown)
-            V = It->second == Tri::True;
-        } else if (auto It = E.Entry.find(K); It != E.Entry.end()) {
-          V = It->second;
-        }
-        if (!V || (Agreed && *Agreed != *V)) {
-          Known = false;
-          break;
-        }
-        Agreed = V;
-      }
-      if (Known && Agreed) {
-        ConstArg C;
-        C.Truthy = *Agreed;
-        C.Global = K;
-        Facts.push_back(std::move(C));
-      }
-    }
-  }
+  auto Exits = I.run(Fn, Args, 0, true);
+  std::vector<ConstArg> Facts = Exits ? agreedFacts(*Exits) : std::vector<ConstArg>{};
   Memo[Key] = Facts;
   return Facts;
 }
@@ -657,7 +747,24 @@ std::string globalTested(const PyTypes &T, TSNode Atom) {
   return Memo[Atom.id] = globalTestedAt(T, Atom, 0);
 }
 
-std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N) {
+std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N, bool WholePath) {
+  if (WholePath) {
+    // Every path from the function's entry, calls before N included
+    // (`enable_fast_mode()` then the capture); remembered per statement.
+    TSNode St = N;
+    while (!ts_node_is_null(ts_node_parent(St)) && !is(ts_node_parent(St), "block") &&
+           !is(ts_node_parent(St), "module"))
+      St = ts_node_parent(St);
+    auto &Memo = T.cache().PathFacts;
+    auto It = Memo.find(St.id);
+    if (It == Memo.end()) {
+      FlagInterpreter I(T.P, T.cache());
+      auto At = I.runTo(T, St);
+      It = Memo.emplace(St.id, At ? std::optional(agreedFacts(*At)) : std::nullopt).first;
+    }
+    if (It->second)
+      return *It->second;
+  }
   std::vector<ConstArg> Out;
   TSNode Body = T.F.body();
   for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, Body);) {
@@ -677,7 +784,7 @@ std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N) {
 bool PyFunctionContext::runsUnderModes(const std::vector<ParamTest> &When, TSNode N) const {
   if (std::all_of(When.begin(), When.end(), [](const ParamTest &P) { return P.Global.empty(); }))
     return true;
-  return runsWith(When, modeFactsAt(T, N));
+  return runsWith(When, modeFactsAt(T, N, contextAt(beginOf(N)) == CaptureContext::InRegion));
 }
 
 } // namespace graphsafe::lint::py

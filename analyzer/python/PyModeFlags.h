@@ -27,7 +27,9 @@ namespace graphsafe::lint::py {
 std::string globalTested(const PyTypes &T, TSNode Atom);
 
 // The values the `with` blocks around N, in its function, give module
-// globals while N runs (ConstArg::Global set).
-std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N);
+// globals while N runs (ConstArg::Global set). WholePath: those every path
+// from the function's entry to N gives them, calls before N included, where
+// those paths can be followed (not from inside a loop or a handler).
+std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N, bool WholePath = false);
 
 } // namespace graphsafe::lint::py

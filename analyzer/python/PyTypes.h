@@ -7,6 +7,8 @@
 #include "Summary.h"
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -71,6 +73,11 @@ struct PyTypeCache {
   // function declares global.
   std::unordered_map<const void *, std::string> GlobalTests;
   std::map<const PyFunctionDef *, std::set<std::string, std::less<>>> DeclaredGlobals;
+  // The mode flags every path to a statement leaves known, by the statement;
+  // nothing where the paths could not be followed.
+  std::unordered_map<const void *, std::optional<std::vector<ConstArg>>> PathFacts;
+  // The functions PyModeFlags.cpp has run, with what they did (its own type).
+  std::shared_ptr<void> FlagRuns;
   int Depth = 0;
 };
 

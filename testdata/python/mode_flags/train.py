@@ -2,8 +2,14 @@
 # a mode that follows a computed value, an inner block turning it off again.
 import torch
 
-from kernels.modes import is_fast_mode_enabled, maybe_fast, set_fast_mode
-from kernels.ops import norm, route, scale, unpermute
+from kernels.modes import (
+    disable_fast_mode,
+    enable_fast_mode,
+    is_fast_mode_enabled,
+    maybe_fast,
+    set_fast_mode,
+)
+from kernels.ops import norm, pick, route, scale, total, unpermute
 
 tokens = torch.randn(6, 8, device="cuda")
 probs = torch.rand(6, 8, device="cuda")
@@ -42,3 +48,18 @@ def capture(fn, x):
 with set_fast_mode(True):
     g5, out5 = capture(torch.relu, tokens)
 g6, out6 = capture(torch.relu, tokens)
+
+
+def capture_after_toggle(x, warm):
+    # On only when the caller asked, or turned off again before the capture.
+    if warm:
+        enable_fast_mode()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = pick(x)
+    enable_fast_mode()
+    disable_fast_mode()
+    other = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(other):
+        out = total(x)
+    return other, out

@@ -5,7 +5,13 @@
 # flag read directly in its module.
 import torch
 
-from kernels.modes import checked_sum, deterministic, is_fast_mode_enabled, set_fast_mode
+from kernels.modes import (
+    checked_sum,
+    deterministic,
+    enable_fast_mode,
+    is_fast_mode_enabled,
+    set_fast_mode,
+)
 from kernels.ops import norm, scale, unpermute
 
 tokens = torch.randn(6, 8, device="cuda")
@@ -47,3 +53,22 @@ with set_fast_mode(True):
     g4, out4 = capture(scale, tokens)
 with deterministic(), set_fast_mode():
     g5, out5 = capture(norm, tokens)
+
+
+def capture_after_enable(x):
+    # A plain call before the capture turns the mode on; so does one taken
+    # only when it was off.
+    enable_fast_mode()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = norm(x)
+    return graph, out
+
+
+def capture_if_off(x):
+    if not is_fast_mode_enabled():
+        enable_fast_mode()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = scale(x)
+    return graph, out

@@ -27,3 +27,15 @@ def norm(x):
     if modes.is_fast_mode_enabled():
         return x
     return x / x.norm().item()  # expected-error {{sync-tensor-read}}
+
+
+def pick(x):
+    if is_fast_mode_enabled():
+        return x
+    return x.unique()  # expected-error {{data-dependent-shape}}
+
+
+def total(x):
+    if not is_fast_mode_enabled():
+        return x * x.sum().item()  # expected-error {{sync-tensor-read}}
+    return x
