@@ -699,10 +699,6 @@ std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
   return Facts;
 }
 
-} // namespace
-
-namespace {
-
 std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   Atom = unparen(Atom);
   if (Depth > 4)
