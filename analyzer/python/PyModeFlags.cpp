@@ -18,10 +18,15 @@ std::string globalKey(const PyModuleInfo &M, std::string_view Name) {
   return M.Module + "." + std::string(Name);
 }
 
-// The names a function declares `global`, its nested scopes left out.
-std::set<std::string, std::less<>> declaredGlobals(const PySource &S, TSNode Body) {
-  std::set<std::string, std::less<>> Out;
-  walk(Body, [&](TSNode N) {
+// The names a function declares `global`, its nested scopes left out;
+// found once per function in a module's analysis.
+const std::set<std::string, std::less<>> &declaredGlobals(PyTypeCache &C, const PySource &S,
+                                                          const PyFunctionDef &F) {
+  auto [It, New] = C.DeclaredGlobals.try_emplace(&F);
+  if (!New)
+    return It->second;
+  std::set<std::string, std::less<>> &Out = It->second;
+  walk(F.body(), [&](TSNode N) {
     if (isScope(N))
       return false;
     if (is(N, "global_statement"))
@@ -128,6 +133,26 @@ void dedupe(Paths &Ps) {
            Ps.end());
 }
 
+// The literals a call passes Fn, and the caller's own parameters it passes
+// on where Params knows their literal.
+std::vector<ConstArg> knownArguments(const PyTypes &T, const std::string &Fn, TSNode Call,
+                                     const std::map<std::string, Sym, std::less<>> &Params) {
+  std::vector<ConstArg> Args;
+  std::vector<std::string> Names;
+  for (ConstArg A : literalArguments(T, Fn, Call)) {
+    if (A.From >= 0) {
+      if (Names.empty())
+        Names = parameterNames(*T.M.Src, T.F);
+      auto It = A.From < static_cast<int>(Names.size()) ? Params.find(Names[A.From]) : Params.end();
+      if (It == Params.end() || It->second.Kind != Sym::K::Known)
+        continue;
+      A = ConstArg{A.Index, It->second.Truthy, It->second.IsNone};
+    }
+    Args.push_back(A);
+  }
+  return Args;
+}
+
 // Runs functions over their paths, as far as they decide module globals.
 class FlagInterpreter {
 public:
@@ -157,7 +182,7 @@ public:
   // blocks and branches around it; nothing when a loop or a handler holds N,
   // or there are too many paths to follow.
   std::optional<Paths> runTo(const PyTypes &T, TSNode N) {
-    Frame Fr{T, declaredGlobals(*T.M.Src, T.F.body()), {}, false, 0, {}, false};
+    Frame Fr{T, declaredGlobals(Cache, *T.M.Src, T.F), {}, false, 0, {}, false};
     Fr.Target = N;
     block(Fr, T.F.body(), {Path{}});
     if (Fr.GaveUp || !Fr.Reached)
@@ -173,7 +198,7 @@ private:
 
   struct Frame {
     const PyTypes &T;
-    std::set<std::string, std::less<>> Globals; // declared `global`
+    const std::set<std::string, std::less<>> &Globals; // declared `global`
     std::map<std::string, Sym, std::less<>> Params;
     bool UntilYield = false;
     int Depth = 0;
@@ -194,7 +219,7 @@ private:
     ++Cache.Depth;
     PyTypes T(P, *M, *F, Cache);
     --Cache.Depth;
-    Frame Fr{T, declaredGlobals(*M->Src, F->body()), {}, UntilYield, Depth, {}, false};
+    Frame Fr{T, declaredGlobals(Cache, *M->Src, *F), {}, UntilYield, Depth, {}, false};
     std::vector<std::string> Names = parameterNames(*M->Src, *F);
     for (const ConstArg &A : Args)
       if (A.Index < Names.size() && A.From < 0 && A.Global.empty())
@@ -337,25 +362,12 @@ private:
       const PyFunctionDef *F = P.function(Fn);
       const PyModuleInfo *M = P.moduleOfFunction(Fn);
       if (F && M && !F->IsLambda && !F->IsModuleBody)
-        for (const auto &G : declaredGlobals(*M->Src, F->body()))
+        for (const auto &G : declaredGlobals(Cache, *M->Src, *F))
           for (Path &Pa : Live)
             Pa.Assigned[globalKey(*M, G)] = Tri::Unknown;
       return;
     }
-    std::vector<ConstArg> Args;
-    for (ConstArg A : literalArguments(Fr.T, Fn, Call)) {
-      if (A.From >= 0) {
-        // The caller's own parameter, passed on: its literal, if it had one.
-        std::vector<std::string> Names = parameterNames(*Fr.T.M.Src, Fr.T.F);
-        auto It = A.From < static_cast<int>(Names.size()) ? Fr.Params.find(Names[A.From])
-                                                          : Fr.Params.end();
-        if (It == Fr.Params.end() || It->second.Kind != Sym::K::Known)
-          continue;
-        A = ConstArg{A.Index, It->second.Truthy, It->second.IsNone};
-      }
-      Args.push_back(A);
-    }
-    auto Exits = run(Fn, Args, Fr.Depth + 1, Enter);
+    auto Exits = run(Fn, knownArguments(Fr.T, Fn, Call, Fr.Params), Fr.Depth + 1, Enter);
     if (!Exits) {
       Fr.GaveUp = true;
       return;
@@ -449,10 +461,15 @@ private:
   }
 
   void yieldAt(Frame &Fr, Paths &Live) {
-    if (!Fr.UntilYield)
-      return;
+    if (Fr.UntilYield)
+      endPaths(Fr, Live, true);
+  }
+
+  // The running paths stop here (those carried out of a loop go on); Keep:
+  // as exits of the function.
+  static void endPaths(Frame &Fr, Paths &Live, bool Keep) {
     for (Path &Pa : Live)
-      if (!Pa.Broken)
+      if (Keep && !Pa.Broken)
         Fr.Exits.push_back(Pa);
     Live.erase(std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
                Live.end());
@@ -479,16 +496,10 @@ private:
         expression(Fr, Live, E);
     } else if (is(St, "return_statement")) {
       applyCallsIn(Fr, Live, ts_node_named_child(St, 0));
-      for (Path &Pa : Live)
-        if (!Pa.Broken && !Fr.UntilYield)
-          Fr.Exits.push_back(Pa);
-      Live.erase(
-          std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
-          Live.end());
+      // A context manager returning before its yield raises on entry instead.
+      endPaths(Fr, Live, !Fr.UntilYield);
     } else if (is(St, "raise_statement")) {
-      Live.erase(
-          std::remove_if(Live.begin(), Live.end(), [](const Path &Pa) { return !Pa.Broken; }),
-          Live.end());
+      endPaths(Fr, Live, false);
     } else if (is(St, "assert_statement")) {
       Live = split(Fr, Live, ts_node_named_child(St, 0), true);
     } else if (is(St, "break_statement") || is(St, "continue_statement")) {
@@ -684,10 +695,8 @@ std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
   std::string Fn = calledFunction(T, Cm);
   if (Fn.empty() || !isContextManager(T.P, Fn))
     return {};
-  std::vector<ConstArg> Args;
-  for (const ConstArg &A : literalArguments(T, Fn, Cm))
-    if (A.From < 0)
-      Args.push_back(A);
+  // At the top of a walk no parameter's literal is known.
+  std::vector<ConstArg> Args = knownArguments(T, Fn, Cm, {});
   std::string Key = Fn + argumentsKey(Args);
   auto &Memo = T.cache().ModeFacts;
   if (auto It = Memo.find(Key); It != Memo.end())
@@ -717,11 +726,7 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   if (TSNode Bound = unparen(T.boundExpr(Name, At)); !ts_node_is_null(Bound)) {
     // `mode = is_mode_enabled()`, `mode = _MODE`: the global the local copies.
     // A name the function declares global reads the global itself.
-    auto &Declared = T.cache().DeclaredGlobals;
-    auto Found = Declared.find(&T.F);
-    if (Found == Declared.end())
-      Found = Declared.emplace(&T.F, declaredGlobals(S, T.F.body())).first;
-    if (Found->second.count(Name))
+    if (declaredGlobals(T.cache(), S, T.F).count(Name))
       return globalKey(T.M, Name);
     if (is(Bound, "call") || is(Bound, "identifier"))
       return globalTestedAt(T, Bound, Depth + 1);
