@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <deque>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <optional>
 #include <set>
@@ -86,16 +87,19 @@ public:
           continue;
         for (const auto &Base : F.Overrides)
           Overriders[Base].push_back(F.Usr);
+        auto note = [&](const ParamTest &T) {
+          if (!T.Global.empty())
+            return;
+          Tested[F.Usr].insert(T.Index);
+          if (!T.Attr.empty())
+            TestedAttrs.insert(T.Attr);
+        };
         for (const auto &S : F.Sites)
           for (const auto &T : S.When)
-            if (T.Global.empty())
-              Tested[F.Usr].insert(T.Index);
+            note(T);
         for (const auto &C : F.Calls) {
           for (const auto &T : C.When)
-            if (T.Global.empty())
-              Tested[F.Usr].insert(T.Index);
-          for (const auto &K : C.Constants)
-            HasModes |= !K.Global.empty();
+            note(T);
           // A parameter passed on is tested where it goes.
           for (const auto &K : C.Constants)
             if (K.From >= 0)
@@ -105,7 +109,10 @@ public:
       // A call through storage reaches what any TU stored there; what is
       // stored may itself be storage (a parameter handed to an attribute).
       for (const auto &[Storage, Callee] : TU.CallableStores)
-        Stores[Storage].push_back(Callee);
+        if (Storage == "py:shifted")
+          Shifted.insert(Callee);
+        else
+          Stores[Storage].push_back(Callee);
     }
   }
 
@@ -142,6 +149,17 @@ public:
       if (!Via.Exact || Key != Via.CalleeUsr)
         follow(Overriders);
     }
+    // A call through a value passing N positional arguments does not run a
+    // stored function that cannot take N (it would raise TypeError).
+    if (Via.Dynamic && Via.Positional >= 0)
+      Out.erase(std::remove_if(Out.begin(), Out.end(),
+                               [&](const std::string &T) {
+                                 const FunctionSummary *F = ByUsr.at(T);
+                                 return !Shifted.count(T) &&
+                                        (F->MinArgs > Via.Positional ||
+                                         (F->MaxArgs >= 0 && F->MaxArgs < Via.Positional));
+                               }),
+                Out.end());
     return Out;
   }
 
@@ -172,25 +190,7 @@ public:
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew) {
-      // The literals this call passes, and the caller's own parameters it
-      // passes on where this walk of the caller knew their values.
-      std::vector<ConstArg> Known;
-      for (const ConstArg &C : Via.Constants) {
-        if (C.From < 0) {
-          Known.push_back(C);
-          continue;
-        }
-        for (const ConstArg &K : CallerKnew)
-          if (K.Global.empty() && static_cast<int>(K.Index) == C.From)
-            Known.push_back({C.Index, K.Truthy, K.IsNone});
-      }
-      // A global the caller's walk knew (a mode its caller's `with` set)
-      // holds in the callee too, unless this call sits in a block setting it anew.
-      for (const ConstArg &K : CallerKnew)
-        if (!K.Global.empty() && std::none_of(Known.begin(), Known.end(), [&](const ConstArg &C) {
-              return C.Global == K.Global;
-            }))
-          Known.push_back(K);
+      std::vector<ConstArg> Known = factsAtCall(Via, CallerKnew, false);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
@@ -202,14 +202,18 @@ public:
         std::vector<ConstArg> Passed;
         std::string Key = CalleeSelf;
         auto It = Tested.find(T);
-        for (const ConstArg &C : Known)
+        bool Moved = Via.Dynamic && Shifted.count(T);
+        for (const ConstArg &C : Moved ? factsAtCall(Via, CallerKnew, true) : Known)
           if (!C.Global.empty()) {
             // Kept whether or not this callee tests it: a callee further down may.
             Passed.push_back(C);
             Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
-          } else if (It != Tested.end() && It->second.count(C.Index)) {
+          } else if (It != Tested.end() && It->second.count(C.Index) &&
+                     (C.Attr.empty() || TestedAttrs.count(C.Attr))) {
             Passed.push_back(C);
-            Key += fmt::format("|{}{}{}", C.Index, C.Truthy ? "t" : "f", C.IsNone ? "n" : "");
+            Key += fmt::format("|{}.{}{}{}", C.Index, C.Attr,
+                               C.TruthKnown ? (C.Truthy ? "t" : "f") : "?",
+                               C.NoneKnown ? (C.IsNone ? "n" : "v") : "?");
           }
         if (!Gate.empty())
           Key += "|env";
@@ -274,70 +278,151 @@ public:
     return Out;
   }
 
-  // The mode flags every call of Usr, anywhere in the program, holds to one
-  // value (a caller's `with set_mode(True):`, or its own callers'): they hold
-  // in Usr's own capture regions. Empty when nothing calls Usr.
-  std::vector<ConstArg> entryModes(const std::string &Usr) const {
-    if (!HasModes)
-      return {};
+  // The ways Usr is entered, each with what holds on it: mode flags (a
+  // caller's `with set_mode(True):`, or its own callers'), Usr's parameters
+  // and their attributes (a literal passed, the `else:` of
+  // `if state.is_prefill:` in a caller above). One way per chain of callers,
+  // so a caller whose own callers rule out the call (`assert state1 is None`
+  // where they pass an object) adds none; past MaxEntries, one way with what
+  // they all agree on. One way knowing nothing when nothing calls Usr or a
+  // chain is cut (a cycle, more than 8 callers up). Callers outside the
+  // analysed code are not seen.
+  using Entries = std::vector<std::vector<ConstArg>>;
+  Entries entryContexts(const std::string &Usr) const {
     if (Callers.empty())
       for (const auto &[Caller, F] : ByUsr)
         for (const auto &C : F->Calls)
           for (const auto &T : targets(C))
             Callers[T].push_back({Caller, &C});
     std::set<std::string> Visiting;
-    return entryModesAt(Usr, 0, Visiting);
+    return entryContextsAt(Usr, 0, Visiting);
   }
 
 private:
-  std::vector<ConstArg> entryModesAt(const std::string &Usr, int Depth,
-                                     std::set<std::string> &Visiting) const {
+  // What the callee's parameters and the mode flags are known to hold where
+  // Via is made: the literals it passes, and the caller's own parameters (or
+  // their attributes) it passes on where the walk of the caller knew them
+  // (CallerKnew) or the call is made under a test of them. Moved: the callee
+  // is reached through a partial that binds leading arguments, so the
+  // arguments' positions say nothing.
+  std::vector<ConstArg> factsAtCall(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew,
+                                    bool Moved) const {
+    std::vector<ConstArg> Caller = CallerKnew;
+    for (const ParamTest &T : Via.When)
+      if (T.Global.empty())
+        Caller.push_back(T.fact());
+    // What the call says of an attribute of a callee parameter stands over
+    // what a whole object passed on says of it.
+    auto restated = [&](unsigned Index, const std::string &Attr) {
+      return std::any_of(Via.Constants.begin(), Via.Constants.end(), [&](const ConstArg &C) {
+        return C.Global.empty() && C.Index == Index && C.Attr == Attr;
+      });
+    };
+    std::vector<ConstArg> Known;
+    for (const ConstArg &C : Via.Constants) {
+      if (!C.Global.empty()) {
+        Known.push_back(C);
+        continue;
+      }
+      if (Moved)
+        continue;
+      if (C.From < 0) {
+        if (C.TruthKnown || C.NoneKnown)
+          Known.push_back(C);
+        continue;
+      }
+      for (const ConstArg &K : Caller) {
+        if (!K.Global.empty() || K.From >= 0 || static_cast<int>(K.Index) != C.From)
+          continue;
+        std::string Attr = C.Attr;
+        if (!C.FromAttr.empty()) {
+          if (K.Attr != C.FromAttr)
+            continue;
+        } else if (!K.Attr.empty()) {
+          // The whole object passed on: its attributes go with it.
+          if (!C.Attr.empty() || restated(C.Index, K.Attr))
+            continue;
+          Attr = K.Attr;
+        }
+        ConstArg F = K;
+        F.Index = C.Index;
+        F.Attr = std::move(Attr);
+        Known.push_back(std::move(F));
+      }
+    }
+    // A global the caller's walk knew (a mode its caller's `with` set) holds
+    // in the callee too, unless this call sits in a block setting it anew.
+    for (const ConstArg &K : CallerKnew)
+      if (!K.Global.empty() && std::none_of(Known.begin(), Known.end(), [&](const ConstArg &C) {
+            return C.Global == K.Global;
+          }))
+        Known.push_back(K);
+    return Known;
+  }
+
+  static std::string factKey(const ConstArg &C) {
+    return fmt::format("{}|{}.{}|{}{}{}{}", C.Global, C.Index, C.Attr, C.TruthKnown, C.Truthy,
+                       C.NoneKnown, C.IsNone);
+  }
+
+  Entries entryContextsAt(const std::string &Usr, int Depth,
+                          std::set<std::string> &Visiting) const {
     if (auto Known = EntryMemo.find(Usr); Known != EntryMemo.end())
       return Known->second;
     auto It = Callers.find(Usr);
     if (It == Callers.end() || Depth > 8 || !Visiting.insert(Usr).second)
-      return {};
-    std::optional<std::vector<ConstArg>> Common;
-    for (const auto &[Caller, Via] : It->second) {
-      std::vector<ConstArg> Here;
-      for (const ConstArg &K : Via->Constants)
-        if (!K.Global.empty())
-          Here.push_back(K);
-      for (const ConstArg &K : entryModesAt(Caller, Depth + 1, Visiting))
-        if (std::none_of(Here.begin(), Here.end(),
-                         [&](const ConstArg &C) { return C.Global == K.Global; }))
-          Here.push_back(K);
-      if (Common) {
-        // Kept only where this caller agrees.
-        auto Agrees = [&](const ConstArg &C) {
-          return std::any_of(Here.begin(), Here.end(), [&](const ConstArg &K) {
-            return K.Global == C.Global && K.Truthy == C.Truthy;
-          });
-        };
-        Common->erase(std::remove_if(Common->begin(), Common->end(),
-                                     [&](const ConstArg &C) { return !Agrees(C); }),
-                      Common->end());
-      } else {
-        Common = std::move(Here);
+      return {{}};
+    Entries Out;
+    std::set<std::string> Seen;
+    for (const auto &[Caller, Via] : It->second)
+      for (const auto &CallerKnew : entryContextsAt(Caller, Depth + 1, Visiting)) {
+        // A call its caller never makes on this way in.
+        if (!runsWith(Via->When, CallerKnew))
+          continue;
+        std::vector<ConstArg> Here =
+            factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr));
+        std::vector<std::string> Keys;
+        for (const ConstArg &C : Here)
+          Keys.push_back(factKey(C));
+        std::sort(Keys.begin(), Keys.end());
+        if (Seen.insert(fmt::format("{}", fmt::join(Keys, ";"))).second)
+          Out.push_back(std::move(Here));
       }
-      if (Common->empty())
-        break;
-    }
     Visiting.erase(Usr);
+    if (Out.empty())
+      Out = {{}};
+    if (Out.size() > MaxEntries) {
+      // What every way agrees on.
+      std::vector<ConstArg> Common = Out.front();
+      for (const auto &Way : Out) {
+        std::set<std::string> Keys;
+        for (const ConstArg &C : Way)
+          Keys.insert(factKey(C));
+        Common.erase(std::remove_if(Common.begin(), Common.end(),
+                                    [&](const ConstArg &C) { return !Keys.count(factKey(C)); }),
+                     Common.end());
+      }
+      Out = {Common};
+    }
     // A caller cut off by a cycle or the depth bound counted as knowing
     // nothing: what is remembered can only be less than the truth.
-    return EntryMemo[Usr] = Common ? *Common : std::vector<ConstArg>{};
+    return EntryMemo[Usr] = Out;
   }
 
   std::map<std::string, const FunctionSummary *> ByUsr;
-  bool HasModes = false; // some call carries a mode flag's value
   // Who calls each function, built when modes need it.
   mutable std::map<std::string, std::vector<std::pair<std::string, const CallEdge *>>> Callers;
-  mutable std::map<std::string, std::vector<ConstArg>> EntryMemo;
+  mutable std::map<std::string, Entries> EntryMemo;
+  static constexpr size_t MaxEntries = 16;
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
-  // The parameters each function's sites and calls test (ParamTest::Index).
+  // Functions a partial binding leading arguments was stored for.
+  std::set<std::string> Shifted;
+  // The parameters each function's sites and calls test (ParamTest::Index),
+  // and the attributes any function tests of a parameter: what is known of
+  // others makes walks apart for nothing.
   std::map<std::string, std::set<unsigned>> Tested;
+  std::set<std::string> TestedAttrs;
   ClassHierarchy Classes;
   // Functions whose regions only show once all TUs are known (CaptureWrappers.h).
   std::map<std::string, FunctionSummary> AcrossUnits;
@@ -413,9 +498,13 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
                     [](const Site &S) { return S.Context == CaptureContext::InRegion; }) ||
         std::any_of(F->Calls.begin(), F->Calls.end(),
                     [](const CallEdge &C) { return C.Context == CaptureContext::InRegion; });
-    std::vector<ConstArg> Modes = HasRegion ? G.entryModes(Usr) : std::vector<ConstArg>{};
+    CallGraph::Entries Ways = HasRegion ? G.entryContexts(Usr) : CallGraph::Entries{{}};
+    auto runs = [&](const std::vector<ParamTest> &When) {
+      return std::any_of(Ways.begin(), Ways.end(),
+                         [&](const std::vector<ConstArg> &W) { return runsWith(When, W); });
+    };
     for (const auto &S : F->Sites)
-      if (S.Context == CaptureContext::InRegion && capturing(S) && runsWith(S.When, Modes)) {
+      if (S.Context == CaptureContext::InRegion && capturing(S) && runs(S.When)) {
         Finding Fd = makeFinding(S, Rules);
         if (S.RegionBegin.valid())
           Fd.Notes.push_back({"the capture region begins here", S.RegionBegin});
@@ -424,10 +513,12 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
         Out.push_back(std::move(Fd));
       }
     for (const auto &C : F->Calls)
-      if (C.Context == CaptureContext::InRegion && runsWith(C.When, Modes)) {
-        Roots.push_back(&C);
-        RootModes.push_back(Modes);
-      }
+      if (C.Context == CaptureContext::InRegion)
+        for (const auto &W : Ways)
+          if (runsWith(C.When, W)) {
+            Roots.push_back(&C);
+            RootModes.push_back(W);
+          }
   }
   CallGraph::ReachedSet Seen = G.reach(Roots, RootModes);
   for (const auto &[Usr, R] : Seen) {

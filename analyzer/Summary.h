@@ -18,51 +18,78 @@ enum class CaptureContext {
   Guarded,  // On the non-capturing side of a capture-status test.
 };
 
-// A literal a call passes for the callee's parameter Index (`only_inputs=True`,
-// `mask=None`): what it decides in the callee's branches. With From set, the
-// caller passes its own parameter From on unchanged (`inner(x, capturing)`):
-// the value is whatever the walk that reached the caller knew for it. With
-// Global set, not a parameter but a module global's value (a mode flag a
-// `with` block around the call set): it holds in everything the call runs.
+// What is known at a call of the callee's parameter Index (or, with Attr set,
+// of that parameter's attribute Attr): a literal passed (`only_inputs=True`,
+// `mask=None`), or a test the caller made (`else:` of `if state.is_prefill:`),
+// so only part may be known (TruthKnown, NoneKnown). With From set, the caller
+// passes its own parameter From (or, with FromAttr, that parameter's attribute)
+// on unchanged (`inner(x, capturing)`, an object made from it): the value is
+// whatever the walk that reached the caller knew for it. With Global set, not
+// a parameter but a module global's value (a mode flag a `with` block around
+// the call set): it holds in everything the call runs.
 struct ConstArg {
   unsigned Index = 0;
   bool Truthy = false;
   bool IsNone = false;
   int From = -1;
   std::string Global;
+  std::string Attr;
+  std::string FromAttr;
+  bool TruthKnown = true;
+  bool NoneKnown = true;
 };
 
-// A test of the function's own parameter Index that must hold for a site or a
-// call to run: under `if flag:` (Truthy), `if not flag:` or after
-// `if flag: return` (Falsy), `if x is None:` (IsNone), `if x is not None:`.
-// With Global set, a test of that module global instead (Index unused).
+// A test of the function's own parameter Index (or of its attribute Attr)
+// that must hold for a site or a call to run: under `if flag:` (Truthy),
+// `if not flag:` or after `if flag: return` (Falsy), `if x is None:` (IsNone),
+// `if x is not None:`. With Global set, a test of that module global instead
+// (Index unused).
 struct ParamTest {
   enum class Kind { Truthy, Falsy, IsNone, NotNone };
   unsigned Index = 0;
   Kind K = Kind::Truthy;
   std::string Global;
+  std::string Attr;
+  // Whether the test may hold for a value of which C tells what is known.
   bool holdsFor(const ConstArg &C) const {
     switch (K) {
     case Kind::Truthy:
-      return C.Truthy;
+      return !C.TruthKnown || C.Truthy;
     case Kind::Falsy:
-      return !C.Truthy;
+      return !C.TruthKnown || !C.Truthy;
     case Kind::IsNone:
-      return C.IsNone;
+      return !C.NoneKnown || C.IsNone;
     case Kind::NotNone:
-      return !C.IsNone;
+      return !C.NoneKnown || !C.IsNone;
     }
     return true;
   }
+  // What holds for the value where this test held.
+  ConstArg fact() const {
+    ConstArg C{Index};
+    C.Global = Global;
+    C.Attr = Attr;
+    C.Truthy = K == Kind::Truthy;
+    C.IsNone = K == Kind::IsNone;
+    C.TruthKnown = K != Kind::NotNone;
+    C.NoneKnown = K != Kind::Falsy;
+    return C;
+  }
 };
 
-// Whether every test in When holds for the literals a call passed (a test of a
-// parameter it passed no literal for may hold).
+// Whether every test in When may hold for what a call passed (a test of a
+// parameter nothing is known of may hold). A test of an attribute of a
+// parameter passed None never runs: reading the attribute raises.
 inline bool runsWith(const std::vector<ParamTest> &When, const std::vector<ConstArg> &Passed) {
   for (const ParamTest &T : When)
-    for (const ConstArg &C : Passed)
-      if (C.Index == T.Index && C.Global == T.Global && !T.holdsFor(C))
+    for (const ConstArg &C : Passed) {
+      if (C.From >= 0 || C.Index != T.Index || C.Global != T.Global)
+        continue;
+      if (C.Attr == T.Attr
+              ? !T.holdsFor(C)
+              : T.Global.empty() && !T.Attr.empty() && C.Attr.empty() && C.NoneKnown && C.IsNone)
         return false;
+    }
   return true;
 }
 
@@ -106,6 +133,10 @@ struct CallEdge {
   std::vector<ParamTest> When;     // Made only where these tests of the caller's parameters hold.
   std::vector<ConstArg> Constants; // Literals passed for the callee's parameters.
   std::string EnvGate;             // Made only when the environment sets this variable.
+  // A call through a value passing only this many positional arguments (no
+  // keywords, no `*args`): it cannot run a stored function whose signature
+  // does not take them. -1: not such a call.
+  int Positional = -1;
 };
 
 // A class of the program, for dispatching self calls: its bases in method
@@ -127,6 +158,10 @@ struct FunctionSummary {
   bool OpensCapture = false;
   bool ClosesCapture = false;
   std::vector<std::string> Overrides; // Virtual methods this one overrides.
+  // How many positional arguments a call may pass it (self aside); MaxArgs
+  // -1: any number.
+  int MinArgs = 0;
+  int MaxArgs = -1;
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;
 };

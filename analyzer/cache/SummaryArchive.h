@@ -16,21 +16,21 @@ template <class A> void serialize(A &Ar, ToolError &E) { Ar(E.Where, E.Message);
 namespace lint {
 
 template <class A> void serialize(A &Ar, ConstArg &C) {
-  Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global);
+  Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global, C.Attr, C.FromAttr, C.TruthKnown, C.NoneKnown);
 }
-template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global); }
+template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global, T.Attr); }
 template <class A> void serialize(A &Ar, Site &S) {
   Ar(S.RuleId, S.Message, S.Loc, S.Context, S.RegionBegin, S.FixIts, S.Notes, S.Fix, S.When,
      S.EnvGate);
 }
 template <class A> void serialize(A &Ar, CallEdge &E) {
   Ar(E.CalleeUsr, E.CalleeName, E.Loc, E.Context, E.RegionBegin, E.Exact, E.Dynamic, E.SelfMethod,
-     E.Receiver, E.When, E.Constants, E.EnvGate);
+     E.Receiver, E.When, E.Constants, E.EnvGate, E.Positional);
 }
 template <class A> void serialize(A &Ar, ClassSummary &C) { Ar(C.Key, C.Bases, C.Methods); }
 template <class A> void serialize(A &Ar, FunctionSummary &F) {
-  Ar(F.Usr, F.Name, F.Loc, F.IsEntryPoint, F.OpensCapture, F.ClosesCapture, F.Overrides, F.Sites,
-     F.Calls);
+  Ar(F.Usr, F.Name, F.Loc, F.IsEntryPoint, F.OpensCapture, F.ClosesCapture, F.Overrides, F.MinArgs,
+     F.MaxArgs, F.Sites, F.Calls);
 }
 template <class A> void serialize(A &Ar, TUSummary &S) {
   Ar(S.File, S.Functions, S.CallableStores, S.ThreadEntries, S.GlobalCapture, S.AnyCapture,

@@ -23,15 +23,16 @@ GRAPHSAFE_JSON_AS_ARRAY(Note, Message, Loc)
 GRAPHSAFE_JSON_AS_ARRAY(FixIt, Begin, End, Replacement)
 
 namespace lint {
-GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From, Global)
-GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global)
+GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From, Global, Attr, FromAttr, TruthKnown,
+                        NoneKnown)
+GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global, Attr)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,
-                        SelfMethod, Receiver, When, Constants, EnvGate)
+                        SelfMethod, Receiver, When, Constants, EnvGate, Positional)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
-                        Overrides, Sites, Calls)
+                        Overrides, MinArgs, MaxArgs, Sites, Calls)
 GRAPHSAFE_JSON_AS_ARRAY(TUSummary, File, Functions, CallableStores, ThreadEntries, GlobalCapture,
                         AnyCapture, Classes)
 

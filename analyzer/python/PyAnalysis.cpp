@@ -6,6 +6,7 @@
 #include "PyContext.h"
 #include "PyIndexArchive.h"
 #include "PyModeFlags.h"
+#include "PyObjectFacts.h"
 #include "PyParts.h"
 #include "PyResultCache.h"
 #include "ReadFile.h"
@@ -21,6 +22,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -102,6 +104,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     FS.Loc = F.IsModuleBody ? SourceLoc{S.path(), 1, 1} : S.loc(F.Node);
     // No Overrides: the Python front end dispatches each call by its
     // receiver's class itself (PyProgram::dispatch).
+    std::tie(FS.MinArgs, FS.MaxArgs) = positionalArity(F);
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
@@ -135,13 +138,19 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                                   [](const std::string &K) { return K.rfind("ext:", 0) != 0; });
       std::vector<ParamTest> When = Followed ? Ctx.testsAt(N) : std::vector<ParamTest>{};
       std::string Gate = Followed ? Ctx.envGateAt(N) : "";
-      // The literals passed, by the parameters of the first project function
-      // the call reaches (overrides share their signature). Not through a
-      // value: a functools.partial may have bound some already.
+      // What the arguments are known to hold, by the parameters of the first
+      // project function the call reaches (overrides share their
+      // signature); through a value, by position (PyObjectFacts.h).
       std::vector<ConstArg> Passed;
+      if (Followed && Cs.Dynamic)
+        Passed = objectArguments(T, "", N);
       for (const auto &Target : Cs.Keys)
         if (!Cs.Dynamic && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
           Passed = literalArguments(T, Target.substr(3), N);
+          if (Followed) {
+            std::vector<ConstArg> Objects = objectArguments(T, Target.substr(3), N);
+            Passed.insert(Passed.end(), Objects.begin(), Objects.end());
+          }
           break;
         }
       if (Followed) {
@@ -157,7 +166,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       else
         for (const auto &Target : Cs.Keys)
           FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
-                              Cs.Receiver, When, Passed, Gate});
+                              Cs.Receiver, When, Passed, Gate,
+                              Cs.Dynamic ? positionalCount(T, N) : -1});
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
       // A callable handed to code outside the project may run here (a hook,

@@ -1,5 +1,7 @@
 #include "PyCallGraph.h"
 
+#include "PyObjectFacts.h"
+
 #include <algorithm>
 
 namespace graphsafe::lint::py {
@@ -17,6 +19,8 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
 std::string yieldKey(const std::string &Function) { return "py:yield:" + Function; }
 
 std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
+
+std::string shiftedKey() { return "py:shifted"; }
 
 namespace {
 
@@ -366,12 +370,24 @@ boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S,
 void collectStores(const PyTypes &T, TSNode N,
                    std::vector<std::pair<std::string, std::string>> &Out) {
   const PySource &S = *T.M.Src;
+  // What Value holds goes to each key; a partial binding leading arguments
+  // (or a method taken from its class) is noted too, so calls through the
+  // keys are not taken to pass their arguments at the positions they are
+  // written.
+  auto store = [&](const std::vector<std::string> &Keys, TSNode Value) {
+    bool Shifted = movesArguments(T, Value);
+    for (const auto &Target : valueTargets(T, Value)) {
+      if (Shifted)
+        Out.push_back({shiftedKey(), Target});
+      for (const auto &Key : Keys)
+        Out.push_back({Key, Target});
+    }
+  };
   if (is(N, "yield")) {
     TSNode V = ts_node_named_child(N, 0);
     // `yield from g()` hands on another generator's values, not V itself.
     if (!ts_node_is_null(V) && S.text(N).substr(0, 10) != "yield from")
-      for (auto &Target : valueTargets(T, V))
-        Out.push_back({yieldKey(T.F.QualName), std::move(Target)});
+      store({yieldKey(T.F.QualName)}, V);
     return;
   }
   if (is(N, "call")) {
@@ -380,8 +396,7 @@ void collectStores(const PyTypes &T, TSNode N,
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
         continue;
       for (const auto &[Index, Arg] : boundArguments(T.P, Key.substr(3), S, N))
-        for (auto &Target : valueTargets(T, Arg))
-          Out.push_back({paramKey(Key.substr(3), Index), std::move(Target)});
+        store({paramKey(Key.substr(3), Index)}, Arg);
     }
     return;
   }
@@ -407,11 +422,11 @@ void collectStores(const PyTypes &T, TSNode N,
     if (Classes.empty())
       continue;
     std::string Attr(S.text(field(Target, "attribute")));
-    std::vector<std::string> Stored = valueTargets(T, Value);
+    std::vector<std::string> Keys;
     for (const auto &Class : Classes)
       for (const auto &C : T.P.ancestors(Class))
-        for (const auto &V : Stored)
-          Out.push_back({attrKey(C, Attr), V});
+        Keys.push_back(attrKey(C, Attr));
+    store(Keys, Value);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "PyTypes.h"
 #include "Summary.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ std::string attrKey(const std::string &Class, const std::string &Attr);
 // What the generator Function yields: `with Function(...) as f` binds it
 // when Function is a @contextmanager.
 std::string yieldKey(const std::string &Function);
+
+// The functions stored so that a call through the storage passes its
+// arguments at other positions, or fewer: bound by a functools.partial, or
+// taken from their class (PyObjectFacts.h, movesArguments).
+std::string shiftedKey();
 
 struct Callees {
   std::vector<std::string> Keys; // function USRs and storage keys
@@ -63,6 +69,10 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);
 // index of the parameter it binds (keywords matched by name).
 std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call);
+
+// The literal E spells (True, False, None, a number, a plain string), as
+// what is passed for parameter Index.
+std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned Index);
 
 // The literal arguments (True, False, None, numbers, plain strings) of a call
 // to the project function Callee, by the parameter each binds, and the

@@ -6,6 +6,7 @@
 #include "PyCallGraph.h"
 #include "PyContext.h"
 #include "PyModeFlags.h"
+#include "PyObjectFacts.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,9 +18,9 @@ namespace graphsafe::lint::py {
 namespace {
 
 // `flag`, `not flag`, `x is None`, `x is not None` where the name is the
-// function's parameter there, and `MODE`, `mode = is_mode_enabled()`,
-// `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which
-// way the test went. `a and b` that held, or `a or b` that failed, tests each.
+// function's parameter there (or `x.attr` of one, as the caller passed it), and `MODE`, `mode =
+// is_mode_enabled()`, `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which way
+// the test went. `a and b` that held, or `a or b` that failed, tests each.
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out) {
   Cond = unparen(Cond);
   const PySource &S = *T.M.Src;
@@ -41,6 +42,11 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
       Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
     return;
   }
+  if (is(Cond, "attribute")) {
+    if (auto PA = parameterAttribute(T, Cond))
+      Out.push_back({PA->first, Holds ? K::Truthy : K::Falsy, "", PA->second});
+    return;
+  }
   if (is(Cond, "call")) {
     if (std::string G = globalTested(T, Cond); !G.empty())
       Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
@@ -49,18 +55,23 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
   if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
     TSNode Name = ts_node_child(Cond, 0), Op = ts_node_child(Cond, 1), Rhs = ts_node_child(Cond, 2);
     std::string_view Spelled = kind(Op);
-    if (!is(Name, "identifier") || !is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
-      return;
-    int Index = T.parameterAt(S.text(Name), beginOf(Name));
-    if (Index < 0)
+    if (!is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
       return;
     bool None = (Spelled == "is") == Holds;
+    if (auto PA = parameterAttribute(T, Name)) {
+      Out.push_back({PA->first, None ? K::IsNone : K::NotNone, "", PA->second});
+      return;
+    }
+    int Index = is(Name, "identifier") ? T.parameterAt(S.text(Name), beginOf(Name)) : -1;
+    if (Index < 0)
+      return;
     Out.push_back({static_cast<unsigned>(Index), None ? K::IsNone : K::NotNone});
   }
 }
 
-// The literal E spells, if it is one.
-std::optional<ConstArg> literal(const PySource &S, TSNode E, unsigned Index) {
+} // namespace
+
+std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned Index) {
   E = unparen(E);
   std::string_view Text = S.text(E);
   ConstArg C{Index};
@@ -78,6 +89,8 @@ std::optional<ConstArg> literal(const PySource &S, TSNode E, unsigned Index) {
     return std::nullopt;
   return C;
 }
+
+namespace {
 
 // Each parameter's default, as callers count parameters.
 std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
@@ -110,7 +123,7 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   std::set<unsigned> Bound;
   for (const auto &[Index, Arg] : boundArguments(P, Callee, S, Call)) {
     Bound.insert(Index);
-    if (auto C = literal(S, Arg, Index)) {
+    if (auto C = literalArgument(S, Arg, Index)) {
       Out.push_back(*C);
     } else if (TSNode Name = unparen(Arg); is(Name, "identifier")) {
       // `inner(x, capturing)`: the value the caller was given, still unchanged.
@@ -130,7 +143,7 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   std::vector<TSNode> Defaults = parameterDefaults(*F);
   for (unsigned I = 0; I < Defaults.size(); ++I)
     if (!Bound.count(I) && !ts_node_is_null(Defaults[I]))
-      if (auto C = literal(*M->Src, Defaults[I], I))
+      if (auto C = literalArgument(*M->Src, Defaults[I], I))
         Out.push_back(*C);
   return Out;
 }

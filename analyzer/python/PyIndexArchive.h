@@ -16,7 +16,7 @@ template <class A> void serialize(A &Ar, PyFunctionDef &F) {
   Ar(F.QualName, F.Name, F.ClassQName, F.IsModuleBody, F.IsLambda);
 }
 template <class A> void serialize(A &Ar, PyClassDef &C) {
-  Ar(C.QualName, C.Bases, C.Methods, C.AssignedAttrs, C.ClassLevelNames);
+  Ar(C.QualName, C.Bases, C.Methods, C.AssignedAttrs, C.StoresBy, C.SelfCallsBy, C.ClassLevelNames);
 }
 template <class A> void serialize(A &Ar, PyLearned &L) {
   Ar(L.Graphed, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects);

@@ -93,6 +93,29 @@ void indexImports(PyModuleInfo &M, TSNode N) {
   }
 }
 
+// The first parameter's name of a method, if it has one.
+std::string_view selfNameOf(const PySource &S, TSNode Method) {
+  TSNode Params = field(Method, "parameters");
+  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
+  TSNode Self = ts_node_is_null(First) ? TSNode{} : parameterName(First);
+  return ts_node_is_null(Self) ? std::string_view() : S.text(Self);
+}
+
+// `self.m(...)` in a method whose first parameter is self.
+void noteSelfCalls(const PySource &S, TSNode Method, std::set<std::string> &Out) {
+  std::string_view SelfName = selfNameOf(S, Method);
+  if (SelfName.empty())
+    return;
+  walk(field(Method, "body"), [&](TSNode N) {
+    if (is(N, "call")) {
+      TSNode Fn = unparen(field(N, "function"));
+      if (is(Fn, "attribute") && S.text(unparen(field(Fn, "object"))) == SelfName)
+        Out.insert(std::string(S.text(field(Fn, "attribute"))));
+    }
+    return true;
+  });
+}
+
 // `self.x = ...` and `self.x += ...` in a method whose first parameter is self.
 void noteSelfAssignments(const PySource &S, TSNode Method, std::set<std::string> &Out) {
   TSNode Params = field(Method, "parameters");
@@ -163,6 +186,8 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
         PyClassDef &Class = M.Classes[ClassQName];
         Class.Methods.insert(Name);
         noteSelfAssignments(S, N, Class.AssignedAttrs);
+        noteSelfAssignments(S, N, Class.StoresBy[Name]);
+        noteSelfCalls(S, N, Class.SelfCallsBy[Name]);
       }
       indexScope(M, field(N, "body"), F.QualName, "", false);
       return false;
@@ -389,6 +414,29 @@ void PyProgram::link() {
         Subclasses[B].push_back(Name);
     for (const auto &A : ancestors(Name))
       AssignedBelow[A].insert(C->AssignedAttrs.begin(), C->AssignedAttrs.end());
+    for (const auto &[Method, Attrs] : C->StoresBy)
+      if (Method != "__init__")
+        MethodStores[Method].insert(Attrs.begin(), Attrs.end());
+  }
+  // A method stores what the methods it calls on self store, by name: until
+  // nothing changes (each round adds at least one attribute, and there are
+  // finitely many).
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[Name, C] : ClassByName)
+      for (const auto &[Method, Calls] : C->SelfCallsBy) {
+        if (Method == "__init__")
+          continue;
+        for (const auto &Callee : Calls) {
+          auto It = MethodStores.find(Callee);
+          if (It == MethodStores.end() || Callee == Method)
+            continue;
+          std::set<std::string> Add = It->second;
+          auto &Mine = MethodStores[Method];
+          for (const auto &A : Add)
+            Changed |= Mine.insert(A).second;
+        }
+      }
   }
 }
 
@@ -485,6 +533,12 @@ std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
   std::sort(Named.begin(), Named.end());
   Named.erase(std::unique(Named.begin(), Named.end()), Named.end());
   return Named;
+}
+
+const std::set<std::string> &PyProgram::storesOfMethod(const std::string &Method) const {
+  static const std::set<std::string> None;
+  auto It = MethodStores.find(Method);
+  return It == MethodStores.end() ? None : It->second;
 }
 
 bool PyProgram::attrAssigned(const std::string &Class, const std::string &Attr) const {

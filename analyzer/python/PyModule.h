@@ -33,6 +33,9 @@ struct PyClassDef {
   std::vector<std::string> Bases; // qualified after resolution
   std::set<std::string> Methods;
   std::set<std::string> AssignedAttrs; // x of every `self.x = ...` in its methods
+  // Per method: the x of its `self.x = ...`, and the m of its `self.m(...)`.
+  std::map<std::string, std::set<std::string>> StoresBy;
+  std::map<std::string, std::set<std::string>> SelfCallsBy;
   // `layer_class = LlamaLayer` in the class body: the name each class-level
   // attribute spells, qualified once the program is linked.
   std::map<std::string, std::string> ClassLevelNames;
@@ -174,6 +177,10 @@ public:
                                             const std::string &Attr) const;
   // Whether a method of Class, an ancestor or a descendant assigns self.Attr.
   bool attrAssigned(const std::string &Class, const std::string &Attr) const;
+  // What calling a method named Method on an object of unknown class may
+  // assign to it: the x of `self.x = ...` in every project method of that
+  // name (constructors aside), and in the methods they call on self.
+  const std::set<std::string> &storesOfMethod(const std::string &Method) const;
 
   // Parameters known to take tensors: every parameter of a callable given to
   // make_graphed_callables, and positions where some caller passes a tensor.
@@ -215,6 +222,7 @@ private:
   std::map<std::string, std::vector<std::string>> Subclasses;
   // Attributes assigned in each class or any of its descendants.
   std::map<std::string, std::set<std::string>> AssignedBelow;
+  std::map<std::string, std::set<std::string>> MethodStores;
   mutable std::mutex DispatchMutex;
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
   std::set<std::string> FunctionNames;

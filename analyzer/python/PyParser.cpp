@@ -222,6 +222,9 @@ void enclosingTests(TSNode N, TSNode Body,
             leavesFunction(field(Before, "consequence")) &&
             Visit(field(Before, "condition"), false))
           return;
+        // `assert cond` earlier in the block: what follows runs when it held.
+        if (is(Before, "assert_statement") && Visit(ts_node_named_child(Before, 0), true))
+          return;
       }
     }
     Cur = Up;

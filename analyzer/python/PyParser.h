@@ -76,8 +76,9 @@ TSNode unparen(TSNode N);
 // Whether a block always leaves the function: it ends in return or raise.
 bool leavesFunction(TSNode Block);
 // The tests N runs under, from the innermost out to Body: each enclosing
-// if/elif condition with the way it went (Holds false in an else), and each
-// `if cond: return` earlier in an enclosing block (Holds false). Stops when
+// if/elif condition with the way it went (Holds false in an else), each
+// `if cond: return` earlier in an enclosing block (Holds false), and each
+// `assert cond` earlier in one (Holds true). Stops when
 // Visit returns true.
 void enclosingTests(TSNode N, TSNode Body,
                     const std::function<bool(TSNode Cond, bool Holds)> &Visit);

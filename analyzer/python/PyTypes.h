@@ -78,6 +78,8 @@ struct PyTypeCache {
   std::unordered_map<const void *, std::optional<std::vector<ConstArg>>> PathFacts;
   // The functions PyModeFlags.cpp has run, with what they did (its own type).
   std::shared_ptr<void> FlagRuns;
+  // What PyObjectFacts.cpp found of functions' returns and attribute stores.
+  std::shared_ptr<void> ObjectFacts;
   int Depth = 0;
 };
 

@@ -1,0 +1,812 @@
+#include "PyObjectFacts.h"
+
+#include "PyCallGraph.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// Steps from a use back through locals and attributes in one function, and
+// project functions followed into from one call.
+constexpr int MaxDepth = 8;
+constexpr int MaxNesting = 4;
+
+// What one value is known to be, in the terms of one function: a literal
+// (what of it is known), or what its parameter From (its attribute FromAttr)
+// held on entry. A ConstArg with Index unused.
+using Source = ConstArg;
+
+bool sameSource(const Source &A, const Source &B) {
+  return A.From == B.From && A.FromAttr == B.FromAttr && A.TruthKnown == B.TruthKnown &&
+         A.NoneKnown == B.NoneKnown && (!A.TruthKnown || A.Truthy == B.Truthy) &&
+         (!A.NoneKnown || A.IsNone == B.IsNone);
+}
+
+Source notNone() {
+  Source S;
+  S.TruthKnown = false;
+  return S;
+}
+
+Source fromParameter(int Index, std::string Attr = "") {
+  Source S;
+  S.From = Index;
+  S.FromAttr = std::move(Attr);
+  return S;
+}
+
+// What is known of an object at one point of a function.
+struct Obj {
+  // The function's parameter the value is (or is a copy of): its attributes
+  // are those the caller passed, but for Changed and Attrs.
+  int Alias = -1;
+  std::set<std::string> Changed;
+  std::map<std::string, Source> Attrs;
+  std::optional<Source> Self; // the value itself
+  // A tuple's elements by position; a list's elements, all alike (List
+  // without Element: no element yet).
+  std::shared_ptr<const std::vector<Obj>> Items;
+  bool List = false;
+  std::shared_ptr<const Obj> Element;
+  bool known() const { return Alias >= 0 || !Attrs.empty() || Self || Items || List; }
+  bool kept(const std::string &A) const { return Alias >= 0 && !Changed.count(A); }
+  std::optional<Source> attr(const std::string &A) const {
+    if (auto It = Attrs.find(A); It != Attrs.end())
+      return It->second;
+    if (kept(A))
+      return fromParameter(Alias, A);
+    return std::nullopt;
+  }
+  // Self, or the parameter the value is, as a source.
+  std::optional<Source> whole() const {
+    if (Self)
+      return Self;
+    if (Alias >= 0 && Changed.empty() && Attrs.empty())
+      return fromParameter(Alias);
+    return std::nullopt;
+  }
+};
+
+// What holds on both of two paths.
+Obj join(const Obj &A, const Obj &B) {
+  Obj Out;
+  Out.Alias = A.Alias == B.Alias ? A.Alias : -1;
+  if (Out.Alias >= 0) {
+    Out.Changed = A.Changed;
+    Out.Changed.insert(B.Changed.begin(), B.Changed.end());
+  }
+  std::set<std::string> Names;
+  for (const auto &[K, V] : A.Attrs)
+    Names.insert(K);
+  for (const auto &[K, V] : B.Attrs)
+    Names.insert(K);
+  for (const auto &K : Names) {
+    auto X = A.attr(K), Y = B.attr(K);
+    if (X && Y && sameSource(*X, *Y))
+      Out.Attrs[K] = *X;
+    else if (Out.Alias >= 0)
+      Out.Changed.insert(K);
+  }
+  for (auto It = Out.Attrs.begin(); It != Out.Attrs.end();)
+    It = Out.Alias >= 0 && It->second.From == Out.Alias && It->second.FromAttr == It->first
+             ? (Out.Changed.erase(It->first), Out.Attrs.erase(It))
+             : std::next(It);
+  if (A.Items && B.Items && A.Items->size() == B.Items->size()) {
+    std::vector<Obj> Both;
+    for (size_t I = 0; I < A.Items->size(); ++I)
+      Both.push_back(join((*A.Items)[I], (*B.Items)[I]));
+    Out.Items = std::make_shared<const std::vector<Obj>>(std::move(Both));
+  }
+  if (A.List && B.List) {
+    Out.List = true;
+    Out.Element = !A.Element   ? B.Element
+                  : !B.Element ? A.Element
+                               : std::make_shared<const Obj>(join(*A.Element, *B.Element));
+  }
+  if (A.Self && B.Self && sameSource(*A.Self, *B.Self))
+    Out.Self = A.Self;
+  else if (A.Self && B.Self && A.Self->From < 0 && B.Self->From < 0 && A.Self->NoneKnown &&
+           B.Self->NoneKnown && !A.Self->IsNone && !B.Self->IsNone)
+    Out.Self = notNone();
+  return Out;
+}
+
+// What a function does to its names, in one walk of its body: attribute
+// stores (`x.a = v`, `x.a += v`), item stores (`x[i] = v`, Attr "[]") and
+// method calls (`x.m()`, Attr empty).
+struct Event {
+  unsigned At = 0;
+  std::string Attr;
+  std::string Method;
+  TSNode Stmt{};  // the assignment, or the call
+  TSNode Value{}; // a plain store's value
+};
+// Where a name is bound: `x = v` (Expr v, Index -1), `a, x = v` (Index 1),
+// any other way (Expr null: unknown).
+struct Bind {
+  unsigned At = 0;
+  TSNode Stmt{};
+  TSNode Expr{};
+  int Index = -1;
+};
+struct FunctionEvents {
+  std::map<std::string, std::vector<Event>, std::less<>> Uses;
+  std::map<std::string, std::vector<Bind>, std::less<>> Binds;
+};
+
+struct State {
+  std::unordered_map<const PyFunctionDef *, FunctionEvents> ByFunction;
+  std::map<std::string, std::optional<Obj>> Returns;
+  std::set<std::string> Active; // being followed: recursion knows nothing
+  int Nesting = 0;
+  bool Cut = false; // a bound was hit: the answer is less than the truth
+};
+
+State &stateOf(PyTypeCache &C) {
+  if (!C.ObjectFacts)
+    C.ObjectFacts = std::make_shared<State>();
+  return *static_cast<State *>(C.ObjectFacts.get());
+}
+
+const FunctionEvents &eventsOf(const PyTypes &T) {
+  State &St = stateOf(T.cache());
+  auto [It, New] = St.ByFunction.try_emplace(&T.F);
+  if (!New)
+    return It->second;
+  const PySource &S = *T.M.Src;
+  FunctionEvents &Out = It->second;
+  auto bind = [&](TSNode Target, unsigned At, TSNode Stmt, TSNode Expr, int Index) {
+    Target = unparen(Target);
+    if (is(Target, "identifier"))
+      Out.Binds[std::string(S.text(Target))].push_back({At, Stmt, Expr, Index});
+    else if (is(Target, "pattern_list") || is(Target, "tuple_pattern") ||
+             is(Target, "list_pattern") || is(Target, "tuple") || is(Target, "list"))
+      for (TSNode C : namedChildren(Target)) // bound, but not followed
+        if (is(unparen(C), "identifier"))
+          Out.Binds[std::string(S.text(unparen(C)))].push_back({At, Stmt, {}, -1});
+  };
+  walk(T.F.body(), [&](TSNode N) {
+    if (isScope(N))
+      return false;
+    bool Plain = is(N, "assignment");
+    if (Plain || is(N, "augmented_assignment")) {
+      TSNode L = unparen(field(N, "left"));
+      bool Many = is(L, "pattern_list") || is(L, "tuple_pattern");
+      for (TSNode Target : Many ? namedChildren(L) : std::vector<TSNode>{L}) {
+        TSNode Obj = unparen(field(Target, "object"));
+        if (is(Target, "subscript"))
+          Obj = unparen(field(Target, "value"));
+        if ((is(Target, "attribute") || is(Target, "subscript")) && is(Obj, "identifier"))
+          Out.Uses[std::string(S.text(Obj))].push_back(
+              {beginOf(N),
+               is(Target, "subscript") ? "[]" : std::string(S.text(field(Target, "attribute"))), "",
+               N, Plain && !Many ? field(N, "right") : TSNode{}});
+      }
+      if (!Plain) {
+        bind(L, endOf(N), N, {}, -1);
+      } else if (Many) {
+        auto Ls = namedChildren(L);
+        for (size_t I = 0; I < Ls.size(); ++I)
+          bind(Ls[I], endOf(N), N, field(N, "right"), static_cast<int>(I));
+      } else {
+        bind(L, endOf(N), N, field(N, "right"), -1);
+      }
+    } else if (is(N, "call")) {
+      TSNode Fn = unparen(field(N, "function"));
+      if (TSNode Obj = unparen(field(Fn, "object")); is(Fn, "attribute") && is(Obj, "identifier"))
+        Out.Uses[std::string(S.text(Obj))].push_back(
+            {beginOf(N), "", std::string(S.text(field(Fn, "attribute"))), N, {}});
+    } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
+      bind(field(N, "left"), beginOf(N), N, {}, -1);
+    } else if (is(N, "as_pattern") || is(N, "named_expression")) {
+      TSNode Name = is(N, "named_expression") ? field(N, "name") : field(N, "alias");
+      if (is(Name, "as_pattern_target"))
+        Name = ts_node_named_child(Name, 0);
+      bind(Name, endOf(N), N, {}, -1);
+    }
+    return true;
+  });
+  return Out;
+}
+
+// The innermost block (or the body) holding N.
+TSNode blockOf(TSNode N) {
+  for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up); Up = ts_node_parent(Up))
+    if (is(Up, "block") || is(Up, "module"))
+      return Up;
+  return TSNode{};
+}
+
+Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth);
+
+// Changes what is known of Name's object for what the function does to it
+// in [From, To): a store in the block that bound it (Home) sets the
+// attribute, one elsewhere leaves it unknown, a method call may change what
+// any project class assigns to self.
+void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
+                 int Depth, Obj &O) {
+  const auto &Es = eventsOf(T).Uses;
+  auto It = Es.find(Name);
+  if (It == Es.end())
+    return;
+  for (const Event &E : It->second) {
+    if (E.At < From || E.At >= To)
+      continue;
+    if (!O.Self || O.Self->From >= 0 || (O.Self->NoneKnown && O.Self->IsNone))
+      O.Self = notNone(); // None has no attributes to set or methods to call
+    if (O.List) {
+      // A list built by appending: what each append adds, wherever it is.
+      CallArgs A = argsOf(*T.M.Src, E.Stmt);
+      if (E.Method == "append" && A.Positional.size() == 1 && A.Keywords.empty()) {
+        Obj Added = factsOf(T, A.Positional[0], E.At, Depth + 1);
+        O.Element = std::make_shared<const Obj>(O.Element ? join(*O.Element, Added) : Added);
+      } else {
+        O.List = false;
+        O.Element.reset();
+      }
+      continue;
+    }
+    if (E.Attr == "[]")
+      continue;
+    if (E.Attr.empty()) {
+      // A method called on it may store what project methods of that name
+      // store on self.
+      for (const auto &A : T.P.storesOfMethod(E.Method)) {
+        O.Attrs.erase(A);
+        if (O.Alias >= 0)
+          O.Changed.insert(A);
+      }
+      continue;
+    }
+    O.Attrs.erase(E.Attr);
+    bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
+    if (std::optional<Source> V =
+            Straight ? factsOf(T, E.Value, E.At, Depth).whole() : std::nullopt)
+      O.Attrs[E.Attr] = *V;
+    else
+      O.Changed.insert(E.Attr);
+  }
+}
+
+// What calling one of the project functions Callees returns, in the terms of
+// T's function, for the arguments of Call.
+std::optional<Obj> returnedBy(const PyTypes &T, const std::vector<std::string> &Callees,
+                              TSNode Call, int Depth);
+
+// What constructing the project class Class with Call's arguments leaves in
+// the new object.
+Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Depth);
+
+Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
+  const PySource &S = *T.M.Src;
+  std::string Q = T.resolve(field(Call, "function"));
+  CallArgs A = argsOf(S, Call);
+  if ((Q == "copy.copy" || Q == "copy.deepcopy") && A.Positional.size() == 1)
+    return factsOf(T, A.Positional[0], beginOf(Call), Depth + 1);
+  Obj Out;
+  if (!Q.empty() && T.P.classNamed(Q))
+    return constructed(T, Q, Call, Depth);
+  Callees Cs = calleesOf(T, Call);
+  if (Cs.Dynamic || Cs.Keys.empty())
+    return Out;
+  std::vector<std::string> Fns;
+  for (const auto &K : Cs.Keys) {
+    if (K.rfind("py:", 0) != 0 || !T.P.isFunction(K.substr(3)))
+      return Out;
+    // A class called through a value (`self.state_class()`): a new instance
+    // of a class chosen at run time.
+    if (K.size() > 9 && K.compare(K.size() - 9, 9, ".__init__") == 0) {
+      Out.Self = notNone();
+      return Out;
+    }
+    Fns.push_back(K.substr(3));
+  }
+  if (auto R = returnedBy(T, Fns, Call, Depth))
+    return *R;
+  return Out;
+}
+
+Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
+  E = unparen(E);
+  Obj Out;
+  if (ts_node_is_null(E) || Depth > MaxDepth)
+    return Out;
+  const PySource &S = *T.M.Src;
+  if (auto L = literalArgument(S, E, 0)) {
+    Out.Self = *L;
+    return Out;
+  }
+  if (is(E, "call"))
+    return factsOfCall(T, E, Depth);
+  if (is(E, "tuple") || is(E, "expression_list") || is(E, "list")) {
+    std::vector<Obj> Items;
+    for (TSNode C : namedChildren(E)) {
+      if (is(C, "list_splat") || is(C, "dictionary_splat"))
+        return Out;
+      Items.push_back(factsOf(T, C, At, Depth + 1));
+    }
+    if (is(E, "list")) {
+      Out.List = true;
+      for (const Obj &I : Items)
+        Out.Element = std::make_shared<const Obj>(Out.Element ? join(*Out.Element, I) : I);
+    } else {
+      Out.Items = std::make_shared<const std::vector<Obj>>(std::move(Items));
+    }
+    Out.Self = notNone();
+    return Out;
+  }
+  if (is(E, "subscript")) {
+    // `pair[0]`, `batches[1]`: an element of a tuple or list known here.
+    TSNode Index = unparen(field(E, "subscript"));
+    bool Negative = is(Index, "unary_operator") && S.text(Index).substr(0, 1) == "-";
+    TSNode Digits = Negative ? unparen(field(Index, "argument")) : Index;
+    if (!is(Digits, "integer"))
+      return Out;
+    Obj Of = factsOf(T, field(E, "value"), beginOf(E), Depth + 1);
+    long I = std::strtol(std::string(S.text(Digits)).c_str(), nullptr, 10) * (Negative ? -1 : 1);
+    if (Of.Items) {
+      long N = static_cast<long>(Of.Items->size());
+      if (I < 0)
+        I += N;
+      if (I >= 0 && I < N)
+        return (*Of.Items)[I];
+    }
+    if (Of.List && Of.Element)
+      return *Of.Element;
+    return Out;
+  }
+  if (is(E, "attribute")) {
+    TSNode Of = unparen(field(E, "object"));
+    if (!is(Of, "identifier") || T.isSelf(Of))
+      return Out;
+    Obj Base = factsOf(T, Of, beginOf(E), Depth + 1);
+    Out.Self = Base.attr(std::string(S.text(field(E, "attribute"))));
+    return Out;
+  }
+  if (!is(E, "identifier") || T.closureScope(S.text(E)))
+    return Out;
+  std::string_view Name = S.text(E);
+  unsigned Use = std::min(At, beginOf(E));
+  if (int P = T.parameterAt(Name, Use); P >= 0) {
+    Out.Alias = P;
+    applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out);
+    return Out;
+  }
+  // A local: its last binding before the use, in a block around it.
+  const auto &Binds = eventsOf(T).Binds;
+  auto Found = Binds.find(Name);
+  if (Found == Binds.end())
+    return Out;
+  const Bind *Last = nullptr;
+  for (const Bind &B : Found->second)
+    if (B.At <= Use && (!Last || B.At >= Last->At))
+      Last = &B;
+  if (!Last || ts_node_is_null(Last->Expr))
+    return Out;
+  TSNode Home = blockOf(Last->Stmt);
+  if (ts_node_is_null(Home) || beginOf(Home) > Use || endOf(Home) < Use)
+    return Out;
+  TSNode Bound = unparen(Last->Expr);
+  if (Last->Index < 0) {
+    Out = factsOf(T, Bound, beginOf(Last->Stmt), Depth + 1);
+  } else if ((is(Bound, "expression_list") || is(Bound, "tuple")) &&
+             static_cast<int>(ts_node_named_child_count(Bound)) > Last->Index) {
+    // a, b = x, y
+    Out = factsOf(T, ts_node_named_child(Bound, Last->Index), beginOf(Last->Stmt), Depth + 1);
+  } else {
+    Obj Whole = factsOf(T, Bound, beginOf(Last->Stmt), Depth + 1);
+    size_t Count = namedChildren(unparen(field(Last->Stmt, "left"))).size();
+    if (!Whole.Items || Whole.Items->size() != Count)
+      return Out;
+    Out = (*Whole.Items)[Last->Index];
+  }
+  applyEvents(T, Name, endOf(Last->Stmt), Use, Home, Depth, Out);
+  return Out;
+}
+
+// What Fn returns, in the terms of its own parameters; nothing when it
+// cannot be followed (a generator, recursion, too deep). An answer no bound
+// cut short is remembered for every later call.
+std::optional<Obj> returnsOf(const PyTypes &Caller, const std::string &Fn) {
+  State &St = stateOf(Caller.cache());
+  if (auto It = St.Returns.find(Fn); It != St.Returns.end())
+    return It->second;
+  const PyFunctionDef *F = Caller.P.function(Fn);
+  const PyModuleInfo *M = Caller.P.moduleOfFunction(Fn);
+  if (!F || !M || F->IsLambda || F->IsModuleBody)
+    return St.Returns[Fn] = std::nullopt;
+  if (St.Active.count(Fn) || St.Nesting >= MaxNesting || Caller.cache().Depth > 2) {
+    St.Cut = true;
+    return std::nullopt;
+  }
+  bool OuterCut = std::exchange(St.Cut, false);
+  St.Active.insert(Fn);
+  ++St.Nesting;
+  ++Caller.cache().Depth;
+  PyTypes T(Caller.P, *M, *F, Caller.cache());
+  --Caller.cache().Depth;
+  std::optional<Obj> Out;
+  bool Generator = false;
+  auto add = [&](const Obj &O) { Out = Out ? join(*Out, O) : O; };
+  walk(F->body(), [&](TSNode N) {
+    if (isScope(N))
+      return false;
+    if (is(N, "yield"))
+      Generator = true;
+    if (is(N, "return_statement")) {
+      TSNode V = ts_node_named_child(N, 0);
+      Obj O;
+      if (ts_node_is_null(V)) {
+        O.Self = Source{}; // a bare return gives None
+        O.Self->IsNone = true;
+      } else {
+        O = factsOf(T, V, beginOf(N), 0);
+      }
+      add(O);
+      return false;
+    }
+    return true;
+  });
+  if (!leavesFunction(F->body())) {
+    Obj None;
+    None.Self = Source{};
+    None.Self->IsNone = true;
+    add(None);
+  }
+  --St.Nesting;
+  St.Active.erase(Fn);
+  if (Generator || !Out || !Out->known())
+    Out.reset();
+  if (!St.Cut)
+    St.Returns[Fn] = Out;
+  St.Cut |= OuterCut;
+  return Out;
+}
+
+// The arguments of a call to the project function Callee by parameter, with
+// the literal defaults of those it leaves out (unless `*args` or `**kwargs`
+// may fill them).
+struct BoundCall {
+  std::map<unsigned, TSNode> Args;
+  std::map<unsigned, Source> Defaults;
+};
+
+BoundCall bindCall(const PyTypes &T, const std::string &Callee, TSNode Call) {
+  BoundCall B;
+  for (const auto &[Index, Arg] : boundArguments(T.P, Callee, *T.M.Src, Call))
+    B.Args[Index] = Arg;
+  CallArgs A = argsOf(*T.M.Src, Call);
+  for (TSNode N : A.Positional)
+    if (is(N, "list_splat") || is(N, "dictionary_splat"))
+      return B;
+  const auto [F, M] = T.P.signature(Callee);
+  if (!F || !M)
+    return B;
+  std::vector<TSNode> Params = callerParameters(*F);
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    bool HasDefault =
+        is(Params[I], "default_parameter") || is(Params[I], "typed_default_parameter");
+    if (!B.Args.count(I) && HasDefault)
+      if (auto L = literalArgument(*M->Src, field(Params[I], "value"), I))
+        B.Defaults[I] = *L;
+  }
+  return B;
+}
+
+// Source, in the callee's terms, restated in the caller's through the
+// arguments of Call.
+std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCall &B, TSNode Call,
+                              int Depth) {
+  if (In.From < 0)
+    return In;
+  auto It = B.Args.find(static_cast<unsigned>(In.From));
+  if (It == B.Args.end()) {
+    auto D = B.Defaults.find(static_cast<unsigned>(In.From));
+    if (D == B.Defaults.end() || !In.FromAttr.empty())
+      return std::nullopt;
+    return D->second;
+  }
+  Obj Arg = factsOf(T, It->second, beginOf(Call), Depth + 1);
+  return In.FromAttr.empty() ? Arg.whole() : Arg.attr(In.FromAttr);
+}
+
+// What __init__ leaves in self, in the terms of its own parameters: the
+// attributes its own body sets (a base class's __init__ it calls, and
+// methods it calls on self, may set others).
+std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
+  State &St = stateOf(Caller.cache());
+  std::string Key = Init + "#self";
+  if (auto It = St.Returns.find(Key); It != St.Returns.end())
+    return It->second;
+  const PyFunctionDef *F = Caller.P.function(Init);
+  const PyModuleInfo *M = Caller.P.moduleOfFunction(Init);
+  if (!F || !M || F->IsLambda || F->IsModuleBody)
+    return St.Returns[Key] = std::nullopt;
+  if (St.Active.count(Key) || St.Nesting >= MaxNesting || Caller.cache().Depth > 2) {
+    St.Cut = true;
+    return std::nullopt;
+  }
+  TSNode Params = field(F->Node, "parameters");
+  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
+  TSNode SelfName = ts_node_is_null(First) ? TSNode{} : parameterName(First);
+  if (ts_node_is_null(SelfName))
+    return St.Returns[Key] = std::nullopt;
+  bool OuterCut = std::exchange(St.Cut, false);
+  St.Active.insert(Key);
+  ++St.Nesting;
+  ++Caller.cache().Depth;
+  PyTypes T(Caller.P, *M, *F, Caller.cache());
+  --Caller.cache().Depth;
+  Obj O;
+  O.Self = notNone();
+  applyEvents(T, M->Src->text(SelfName), beginOf(F->body()), endOf(F->body()), F->body(), 0, O);
+  --St.Nesting;
+  St.Active.erase(Key);
+  std::optional<Obj> Out = O;
+  if (!St.Cut)
+    St.Returns[Key] = Out;
+  St.Cut |= OuterCut;
+  return Out;
+}
+
+// A @dataclass's fields in order, each with its literal default (or none).
+std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const PyProgram &P,
+                                                                           const PyClassDef &C) {
+  std::vector<std::pair<std::string, std::optional<Source>>> Out;
+  const PyModuleInfo &M = P.classTree(C);
+  auto It = M.Classes.find(C.QualName);
+  if (It == M.Classes.end() || ts_node_is_null(It->second.Node))
+    return Out;
+  TSNode Node = It->second.Node;
+  TSNode Decorated = ts_node_parent(Node);
+  bool Dataclass = false;
+  if (is(Decorated, "decorated_definition"))
+    for (TSNode D : namedChildren(Decorated))
+      Dataclass |= is(D, "decorator") && M.Src->text(D).find("dataclass") != std::string_view::npos;
+  if (!Dataclass)
+    return Out;
+  for (TSNode Stmt : namedChildren(field(Node, "body"))) {
+    TSNode A = ts_node_named_child(Stmt, 0);
+    if (!is(Stmt, "expression_statement") || !is(A, "assignment") ||
+        ts_node_is_null(field(A, "type")) || !is(field(A, "left"), "identifier"))
+      continue;
+    std::string_view Type = M.Src->text(field(A, "type"));
+    if (Type.find("ClassVar") != std::string_view::npos)
+      continue;
+    TSNode Default = field(A, "right");
+    Out.push_back({std::string(M.Src->text(field(A, "left"))),
+                   ts_node_is_null(Default) ? std::nullopt : literalArgument(*M.Src, Default, 0)});
+  }
+  return Out;
+}
+
+Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Depth) {
+  Obj Out;
+  Out.Self = notNone();
+  if (std::string Init = T.P.methodOf(Class, "__init__"); !Init.empty()) {
+    std::optional<Obj> R = initialised(T, Init);
+    if (!R)
+      return Out;
+    BoundCall B = bindCall(T, Init, Call);
+    for (const auto &[A, V] : R->Attrs)
+      if (auto Mine = restate(T, V, B, Call, Depth))
+        Out.Attrs[A] = *Mine;
+    return Out;
+  }
+  const PyClassDef *C = T.P.classNamed(Class);
+  if (!C)
+    return Out;
+  auto Fields = dataclassFields(T.P, *C);
+  CallArgs A = argsOf(*T.M.Src, Call);
+  bool Splat = false;
+  std::map<std::string, TSNode, std::less<>> Given;
+  for (unsigned I = 0; I < A.Positional.size(); ++I) {
+    Splat |= is(A.Positional[I], "list_splat") || is(A.Positional[I], "dictionary_splat");
+    if (!Splat && I < Fields.size())
+      Given[Fields[I].first] = A.Positional[I];
+  }
+  for (const auto &[Name, V] : A.Keywords)
+    Given[std::string(Name)] = V;
+  for (const auto &[Name, Default] : Fields) {
+    if (auto It = Given.find(Name); It != Given.end()) {
+      if (auto V = factsOf(T, It->second, beginOf(Call), Depth + 1).whole())
+        Out.Attrs[Name] = *V;
+    } else if (Default && !Splat) {
+      Out.Attrs[Name] = *Default;
+    }
+  }
+  return Out;
+}
+
+// R, in the callee's terms, restated in the caller's through the arguments
+// of Call.
+Obj restateObj(const PyTypes &T, const Obj &R, const BoundCall &B, TSNode Call, int Depth) {
+  Obj Here;
+  if (R.Alias >= 0) {
+    if (auto It = B.Args.find(static_cast<unsigned>(R.Alias)); It != B.Args.end())
+      Here = factsOf(T, It->second, beginOf(Call), Depth + 1);
+    for (const auto &A : R.Changed) {
+      Here.Attrs.erase(A);
+      if (Here.Alias >= 0)
+        Here.Changed.insert(A);
+    }
+  }
+  for (const auto &[A, V] : R.Attrs) {
+    Here.Attrs.erase(A);
+    if (auto Mine = restate(T, V, B, Call, Depth))
+      Here.Attrs[A] = *Mine;
+    else if (Here.Alias >= 0)
+      Here.Changed.insert(A);
+  }
+  if (R.Self)
+    Here.Self = restate(T, *R.Self, B, Call, Depth);
+  if (R.Items) {
+    std::vector<Obj> Items;
+    for (const Obj &I : *R.Items)
+      Items.push_back(restateObj(T, I, B, Call, Depth));
+    Here.Items = std::make_shared<const std::vector<Obj>>(std::move(Items));
+  }
+  if (R.List) {
+    Here.List = true;
+    if (R.Element)
+      Here.Element = std::make_shared<const Obj>(restateObj(T, *R.Element, B, Call, Depth));
+  }
+  return Here;
+}
+
+std::optional<Obj> returnedBy(const PyTypes &T, const std::vector<std::string> &Callees,
+                              TSNode Call, int Depth) {
+  std::optional<Obj> Out;
+  for (const auto &Fn : Callees) {
+    std::optional<Obj> R = returnsOf(T, Fn);
+    if (!R)
+      return std::nullopt;
+    Obj Here = restateObj(T, *R, bindCall(T, Fn, Call), Call, Depth);
+    Out = Out ? join(*Out, Here) : Here;
+  }
+  return Out;
+}
+
+// The facts an argument passes for the callee's parameter Index.
+void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
+                   std::vector<ConstArg> &Out) {
+  Obj O = factsOf(T, Arg, beginOf(Call), 0);
+  auto add = [&](Source S, const std::string &Attr) {
+    S.Index = Index;
+    S.Attr = Attr;
+    Out.push_back(std::move(S));
+  };
+  Source Unknown;
+  Unknown.TruthKnown = Unknown.NoneKnown = false;
+  if (O.Alias >= 0) {
+    add(fromParameter(O.Alias), "");
+    // What no longer holds of the parameter's attributes: nothing known.
+    for (const auto &A : O.Changed)
+      add(Unknown, A);
+  } else if (O.Self) {
+    add(*O.Self, "");
+  }
+  for (const auto &[A, V] : O.Attrs)
+    add(V, A);
+}
+
+} // namespace
+
+std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  if (!is(E, "attribute"))
+    return std::nullopt;
+  TSNode Of = unparen(field(E, "object"));
+  if (!is(Of, "identifier") || T.isSelf(Of))
+    return std::nullopt;
+  Obj O = factsOf(T, Of, beginOf(E), 0);
+  std::string Attr(T.M.Src->text(field(E, "attribute")));
+  std::optional<Source> V = O.attr(Attr);
+  if (!V || V->From < 0 || V->FromAttr != Attr || O.Alias != V->From)
+    return std::nullopt;
+  return std::make_pair(static_cast<unsigned>(V->From), Attr);
+}
+
+std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &Callee,
+                                      TSNode Call) {
+  std::vector<ConstArg> Out;
+  const PySource &S = *Caller.M.Src;
+  if (Callee.empty()) {
+    if (movesArguments(Caller, field(Call, "function")))
+      return Out;
+    CallArgs A = argsOf(S, Call);
+    for (unsigned I = 0; I < A.Positional.size(); ++I) {
+      if (is(A.Positional[I], "list_splat") || is(A.Positional[I], "dictionary_splat"))
+        break;
+      argumentFacts(Caller, I, A.Positional[I], Call, Out);
+    }
+    return Out;
+  }
+  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, S, Call)) {
+    // literalArguments has these.
+    TSNode E = unparen(Arg);
+    if (literalArgument(S, E, Index) ||
+        (is(E, "identifier") && Caller.parameterAt(S.text(E), beginOf(E)) >= 0 &&
+         !eventsOf(Caller).Uses.count(S.text(E))))
+      continue;
+    argumentFacts(Caller, Index, Arg, Call, Out);
+  }
+  return Out;
+}
+
+bool movesArguments(const PyTypes &T, TSNode E) {
+  for (int Depth = 0; Depth < MaxDepth; ++Depth) {
+    E = unparen(E);
+    if (is(E, "identifier")) {
+      E = T.boundExpr(T.M.Src->text(E), beginOf(E));
+      continue;
+    }
+    if (is(E, "attribute")) {
+      std::string Of = T.resolve(field(E, "object"));
+      return !Of.empty() && T.P.classNamed(Of);
+    }
+    if (!is(E, "call"))
+      return false;
+    std::string Q = T.resolve(field(E, "function"));
+    if (Q != "functools.partial" && Q != "partial")
+      return false;
+    // Keywords it binds move nothing along, but leave fewer to pass.
+    CallArgs A = argsOf(*T.M.Src, E);
+    return A.Positional.size() > 1 || !A.Keywords.empty();
+  }
+  return false;
+}
+
+std::pair<int, int> positionalArity(const PyFunctionDef &F) {
+  if (F.IsModuleBody)
+    return {0, -1};
+  TSNode Params = field(F.Node, "parameters");
+  if (ts_node_is_null(Params))
+    return {0, 0};
+  constexpr int Unreachable = 1 << 20;
+  int Min = 0, Max = 0;
+  bool KeywordOnly = false, First = true;
+  for (TSNode Param : namedChildren(Params)) {
+    bool Self = First && !F.ClassQName.empty();
+    First = false;
+    if (Self || is(Param, "positional_separator") || is(Param, "dictionary_splat_pattern"))
+      continue;
+    if (is(Param, "list_splat_pattern") || is(Param, "keyword_separator")) {
+      if (is(Param, "list_splat_pattern"))
+        Max = -1;
+      KeywordOnly = true;
+      continue;
+    }
+    bool HasDefault = is(Param, "default_parameter") || is(Param, "typed_default_parameter");
+    if (KeywordOnly) {
+      if (!HasDefault)
+        Min = Unreachable;
+      continue;
+    }
+    if (!HasDefault)
+      ++Min;
+    if (Max >= 0)
+      ++Max;
+  }
+  return {Min, Max};
+}
+
+int positionalCount(const PyTypes &T, TSNode Call) {
+  CallArgs A = argsOf(*T.M.Src, Call);
+  if (!A.Keywords.empty() || movesArguments(T, field(Call, "function")))
+    return -1;
+  for (TSNode N : A.Positional)
+    if (is(N, "list_splat") || is(N, "dictionary_splat"))
+      return -1;
+  return static_cast<int>(A.Positional.size());
+}
+
+} // namespace graphsafe::lint::py

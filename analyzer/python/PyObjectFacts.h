@@ -1,0 +1,51 @@
+// What a call's arguments are known to hold beyond the literals written at
+// the call: attributes of objects and whether they are None, where the
+// object is the caller's own parameter, a copy of it, or one a project
+// function builds from its parameters (`state = self._make_state(inp)`
+// returning a new object with `state.is_prefill = inp.is_prefill`). Facts
+// are stated in literals and the caller's own parameters, so the walk of the
+// call graph can carry what a caller above knew (`else:` of
+// `if inp.is_prefill:`) down into the captured code that tests it.
+//
+// Assumed, as Python code is usually written: a call that an object is
+// passed to leaves the object's attributes as they were; a method called on
+// the object may change those some project class assigns to `self`.
+#pragma once
+
+#include "PyTypes.h"
+#include "Summary.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+// `state.flag` where `state` is T's function's parameter and the function
+// has not changed `state.flag` before E: the parameter's caller-side index
+// and the attribute.
+std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes &T, TSNode E);
+
+// What a call to the project function Callee passes beyond literalArguments:
+// ConstArgs with Attr or FromAttr set, None-ness of objects, objects passed
+// on through locals, copies and project functions. With Callee empty, a call
+// through a value: every fact, literals included, by position alone.
+std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &Callee,
+                                      TSNode Call);
+
+// Whether calling E's value passes its arguments at other positions than
+// written, or needs fewer: a functools.partial binding arguments, or a method
+// taken from its class (`Model.forward`), whose self comes first.
+bool movesArguments(const PyTypes &T, TSNode E);
+
+// How many positional arguments a call of F may pass (self aside): the
+// least and the most, -1 for any number. A keyword-only parameter without a
+// default makes the least unreachable by positions alone.
+std::pair<int, int> positionalArity(const PyFunctionDef &F);
+
+// For a call through a value: how many positional arguments it passes, or
+// -1 when it passes keywords or `*args`, or moves its arguments.
+int positionalCount(const PyTypes &T, TSNode Call);
+
+} // namespace graphsafe::lint::py
