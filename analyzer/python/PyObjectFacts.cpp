@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -18,6 +19,8 @@ namespace {
 // project functions followed into from one call.
 constexpr int MaxDepth = 8;
 constexpr int MaxNesting = 4;
+// Steps one question (an argument's facts, a test's attribute) may take.
+constexpr unsigned MaxSteps = 20000;
 
 // What one value is known to be, in the terms of one function: a literal
 // (what of it is known), or what its parameter From (its attribute FromAttr)
@@ -144,10 +147,15 @@ struct FunctionEvents {
 
 struct State {
   std::unordered_map<const PyFunctionDef *, FunctionEvents> ByFunction;
+  // What a name holds: by its function, its binding's end (the body's start
+  // for a parameter) and how many uses of it come before the point asked.
+  using NameKey = std::tuple<const PyFunctionDef *, std::string, unsigned, size_t>;
+  std::map<NameKey, Obj> Names;
   std::map<std::string, std::optional<Obj>> Returns;
   std::set<std::string> Active; // being followed: recursion knows nothing
   int Nesting = 0;
-  bool Cut = false; // a bound was hit: the answer is less than the truth
+  bool Cut = false;   // a bound was hit: the answer is less than the truth
+  unsigned Steps = 0; // spent on the question asked now
 };
 
 State &stateOf(PyTypeCache &C) {
@@ -319,6 +327,10 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   Obj Out;
   if (ts_node_is_null(E) || Depth > MaxDepth)
     return Out;
+  if (State &St = stateOf(T.cache()); ++St.Steps > MaxSteps) {
+    St.Cut = true;
+    return Out;
+  }
   const PySource &S = *T.M.Src;
   if (auto L = literalArgument(S, E, 0)) {
     Out.Self = *L;
@@ -375,10 +387,27 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     return Out;
   std::string_view Name = S.text(E);
   unsigned Use = std::min(At, beginOf(E));
+  // A name's value depends only on its binding and the uses of it between
+  // that and here: remembered by both, so a chain of objects built from one
+  // another is followed once, not once per path to it.
+  State &St = stateOf(T.cache());
+  auto remembered = [&](unsigned From) -> std::pair<State::NameKey, const Obj *> {
+    const auto &Uses = eventsOf(T).Uses;
+    size_t Count = 0;
+    if (auto It = Uses.find(Name); It != Uses.end())
+      for (const Event &E : It->second)
+        Count += E.At >= From && E.At < Use;
+    State::NameKey Key{&T.F, std::string(Name), From, Count};
+    auto It = St.Names.find(Key);
+    return {Key, It == St.Names.end() ? nullptr : &It->second};
+  };
   if (int P = T.parameterAt(Name, Use); P >= 0) {
+    auto [Key, Known] = remembered(beginOf(T.F.body()));
+    if (Known)
+      return *Known;
     Out.Alias = P;
     applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out);
-    return Out;
+    return St.Names[Key] = Out;
   }
   // A local: its last binding before the use, in a block around it.
   const auto &Binds = eventsOf(T).Binds;
@@ -394,6 +423,9 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   TSNode Home = blockOf(Last->Stmt);
   if (ts_node_is_null(Home) || beginOf(Home) > Use || endOf(Home) < Use)
     return Out;
+  auto [Key, Known] = remembered(endOf(Last->Stmt));
+  if (Known)
+    return *Known;
   TSNode Bound = unparen(Last->Expr);
   if (Last->Index < 0) {
     Out = factsOf(T, Bound, beginOf(Last->Stmt), Depth + 1);
@@ -405,11 +437,11 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     Obj Whole = factsOf(T, Bound, beginOf(Last->Stmt), Depth + 1);
     size_t Count = namedChildren(unparen(field(Last->Stmt, "left"))).size();
     if (!Whole.Items || Whole.Items->size() != Count)
-      return Out;
+      return St.Names[Key] = Out;
     Out = (*Whole.Items)[Last->Index];
   }
   applyEvents(T, Name, endOf(Last->Stmt), Use, Home, Depth, Out);
-  return Out;
+  return St.Names[Key] = Out;
 }
 
 // What Fn returns, in the terms of its own parameters; nothing when it
@@ -678,6 +710,7 @@ std::optional<Obj> returnedBy(const PyTypes &T, const std::vector<std::string> &
 // The facts an argument passes for the callee's parameter Index.
 void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
                    std::vector<ConstArg> &Out) {
+  stateOf(T.cache()).Steps = 0;
   Obj O = factsOf(T, Arg, beginOf(Call), 0);
   auto add = [&](Source S, const std::string &Attr) {
     S.Index = Index;
@@ -707,6 +740,7 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
   TSNode Of = unparen(field(E, "object"));
   if (!is(Of, "identifier") || T.isSelf(Of))
     return std::nullopt;
+  stateOf(T.cache()).Steps = 0;
   Obj O = factsOf(T, Of, beginOf(E), 0);
   std::string Attr(T.M.Src->text(field(E, "attribute")));
   std::optional<Source> V = O.attr(Attr);
