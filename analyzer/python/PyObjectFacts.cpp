@@ -238,7 +238,7 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth);
 // Changes what is known of Name's object for what the function does to it
 // in [From, To): a store in the block that bound it (Home) sets the
 // attribute, one elsewhere leaves it unknown, a method call may change what
-// any project class assigns to self.
+// project methods of that name store on self, an append adds to a list.
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
                  int Depth, Obj &O) {
   const auto &Es = eventsOf(T).Uses;
@@ -277,7 +277,7 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     O.Attrs.erase(E.Attr);
     bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
     if (std::optional<Source> V =
-            Straight ? factsOf(T, E.Value, E.At, Depth).whole() : std::nullopt)
+            Straight ? factsOf(T, E.Value, E.At, Depth + 1).whole() : std::nullopt)
       O.Attrs[E.Attr] = *V;
     else
       O.Changed.insert(E.Attr);
