@@ -444,63 +444,71 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   return St.Names[Key] = Out;
 }
 
-// What Fn returns, in the terms of its own parameters; nothing when it
-// cannot be followed (a generator, recursion, too deep). An answer no bound
-// cut short is remembered for every later call.
-std::optional<Obj> returnsOf(const PyTypes &Caller, const std::string &Fn) {
+// Follows into the project function Fn to answer a question about it
+// (Key): Compute reads Fn's code through T, a view of it. Nothing when Fn is
+// not followed (recursion, too deep); an answer no bound cut short is
+// remembered for every later question.
+template <typename Compute>
+std::optional<Obj> followInto(const PyTypes &Caller, const std::string &Fn, const std::string &Key,
+                              Compute &&C) {
   State &St = stateOf(Caller.cache());
-  if (auto It = St.Returns.find(Fn); It != St.Returns.end())
+  if (auto It = St.Returns.find(Key); It != St.Returns.end())
     return It->second;
   const PyFunctionDef *F = Caller.P.function(Fn);
   const PyModuleInfo *M = Caller.P.moduleOfFunction(Fn);
   if (!F || !M || F->IsLambda || F->IsModuleBody)
-    return St.Returns[Fn] = std::nullopt;
-  if (St.Active.count(Fn) || St.Nesting >= MaxNesting || Caller.cache().Depth > 2) {
+    return St.Returns[Key] = std::nullopt;
+  if (St.Active.count(Key) || St.Nesting >= MaxNesting || Caller.cache().Depth > 2) {
     St.Cut = true;
     return std::nullopt;
   }
   bool OuterCut = std::exchange(St.Cut, false);
-  St.Active.insert(Fn);
+  St.Active.insert(Key);
   ++St.Nesting;
   ++Caller.cache().Depth;
   PyTypes T(Caller.P, *M, *F, Caller.cache());
   --Caller.cache().Depth;
-  std::optional<Obj> Out;
-  bool Generator = false;
-  auto add = [&](const Obj &O) { Out = Out ? join(*Out, O) : O; };
-  walk(F->body(), [&](TSNode N) {
-    if (isScope(N))
-      return false;
-    if (is(N, "yield"))
-      Generator = true;
-    if (is(N, "return_statement")) {
-      TSNode V = ts_node_named_child(N, 0);
-      Obj O;
-      if (ts_node_is_null(V)) {
-        O.Self = Source{}; // a bare return gives None
-        O.Self->IsNone = true;
-      } else {
-        O = factsOf(T, V, beginOf(N), 0);
-      }
-      add(O);
-      return false;
-    }
-    return true;
-  });
-  if (!leavesFunction(F->body())) {
-    Obj None;
-    None.Self = Source{};
-    None.Self->IsNone = true;
-    add(None);
-  }
+  std::optional<Obj> Out = C(T, *F, *M);
   --St.Nesting;
-  St.Active.erase(Fn);
-  if (Generator || !Out || !Out->known())
-    Out.reset();
+  St.Active.erase(Key);
   if (!St.Cut)
-    St.Returns[Fn] = Out;
+    St.Returns[Key] = Out;
   St.Cut |= OuterCut;
   return Out;
+}
+
+Obj none() {
+  Obj O;
+  O.Self = Source{};
+  O.Self->IsNone = true;
+  return O;
+}
+
+// What Fn returns, in the terms of its own parameters: what every `return`
+// (and falling off the end) agrees on; nothing for a generator.
+std::optional<Obj> returnsOf(const PyTypes &Caller, const std::string &Fn) {
+  return followInto(
+      Caller, Fn, Fn,
+      [](const PyTypes &T, const PyFunctionDef &F, const PyModuleInfo &) -> std::optional<Obj> {
+        std::optional<Obj> Out;
+        bool Generator = false;
+        auto add = [&](const Obj &O) { Out = Out ? join(*Out, O) : O; };
+        walk(F.body(), [&](TSNode N) {
+          if (isScope(N))
+            return false;
+          Generator |= is(N, "yield");
+          if (!is(N, "return_statement"))
+            return true;
+          TSNode V = ts_node_named_child(N, 0);
+          add(ts_node_is_null(V) ? none() : factsOf(T, V, beginOf(N), 0));
+          return false;
+        });
+        if (!leavesFunction(F.body()))
+          add(none());
+        if (Generator || !Out || !Out->known())
+          return std::nullopt;
+        return Out;
+      });
 }
 
 // The arguments of a call to the project function Callee by parameter, with
@@ -554,39 +562,19 @@ std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCal
 // attributes its own body sets (a base class's __init__ it calls, and
 // methods it calls on self, may set others).
 std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
-  State &St = stateOf(Caller.cache());
-  std::string Key = Init + "#self";
-  if (auto It = St.Returns.find(Key); It != St.Returns.end())
-    return It->second;
-  const PyFunctionDef *F = Caller.P.function(Init);
-  const PyModuleInfo *M = Caller.P.moduleOfFunction(Init);
-  if (!F || !M || F->IsLambda || F->IsModuleBody)
-    return St.Returns[Key] = std::nullopt;
-  if (St.Active.count(Key) || St.Nesting >= MaxNesting || Caller.cache().Depth > 2) {
-    St.Cut = true;
-    return std::nullopt;
-  }
-  TSNode Params = field(F->Node, "parameters");
-  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
-  TSNode SelfName = ts_node_is_null(First) ? TSNode{} : parameterName(First);
-  if (ts_node_is_null(SelfName))
-    return St.Returns[Key] = std::nullopt;
-  bool OuterCut = std::exchange(St.Cut, false);
-  St.Active.insert(Key);
-  ++St.Nesting;
-  ++Caller.cache().Depth;
-  PyTypes T(Caller.P, *M, *F, Caller.cache());
-  --Caller.cache().Depth;
-  Obj O;
-  O.Self = notNone();
-  applyEvents(T, M->Src->text(SelfName), beginOf(F->body()), endOf(F->body()), F->body(), 0, O);
-  --St.Nesting;
-  St.Active.erase(Key);
-  std::optional<Obj> Out = O;
-  if (!St.Cut)
-    St.Returns[Key] = Out;
-  St.Cut |= OuterCut;
-  return Out;
+  return followInto(
+      Caller, Init, Init + "#self",
+      [](const PyTypes &T, const PyFunctionDef &F, const PyModuleInfo &M) -> std::optional<Obj> {
+        TSNode Params = field(F.Node, "parameters");
+        TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
+        TSNode SelfName = ts_node_is_null(First) ? TSNode{} : parameterName(First);
+        if (ts_node_is_null(SelfName))
+          return std::nullopt;
+        Obj O;
+        O.Self = notNone();
+        applyEvents(T, M.Src->text(SelfName), beginOf(F.body()), endOf(F.body()), F.body(), 0, O);
+        return O;
+      });
 }
 
 // A @dataclass's fields in order, each with its literal default (or none).
