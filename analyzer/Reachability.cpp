@@ -303,8 +303,8 @@ private:
   // Via is made: the literals it passes, and the caller's own parameters (or
   // their attributes) it passes on where the walk of the caller knew them
   // (CallerKnew) or the call is made under a test of them. Moved: the callee
-  // is reached through a partial that binds leading arguments, so the
-  // arguments' positions say nothing.
+  // is reached through a partial that binds arguments, or as a method taken
+  // from its class, so the arguments' positions say nothing.
   std::vector<ConstArg> factsAtCall(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew,
                                     bool Moved) const {
     std::vector<ConstArg> Caller = CallerKnew;
