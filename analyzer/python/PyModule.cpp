@@ -93,37 +93,13 @@ void indexImports(PyModuleInfo &M, TSNode N) {
   }
 }
 
-// The first parameter's name of a method, if it has one.
-std::string_view selfNameOf(const PySource &S, TSNode Method) {
-  TSNode Params = field(Method, "parameters");
-  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
-  TSNode Self = ts_node_is_null(First) ? TSNode{} : parameterName(First);
-  return ts_node_is_null(Self) ? std::string_view() : S.text(Self);
-}
-
-// `self.m(...)` in a method whose first parameter is self.
-void noteSelfCalls(const PySource &S, TSNode Method, std::set<std::string> &Out) {
+// What a method does to its own object: the x of every `self.x = ...` and
+// `self.x += ...` (Stores), the m of every `self.m(...)` (Calls), in one walk.
+void noteSelfEffects(const PySource &S, TSNode Method, std::set<std::string> &Stores,
+                     std::set<std::string> &Calls) {
   std::string_view SelfName = selfNameOf(S, Method);
   if (SelfName.empty())
     return;
-  walk(field(Method, "body"), [&](TSNode N) {
-    if (is(N, "call")) {
-      TSNode Fn = unparen(field(N, "function"));
-      if (is(Fn, "attribute") && S.text(unparen(field(Fn, "object"))) == SelfName)
-        Out.insert(std::string(S.text(field(Fn, "attribute"))));
-    }
-    return true;
-  });
-}
-
-// `self.x = ...` and `self.x += ...` in a method whose first parameter is self.
-void noteSelfAssignments(const PySource &S, TSNode Method, std::set<std::string> &Out) {
-  TSNode Params = field(Method, "parameters");
-  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
-  TSNode Self = ts_node_is_null(First) ? TSNode{} : parameterName(First);
-  if (ts_node_is_null(Self))
-    return;
-  std::string_view SelfName = S.text(Self);
   walk(field(Method, "body"), [&](TSNode N) {
     if (is(N, "assignment") || is(N, "augmented_assignment")) {
       TSNode L = unparen(field(N, "left"));
@@ -132,7 +108,11 @@ void noteSelfAssignments(const PySource &S, TSNode Method, std::set<std::string>
         Targets = namedChildren(L);
       for (TSNode T : Targets)
         if (is(T, "attribute") && S.text(field(T, "object")) == SelfName)
-          Out.insert(std::string(S.text(field(T, "attribute"))));
+          Stores.insert(std::string(S.text(field(T, "attribute"))));
+    } else if (is(N, "call")) {
+      TSNode Fn = unparen(field(N, "function"));
+      if (is(Fn, "attribute") && S.text(unparen(field(Fn, "object"))) == SelfName)
+        Calls.insert(std::string(S.text(field(Fn, "attribute"))));
     }
     return true;
   });
@@ -185,9 +165,9 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       if (!ClassQName.empty()) {
         PyClassDef &Class = M.Classes[ClassQName];
         Class.Methods.insert(Name);
-        noteSelfAssignments(S, N, Class.AssignedAttrs);
-        noteSelfAssignments(S, N, Class.StoresBy[Name]);
-        noteSelfCalls(S, N, Class.SelfCallsBy[Name]);
+        std::set<std::string> &Stores = Class.StoresBy[Name];
+        noteSelfEffects(S, N, Stores, Class.SelfCallsBy[Name]);
+        Class.AssignedAttrs.insert(Stores.begin(), Stores.end());
       }
       indexScope(M, field(N, "body"), F.QualName, "", false);
       return false;
@@ -243,6 +223,13 @@ std::vector<TSNode> callerParameters(const PyFunctionDef &F) {
     Out.push_back(Param);
   }
   return Out;
+}
+
+std::string_view selfNameOf(const PySource &S, TSNode Method) {
+  TSNode Params = field(Method, "parameters");
+  TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
+  TSNode Self = ts_node_is_null(First) ? TSNode{} : parameterName(First);
+  return ts_node_is_null(Self) ? std::string_view() : S.text(Self);
 }
 
 std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F) {
@@ -431,9 +418,9 @@ void PyProgram::link() {
           auto It = MethodStores.find(Callee);
           if (It == MethodStores.end() || Callee == Method)
             continue;
-          std::set<std::string> Add = It->second;
+          // std::map keeps It valid while Method's entry is added.
           auto &Mine = MethodStores[Method];
-          for (const auto &A : Add)
+          for (const auto &A : It->second)
             Changed |= Mine.insert(A).second;
         }
       }

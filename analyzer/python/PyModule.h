@@ -74,6 +74,8 @@ std::vector<TSNode> callerParameters(const PyFunctionDef &F);
 // The parameters callers pass, in order: `self` (of a method), `*args`,
 // `**kw` and the `*`, `/` markers are left out.
 std::vector<std::string> parameterNames(const PySource &S, const PyFunctionDef &F);
+// The name a method's first parameter binds (`self`), empty when it has none.
+std::string_view selfNameOf(const PySource &S, TSNode Method);
 
 // The dotted module name of a file: directories with __init__.py are packages.
 std::string moduleNameOf(const std::string &Path, std::string *Package);

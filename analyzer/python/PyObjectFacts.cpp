@@ -565,14 +565,12 @@ std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
   return followInto(
       Caller, Init, Init + "#self",
       [](const PyTypes &T, const PyFunctionDef &F, const PyModuleInfo &M) -> std::optional<Obj> {
-        TSNode Params = field(F.Node, "parameters");
-        TSNode First = ts_node_is_null(Params) ? TSNode{} : ts_node_named_child(Params, 0);
-        TSNode SelfName = ts_node_is_null(First) ? TSNode{} : parameterName(First);
-        if (ts_node_is_null(SelfName))
+        std::string_view SelfName = selfNameOf(*M.Src, F.Node);
+        if (SelfName.empty())
           return std::nullopt;
         Obj O;
         O.Self = notNone();
-        applyEvents(T, M.Src->text(SelfName), beginOf(F.body()), endOf(F.body()), F.body(), 0, O);
+        applyEvents(T, SelfName, beginOf(F.body()), endOf(F.body()), F.body(), 0, O);
         return O;
       });
 }
