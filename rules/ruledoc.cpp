@@ -48,8 +48,17 @@ int main(int argc, char **argv) {
           std::string Names;
           for (const auto &N : C.Names)
             Names += (Names.empty() ? "`" : ", `") + N + "`";
-          OS << fmt::format("- {} {}{}\n", Kinds[static_cast<int>(C.K)], Names,
-                            C.On.empty() ? "" : " on `" + C.On + "`");
+          std::string Line = fmt::format("{} {}{}", Kinds[static_cast<int>(C.K)], Names,
+                                         C.On.empty() ? "" : " on `" + C.On + "`");
+          if (C.Names == std::vector<std::string>{"*"})
+            Line = std::string("any ") + Kinds[static_cast<int>(C.K)];
+          // The conditions that decide what a clause means; the rest refine it.
+          if (C.When.OutputStream)
+            Line += " writing to an output stream (not a string stream, not a stream parameter)";
+          if (C.When.OutputStreamArg)
+            Line += " handing `std::cout`, `std::cerr`, `std::clog` or a file stream to a stream "
+                    "parameter";
+          OS << "- " << Line << "\n";
         }
       };
       clauses("Matches", R->Match);

@@ -1,6 +1,7 @@
 #include "CallMatcher.h"
 
 #include "AstUtil.h"
+#include "StreamSinks.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -275,7 +276,7 @@ std::optional<std::string> CallMatcher::match(const Stmt *S) const {
     std::string Name = M->getNameAsString();
     bool NameOk = false;
     for (const auto &N : Clause.Names)
-      NameOk |= N == Name;
+      NameOk |= N == Name || N == "*";
     if (!NameOk)
       return std::nullopt;
     const Expr *Recv = receiverOf(C);
@@ -362,8 +363,16 @@ bool CallMatcher::conditionsHold(const Expr *CallE, const FunctionDecl *Callee) 
     return false;
   if (W.AutomaticStorageArg && !anyArg([](const Expr *A) { return pointsAtAutomaticStorage(A); }))
     return false;
-  // W.NotIfDifferent and W.NotUnderFlag need the enclosing function's
-  // statements; the check that reports the match judges them (CallSpellingCheck).
+  if (W.OutputStream) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+    if (!Op || !writesToOutput(Op))
+      return false;
+  }
+  if (W.OutputStreamArg && !handsOutputStream(C, Callee, Shift))
+    return false;
+  // W.NotIfDifferent, W.NotUnderFlag and W.NotInMacro need the enclosing
+  // function's statements or its source; the check that reports the match
+  // judges them (CallSpellingCheck).
   return true;
 }
 

@@ -31,7 +31,8 @@ const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "opera
 const std::set<std::string> WhenKeys = {
     "arg-device",      "receiver-device",       "receiver-from",    "arg-count",
     "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
-    "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag", "tensor-arg"};
+    "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag", "tensor-arg",
+    "not-in-macro",    "output-stream",         "output-stream-arg"};
 
 // What a Python method clause's `on:` may name: kinds of values graphlint
 // tells apart in Python code.
@@ -130,6 +131,10 @@ MatchConditions parseWhen(const YAML::Node &N) {
   C.NotIfDifferent = flag("not-if-different");
   C.NotUnderFlag = flag("not-under-flag");
   C.TensorArg = flag("tensor-arg");
+  if (N["not-in-macro"])
+    C.NotInMacro = strings(N["not-in-macro"], "not-in-macro");
+  C.OutputStream = flag("output-stream");
+  C.OutputStreamArg = flag("output-stream-arg");
   return C;
 }
 
@@ -402,7 +407,8 @@ void parseDocument(const YAML::Node &Doc, const std::string &File, RuleSet &Into
 bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
-         !AutomaticStorageArg && !NotIfDifferent && !NotUnderFlag && !TensorArg;
+         !AutomaticStorageArg && !NotIfDifferent && !NotUnderFlag && !TensorArg &&
+         NotInMacro.empty() && !OutputStream && !OutputStreamArg;
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

@@ -145,6 +145,19 @@ bool underFlag(const Stmt *S, const std::map<const Stmt *, const Stmt *> &Parent
   return false;
 }
 
+// Written inside one of these macros' expansions, at any depth: `VLOG(2) << x`
+// expands through LOG_IF and LOG, so each level's name is asked.
+bool insideMacro(const Stmt *S, const std::vector<std::string> &Names, const SourceManager &SM,
+                 const LangOptions &LO) {
+  for (SourceLocation L = S->getBeginLoc(); L.isMacroID(); L = SM.getImmediateMacroCallerLoc(L)) {
+    StringRef Name = Lexer::getImmediateMacroName(L, SM, LO);
+    for (const auto &N : Names)
+      if (Name == N)
+        return true;
+  }
+  return false;
+}
+
 class CallSpellingCheck : public Check {
 public:
   explicit CallSpellingCheck(const RuleSet &Rules) {
@@ -179,6 +192,9 @@ public:
           if (underFlag(S, Parents))
             continue;
         }
+        if (!M.clause().When.NotInMacro.empty() &&
+            insideMacro(S, M.clause().When.NotInMacro, Ctx.sm(), Ctx.ast().getLangOpts()))
+          continue;
         Last = R;
         Ctx.report(*R, locationOf(S), *Name, fixIts(Ctx, S, M.clause()));
       }
