@@ -53,6 +53,9 @@ public:
     std::vector<std::vector<ConstArg>> With;
     // Per entry of With: the environment variable that walk needed set.
     std::vector<std::string> Gates;
+    // Per entry of With: the walk came through the capture mechanism's own
+    // calls (its registry, its logging), whose host bookkeeping is no finding.
+    std::vector<bool> Mechanisms;
     // Per entry of With: the caller and the call that walk came through.
     std::vector<std::pair<std::string, const CallEdge *>> From;
     // Whether code under these tests of the parameters runs in some walk.
@@ -62,11 +65,13 @@ public:
     }
     // For code under When: "" when some walk running it needed no
     // environment variable, else the variable one of them needed; nothing
-    // when no walk runs it.
-    std::optional<std::string> gate(const std::vector<ParamTest> &When) const {
+    // when no walk runs it. Bookkeeping: host state and logging, which the
+    // walks through the capture mechanism do not count for.
+    std::optional<std::string> gate(const std::vector<ParamTest> &When,
+                                    bool Bookkeeping = false) const {
       std::optional<std::string> Out;
       for (size_t I = 0; I < With.size(); ++I)
-        if (runsWith(When, With[I])) {
+        if (runsWith(When, With[I]) && !(Bookkeeping && Mechanisms[I])) {
           if (Gates[I].empty())
             return std::string();
           Out = Out ? Out : Gates[I];
@@ -184,14 +189,17 @@ public:
       std::string Self;
       std::vector<ConstArg> Passed;
       std::string Gate;
+      bool Mechanism = false;
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
-                     const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew) {
+                     const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
+                     bool CallerMechanism) {
       std::vector<ConstArg> Known = factsAtCall(Via, CallerKnew, false);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
+      bool Mechanism = CallerMechanism || Via.Mechanism;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
@@ -217,20 +225,24 @@ public:
           }
         if (!Gate.empty())
           Key += "|env";
+        if (Mechanism)
+          Key += "|mechanism";
         // Past the bound, one context with nothing known stands for the rest.
         bool Room = Contexts[T] < MaxContexts;
-        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate} : Context{};
+        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism} : Context{};
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
           R.With.push_back(Ctx.Passed);
           R.Gates.push_back(Ctx.Gate);
+          R.Mechanisms.push_back(Ctx.Mechanism);
           R.From.push_back({Caller, &Via});
           Queue.push_back({T, Room ? Key : ""});
         }
       }
     };
     for (size_t I = 0; I < Roots.size(); ++I)
-      visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{});
+      visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
+            false);
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -239,7 +251,7 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed);
+          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism);
     }
     return Seen;
   }
@@ -532,7 +544,8 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
     };
     std::vector<Note> Chain = chainTo({});
     for (const auto &S : G.at(Usr)->Sites) {
-      std::optional<std::string> Gate = R.gate(S.When);
+      const Rule *Rl = Rules.find(S.RuleId);
+      std::optional<std::string> Gate = R.gate(S.When, Rl && Rl->Category == "host-side-effect");
       if (S.Context != CaptureContext::Ambient || !capturing(S) || !Gate)
         continue;
       Finding Fd = makeFinding(S, Rules, *Gate);

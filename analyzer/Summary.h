@@ -137,6 +137,11 @@ struct CallEdge {
   // keywords, no `*args`): it cannot run a stored function whose signature
   // does not take them. -1: not such a call.
   int Positional = -1;
+  // Made by the capture mechanism itself: between a begin and the end of the
+  // function that begins (or ends) the capture. What it reaches keeps the
+  // mechanism's books (a registry of capturing graphs); host state and
+  // logging there are not findings.
+  bool Mechanism = false;
 };
 
 // A class of the program, for dispatching self calls: its bases in method

@@ -28,7 +28,8 @@ int main(int argc, char **argv) {
         "Generated from `rules/*.yaml` by `graphsafe-ruledoc`; edit the rule files, then run\n"
         "`cmake --build build --target update-docs`.\n\n"
         "Silence one finding with `// graphsafe: ignore[rule-id] reason` (`#` in Python) on its "
-        "line or the line\nabove. Override a rule (severity, spellings) by giving `--rules DIR` a file with the same "
+        "line or the line\nabove. Override a rule (severity, spellings) by giving `--rules DIR` a "
+        "file with the same "
         "id.\n\n"
         "| id | severity | category | tool | summary |\n| --- | --- | --- | --- | --- |\n";
   for (const auto &R : Rules.Rules)

@@ -100,7 +100,7 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
     return;
   // A capture wrapper's registry updates and "begin capture" logs are the
   // capture mechanism itself, not state the user expects replays to repeat.
-  if (const Region *In = regionAt(L); In && In->Mechanism && R.Category == "host-side-effect")
+  if (inMechanism(L) && R.Category == "host-side-effect")
     return;
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);

@@ -55,6 +55,11 @@ public:
 
   CaptureContext contextAt(clang::SourceLocation L, SourceLoc *RegionBegin = nullptr) const;
   const Region *regionAt(clang::SourceLocation L) const;
+  // Inside the capture mechanism's own region (a begin or end wrapper's body).
+  bool inMechanism(clang::SourceLocation L) const {
+    const Region *In = regionAt(L);
+    return In && In->Mechanism;
+  }
   bool inCapture(clang::SourceLocation L) const {
     auto C = contextAt(L);
     return C == CaptureContext::InRegion || C == CaptureContext::Ambient;

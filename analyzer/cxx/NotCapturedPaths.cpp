@@ -7,6 +7,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <optional>
 
 namespace graphsafe::lint {
 
@@ -34,6 +37,24 @@ bool endsTheProgramOrThrows(const Stmt *S) {
   return false;
 }
 
+// The value of a template's boolean argument in an instantiation (`Throw`,
+// `!Throw`); nothing in the template itself.
+std::optional<bool> substitutedTruth(const Expr *E) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return substitutedTruth(S->getReplacement());
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    if (std::optional<bool> V = substitutedTruth(U->getSubExpr()))
+      return !*V;
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+    return B->getValue();
+  if (const auto *I = dyn_cast<IntegerLiteral>(E))
+    return I->getValue() != 0;
+  return std::nullopt;
+}
+
 } // namespace
 
 bool leavesTheFunction(const Stmt *S) {
@@ -43,6 +64,22 @@ bool leavesTheFunction(const Stmt *S) {
     return !C->body_empty() && leavesTheFunction(C->body_back());
   if (const auto *D = dyn_cast<DoStmt>(S))
     return leavesTheFunction(D->getBody());
+  // Both ways out leave: `if constexpr (Throw) throw ...; else return err;`.
+  // In an instantiation the branch a constexpr condition discards is gone:
+  // the one it keeps decides.
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (std::optional<bool> Taken =
+            If->isConstexpr() ? substitutedTruth(If->getCond()) : std::nullopt)
+      return leavesTheFunction(*Taken ? If->getThen() : If->getElse());
+    return If->getElse() && leavesTheFunction(If->getThen()) && leavesTheFunction(If->getElse());
+  }
+  // `try { ...; throw or return } catch (...) { rethrow or return }`.
+  if (const auto *Try = dyn_cast<CXXTryStmt>(S)) {
+    for (unsigned I = 0; I < Try->getNumHandlers(); ++I)
+      if (!leavesTheFunction(Try->getHandler(I)->getHandlerBlock()))
+        return false;
+    return leavesTheFunction(Try->getTryBlock());
+  }
   return isa<ReturnStmt>(S) || isa<GotoStmt>(S) || endsTheProgramOrThrows(S);
 }
 
@@ -58,9 +95,20 @@ const EnumConstantDecl *successStatus(const Expr *E) {
   return C && C->getInitVal() == 0 && isSuccessName(C->getName()) ? C : nullptr;
 }
 
+// A parameter holding the success value a generic checker compares with
+// (`successCode` in `template <class E> check(E ret, E successCode)`), whose
+// callers pass cudaSuccess, CUBLAS_STATUS_SUCCESS...
+bool isSuccessParameter(const Expr *E) {
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  return P && P->getIdentifier() && P->getName().lower().find("success") != std::string::npos;
+}
+
 // Which branch of a condition runs when a status is a failure: `err !=
 // cudaSuccess` (Then), `err == cudaSuccess` (Else), or `if (err)` on a
-// status enum whose success value is zero (Then).
+// status enum whose success value is zero (Then). Against a success
+// parameter the status is the project's own kind: the branch must hand it
+// back.
 enum class FailureSide { None, Then, Else };
 struct StatusTest {
   FailureSide Side = FailureSide::None;
@@ -75,6 +123,8 @@ StatusTest statusTest(const Expr *Cond) {
     if (S)
       return {B->getOpcode() == BO_NE ? FailureSide::Then : FailureSide::Else,
               dyn_cast<EnumDecl>(S->getDeclContext())};
+    if (isSuccessParameter(B->getLHS()) || isSuccessParameter(B->getRHS()))
+      return {B->getOpcode() == BO_NE ? FailureSide::Then : FailureSide::Else, nullptr};
   }
   if (const auto *ET = Cond->getType()->getAs<EnumType>())
     for (const EnumConstantDecl *C : ET->getDecl()->enumerators())

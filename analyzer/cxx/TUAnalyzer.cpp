@@ -451,6 +451,7 @@ private:
       E.EnvGate = FC.envGateAt(L);
       E.When = FC.testsAt(L);
       E.Constants = literalArguments(Call, Callee, FC.FixedParams);
+      E.Mechanism = FC.inMechanism(L);
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every

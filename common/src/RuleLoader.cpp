@@ -19,7 +19,7 @@ namespace {
 
 const std::set<std::string> Categories = {
     "sync",  "rng",      "stream",   "alloc",     "host-side-effect", "control-flow",
-    "shape", "lifetime", "aliasing", "lifecycle", "suppression", "reach"};
+    "shape", "lifetime", "aliasing", "lifecycle", "suppression",      "reach"};
 
 const std::set<std::string> RuleKeys = {"id",      "kind",    "severity", "category", "summary",
                                         "message", "why",     "fix",      "see",      "match",
@@ -31,8 +31,8 @@ const std::set<std::string> ClauseKeys = {"call",  "method", "construct", "opera
 const std::set<std::string> WhenKeys = {
     "arg-device",      "receiver-device",       "receiver-from",    "arg-count",
     "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
-    "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag", "tensor-arg",
-    "not-in-macro",    "output-stream",         "output-stream-arg"};
+    "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag",
+    "tensor-arg",      "not-in-macro",          "output-stream",    "output-stream-arg"};
 
 // What a Python method clause's `on:` may name: kinds of values graphlint
 // tells apart in Python code.

@@ -27,7 +27,7 @@ struct MatchConditions {
   bool NotUnderFlag = false;                 // not inside `if (debug)` on a boolean switch
   std::vector<std::string> NotInMacro;       // not written inside these macros (VLOG, DLOG)
   bool OutputStream = false;                 // `<<` writes to output, not a string or a parameter
-  bool OutputStreamArg = false;              // hands std::cout, std::cerr or a file to a stream parameter
+  bool OutputStreamArg = false;              // hands std::cout or a file to a stream parameter
   bool TensorArg = false;                    // Python: some argument is known to be a tensor
   bool empty() const;
 };

@@ -1,0 +1,65 @@
+// A generic status checker, shaped as ONNX Runtime's CudaCall: it compares the
+// status with the success value its caller passes (`ret != successCode`), and
+// its failure branch throws or hands back an error status, from inside a try.
+// That branch runs only once the capture has failed; a checker whose failure
+// branch logs and carries on is still host work inside the capture.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+struct Status {
+  int Code = 0;
+  std::string Message;
+  static Status ok() { return {}; }
+};
+
+template <class E> const char *errorString(E Err);
+template <> const char *errorString<cudaError_t>(cudaError_t Err) {
+  cudaDeviceSynchronize(); // Flushes the failing kernel's error: failure path only.
+  return cudaGetErrorString(Err);
+}
+
+template <class E, bool Throw>
+std::conditional_t<Throw, void, Status> checkedCall(E Ret, E SuccessCode, const char *Expr) {
+  if (Ret != SuccessCode) {
+    try {
+      char Msg[256];
+      std::snprintf(Msg, sizeof Msg, "%s failed: %s", Expr, errorString(Ret));
+      if constexpr (Throw) {
+        throw std::runtime_error(Msg);
+      } else {
+        std::fprintf(stderr, "%s\n", Msg);
+        return Status{1, Msg};
+      }
+    } catch (const std::exception &Ex) {
+      if constexpr (Throw) {
+        throw;
+      } else {
+        return Status{1, Ex.what()};
+      }
+    }
+  }
+  if constexpr (!Throw)
+    return Status::ok();
+}
+
+#define CALL_THROW(expr) checkedCall<cudaError_t, true>((expr), cudaSuccess, #expr)
+#define CALL(expr) checkedCall<cudaError_t, false>((expr), cudaSuccess, #expr)
+
+template <class E> void warnOnFailure(E Ret, E SuccessCode) {
+  if (Ret != SuccessCode) {
+    cudaDeviceSynchronize();                 // expected-error {{sync-device-synchronize}}
+    std::printf("call failed: %d\n", int(Ret)); // expected-warning {{host-io-in-capture}}
+  }
+}
+
+void capture(float *D, cudaStream_t S) {
+  cudaGraph_t G;
+  CALL_THROW(cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal));
+  Status St = CALL(cudaMemsetAsync(D, 0, 128, S));
+  warnOnFailure(cudaMemsetAsync(D, 0, 128, S), cudaSuccess);
+  CALL_THROW(cudaStreamEndCapture(S, &G));
+}
