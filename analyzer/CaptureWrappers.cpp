@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 namespace graphsafe::lint {
 
@@ -11,16 +12,49 @@ struct Effect {
   bool Opens = false, Closes = false;
 };
 
+using Overriders = std::map<std::string, std::vector<std::string>>;
+
+// What a call does to the capture: its callee's effect, or for a virtual
+// call (not known exact) that of the overrides, one of which may run: a
+// session calling its providers' OnRunStart through their interface begins
+// the capture when the graph provider's override does.
+Effect effectOfCall(const CallEdge &C, const std::map<std::string, Effect> &Effects,
+                    const Overriders &Over) {
+  if (auto It = Effects.find(C.CalleeUsr); It != Effects.end())
+    return It->second;
+  Effect E;
+  if (C.Exact)
+    return E;
+  std::vector<std::string> Todo = {C.CalleeUsr};
+  std::set<std::string> Seen(Todo.begin(), Todo.end());
+  while (!Todo.empty()) {
+    std::string Usr = std::move(Todo.back());
+    Todo.pop_back();
+    if (auto It = Effects.find(Usr); It != Effects.end()) {
+      E.Opens |= It->second.Opens;
+      E.Closes |= It->second.Closes;
+    }
+    if (auto It = Over.find(Usr); It != Over.end())
+      for (const auto &O : It->second)
+        if (Seen.insert(O).second)
+          Todo.push_back(O);
+  }
+  return E;
+}
+
 // Calls of wrappers in source order: +1 for a begin wrapper, -1 for an end
 // wrapper (a function that does both, like a balanced step, is neither).
 std::vector<std::pair<const CallEdge *, int>>
-boundaryCalls(const FunctionSummary &F, const std::map<std::string, Effect> &Effects) {
+boundaryCalls(const FunctionSummary &F, const std::map<std::string, Effect> &Effects,
+              const Overriders &Over) {
   std::vector<std::pair<const CallEdge *, int>> Out;
   for (const auto &C : F.Calls) {
-    auto It = Effects.find(C.CalleeUsr);
-    if (It == Effects.end() || C.CalleeUsr == F.Usr || It->second.Opens == It->second.Closes)
+    if (C.CalleeUsr == F.Usr || C.HandedOn)
       continue;
-    Out.push_back({&C, It->second.Opens ? 1 : -1});
+    Effect E = effectOfCall(C, Effects, Over);
+    if (E.Opens == E.Closes)
+      continue;
+    Out.push_back({&C, E.Opens ? 1 : -1});
   }
   std::stable_sort(Out.begin(), Out.end(),
                    [](const auto &A, const auto &B) { return A.first->Loc < B.first->Loc; });
@@ -75,10 +109,16 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
                                                           const RuleSet &Rules) {
   std::map<std::string, const FunctionSummary *> ByUsr;
   std::map<std::string, Effect> Effects;
+  Overriders Over;
   for (const auto &TU : TUs)
-    for (const auto &F : TU.Functions)
-      if (ByUsr.emplace(F.Usr, &F).second && (F.OpensCapture || F.ClosesCapture))
+    for (const auto &F : TU.Functions) {
+      if (!ByUsr.emplace(F.Usr, &F).second)
+        continue;
+      if (F.OpensCapture || F.ClosesCapture)
         Effects[F.Usr] = {F.OpensCapture, F.ClosesCapture};
+      for (const auto &Base : F.Overrides)
+        Over[Base].push_back(F.Usr);
+    }
   std::map<std::string, FunctionSummary> Out;
   if (Effects.empty())
     return Out;
@@ -88,7 +128,7 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
     for (const auto &[Usr, F] : ByUsr) {
       if (Effects.count(Usr))
         continue;
-      Effect E = effectOf(boundaryCalls(*F, Effects));
+      Effect E = effectOf(boundaryCalls(*F, Effects, Over));
       if (E.Opens || E.Closes) {
         Effects[Usr] = E;
         Changed = true;
@@ -102,7 +142,7 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
     return R && R->Category == "host-side-effect";
   };
   for (const auto &[Usr, F] : ByUsr) {
-    auto Calls = boundaryCalls(*F, Effects);
+    auto Calls = boundaryCalls(*F, Effects, Over);
     if (Calls.empty())
       continue;
     std::vector<Span> Spans = spansOf(Calls);
@@ -122,8 +162,11 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
         }
       return (const Span *)nullptr;
     };
+    // A wrapper's own span (it begins or ends the capture for its caller) is
+    // the mechanism, for what its calls reach too.
     for (auto &C : Copy.Calls)
-      adjust(C.Context, C.RegionBegin, C.Loc);
+      if (const Span *In = adjust(C.Context, C.RegionBegin, C.Loc); In && !In->Balanced)
+        C.Mechanism = Changed = true;
     std::vector<Site> Kept;
     for (auto &S : Copy.Sites) {
       const Span *In = adjust(S.Context, S.RegionBegin, S.Loc);

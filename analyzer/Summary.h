@@ -142,6 +142,9 @@ struct CallEdge {
   // mechanism's books (a registry of capturing graphs); host state and
   // logging there are not findings.
   bool Mechanism = false;
+  // Not a call: a callable defined or named here (a lambda, `&fn`), which
+  // runs wherever it is called. It does not begin or end a capture here.
+  bool HandedOn = false;
 };
 
 // A class of the program, for dispatching self calls: its bases in method

@@ -29,7 +29,8 @@ GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global, Attr)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,
-                        SelfMethod, Receiver, When, Constants, EnvGate, Positional, Mechanism)
+                        SelfMethod, Receiver, When, Constants, EnvGate, Positional, Mechanism,
+                        HandedOn)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
                         Overrides, MinArgs, MaxArgs, Sites, Calls)

@@ -433,7 +433,7 @@ private:
     const SourceManager &SM = FC.sm();
     std::set<std::pair<std::string, unsigned>> Seen;
     auto edge = [&](const FunctionDecl *Callee, SourceLocation L, CaptureContext Ctx,
-                    SourceLoc Begin, const CallExpr *Call = nullptr) {
+                    SourceLoc Begin, const CallExpr *Call = nullptr, bool HandedOn = false) {
       if (!Callee)
         return;
       if (const FunctionDecl *Def = Callee->getDefinition())
@@ -452,6 +452,7 @@ private:
       E.When = FC.testsAt(L);
       E.Constants = literalArguments(Call, Callee, FC.FixedParams);
       E.Mechanism = FC.inMechanism(L);
+      E.HandedOn = HandedOn;
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every
@@ -494,6 +495,7 @@ private:
           E.RegionBegin = Begin;
           E.EnvGate = FC.envGateAt(C->getExprLoc());
           E.When = FC.testsAt(C->getExprLoc());
+          E.Mechanism = FC.inMechanism(C->getExprLoc());
           if (Seen.insert({E.CalleeUsr, offsetOf(SM, C->getExprLoc())}).second)
             S.Calls.push_back(std::move(E));
         }
@@ -504,11 +506,11 @@ private:
       if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St))
         edge(Ctor->getConstructor(), L, Ctx, Begin);
       else if (const auto *Lam = dyn_cast<LambdaExpr>(St))
-        edge(Lam->getCallOperator(), L, Ctx, Begin);
+        edge(Lam->getCallOperator(), L, Ctx, Begin, nullptr, true);
       else if (const auto *Ref = dyn_cast<DeclRefExpr>(St))
         if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl());
             F && !HostNodeFunctions.count(Ref))
-          edge(F, L, Ctx, Begin);
+          edge(F, L, Ctx, Begin, nullptr, true);
     });
   }
 

@@ -13,3 +13,17 @@ void OnRunStart(cudaStream_t Stream);
 void OnRunEnd(cudaStream_t Stream);
 
 void LaunchModel(float *Data, cudaStream_t Stream);
+
+// The hooks as ONNX Runtime declares them: virtual methods of the provider
+// interface, called through it; the graph provider's overrides begin and end
+// the capture when graphs are on.
+struct ExecutionProvider {
+  virtual ~ExecutionProvider() = default;
+  virtual int OnRunStart(cudaStream_t) { return 0; }
+  virtual int OnRunEnd(cudaStream_t) { return 0; }
+};
+struct GraphProvider : ExecutionProvider {
+  bool GraphsOn = true;
+  int OnRunStart(cudaStream_t Stream) override;
+  int OnRunEnd(cudaStream_t Stream) override;
+};

@@ -17,3 +17,15 @@ void OnRunEnd(cudaStream_t Stream) {
   std::printf("run %d: instantiating\n", RunsStarted);
   cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
 }
+
+int GraphProvider::OnRunStart(cudaStream_t Stream) {
+  if (GraphsOn)
+    BeginCapture(Stream);
+  return 0;
+}
+
+int GraphProvider::OnRunEnd(cudaStream_t Stream) {
+  if (GraphsOn)
+    cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
+  return 0;
+}

@@ -2,6 +2,8 @@
 // sees neither cudaStreamBeginCapture nor cudaStreamEndCapture.
 #include "graph_capture.h"
 
+#include <vector>
+
 static int Steps = 0;
 
 void LaunchModel(float *Data, cudaStream_t Stream) {
@@ -23,4 +25,21 @@ void ProviderRun(float *Data, cudaStream_t Stream) {
   cudaDeviceSynchronize();                                  // expected-error {{sync-device-synchronize}}
   OnRunEnd(Stream);
   cudaDeviceSynchronize();
+}
+
+// A session running every provider's hooks through the interface, the start
+// hook from inside a lambda (ONNX Runtime's InferenceSession::Run).
+int SessionRun(std::vector<ExecutionProvider *> &Providers, float *Data, cudaStream_t Stream) {
+  std::vector<ExecutionProvider *> Started;
+  for (ExecutionProvider *P : Providers) {
+    auto Start = [&] { return P->OnRunStart(Stream); };
+    if (Start() == 0)
+      Started.push_back(P);
+  }
+  LaunchModel(Data, Stream);
+  cudaDeviceSynchronize();                                  // expected-error {{sync-device-synchronize}}
+  for (ExecutionProvider *P : Started)
+    P->OnRunEnd(Stream);
+  cudaDeviceSynchronize();
+  return 0;
 }
