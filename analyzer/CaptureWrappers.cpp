@@ -146,6 +146,12 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
     if (Calls.empty())
       continue;
     std::vector<Span> Spans = spansOf(Calls);
+    // An end wrapper's code after its end call runs once the capture is over
+    // (ONNX Runtime's OnRunEnd replays the graph it just captured).
+    std::optional<SourceLoc> EndedAt;
+    for (const Span &S : Spans)
+      if (!S.Begin.valid() && S.End && (!EndedAt || *EndedAt < *S.End))
+        EndedAt = S.End;
     FunctionSummary Copy = *F;
     bool Changed = false;
     auto adjust = [&](CaptureContext &Ctx, SourceLoc &RegionBegin, const SourceLoc &L) {
@@ -160,6 +166,10 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
           }
           return &S;
         }
+      if (EndedAt && *EndedAt < L) {
+        Ctx = CaptureContext::Outside;
+        Changed = true;
+      }
       return (const Span *)nullptr;
     };
     // A wrapper's own span (it begins or ends the capture for its caller) is

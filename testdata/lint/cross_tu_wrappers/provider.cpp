@@ -25,7 +25,11 @@ int GraphProvider::OnRunStart(cudaStream_t Stream) {
 }
 
 int GraphProvider::OnRunEnd(cudaStream_t Stream) {
-  if (GraphsOn)
+  if (GraphsOn) {
     cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
+    // After its end call: the capture is over, replaying and waiting is fine.
+    cudaGraphLaunch(Exec, Stream);
+    cudaStreamSynchronize(Stream);
+  }
   return 0;
 }

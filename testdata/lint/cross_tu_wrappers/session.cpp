@@ -2,6 +2,7 @@
 // sees neither cudaStreamBeginCapture nor cudaStreamEndCapture.
 #include "graph_capture.h"
 
+#include <functional>
 #include <vector>
 
 static int Steps = 0;
@@ -42,4 +43,17 @@ int SessionRun(std::vector<ExecutionProvider *> &Providers, float *Data, cudaStr
     P->OnRunEnd(Stream);
   cudaDeviceSynchronize();
   return 0;
+}
+
+// A hook stored in a member is called wherever a program calls it; here it
+// ends the capture through the provider, whose code after its end call runs
+// after the capture.
+struct Hooks {
+  std::function<void()> AfterStep;
+};
+void StepWithHooks(Hooks &H, GraphProvider &P, float *Data, cudaStream_t Stream) {
+  H.AfterStep = [&] { P.OnRunEnd(Stream); };
+  BeginCapture(Stream);
+  LaunchModel(Data, Stream);
+  H.AfterStep();
 }
