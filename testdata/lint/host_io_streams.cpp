@@ -25,6 +25,11 @@ struct Report {
   void print(std::ostream *out) const { *out << text.str(); }
 };
 
+// A logger taking its severity as a macro argument, as ONNX Runtime's.
+enum class Severity { kVERBOSE, kINFO, kWARNING };
+std::ostream &logStream(Severity S);
+#define LOGS_DEFAULT(severity) logStream(Severity::k##severity)
+
 std::string shapeMessage(const Shape &s) {
   std::ostringstream ss;
   ss << "bad shape " << s;
@@ -55,6 +60,8 @@ struct Runner {
     trace << "step\n";                                // expected-warning {{host-io-in-capture}}
     describe(trace, shape);                           // expected-warning {{host-io-in-capture}}
     LOG(INFO) << "captured " << shape;                // expected-warning {{host-io-in-capture}}
+    LOGS_DEFAULT(VERBOSE) << "captured " << shape;    // Verbose: off by default.
+    LOGS_DEFAULT(WARNING) << "captured " << shape;    // expected-warning {{host-io-in-capture}}
     graph.capture_end();
   }
 };

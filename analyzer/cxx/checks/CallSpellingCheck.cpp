@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cctype>
 #include <map>
 
 namespace graphsafe::lint {
@@ -145,15 +146,42 @@ bool underFlag(const Stmt *S, const std::map<const Stmt *, const Stmt *> &Parent
   return false;
 }
 
+// Whether an invocation's spelled arguments hold this word: `VERBOSE` in
+// `LOGS_DEFAULT(VERBOSE)` or `LOGS(logger, VERBOSE)`.
+bool argumentsHold(StringRef Invocation, StringRef Word) {
+  size_t Open = Invocation.find('(');
+  if (Open == StringRef::npos)
+    return false;
+  for (size_t At = Invocation.find(Word, Open); At != StringRef::npos;
+       At = Invocation.find(Word, At + 1)) {
+    auto Ident = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    bool Starts = !Ident(Invocation[At - 1]);
+    bool Ends = At + Word.size() >= Invocation.size() || !Ident(Invocation[At + Word.size()]);
+    if (Starts && Ends)
+      return true;
+  }
+  return false;
+}
+
 // Written inside one of these macros' expansions, at any depth: `VLOG(2) << x`
-// expands through LOG_IF and LOG, so each level's name is asked.
+// expands through LOG_IF and LOG, so each level's name is asked. `NAME(WORD)`
+// names a macro only when its invocation passes WORD (a severity such as
+// `LOGS_DEFAULT(VERBOSE)`).
 bool insideMacro(const Stmt *S, const std::vector<std::string> &Names, const SourceManager &SM,
                  const LangOptions &LO) {
   for (SourceLocation L = S->getBeginLoc(); L.isMacroID(); L = SM.getImmediateMacroCallerLoc(L)) {
     StringRef Name = Lexer::getImmediateMacroName(L, SM, LO);
-    for (const auto &N : Names)
-      if (Name == N)
+    for (StringRef N : Names) {
+      auto [Macro, Arg] = N.split('(');
+      if (Name != Macro)
+        continue;
+      if (Arg.empty())
         return true;
+      StringRef Invocation =
+          Lexer::getSourceText(SM.getImmediateExpansionRange(L), SM, LO);
+      if (argumentsHold(Invocation, Arg.rtrim(')')))
+        return true;
+    }
   }
   return false;
 }
