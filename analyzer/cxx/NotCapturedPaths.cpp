@@ -126,6 +126,13 @@ StatusTest statusTest(const Expr *Cond) {
     if (isSuccessParameter(B->getLHS()) || isSuccessParameter(B->getRHS()))
       return {B->getOpcode() == BO_NE ? FailureSide::Then : FailureSide::Else, nullptr};
   }
+  // A status class with its own comparison (cudnn_frontend::error_t) against a
+  // success parameter.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+      Op && Op->getNumArgs() == 2 &&
+      (Op->getOperator() == OO_ExclaimEqual || Op->getOperator() == OO_EqualEqual) &&
+      (isSuccessParameter(Op->getArg(0)) || isSuccessParameter(Op->getArg(1))))
+    return {Op->getOperator() == OO_ExclaimEqual ? FailureSide::Then : FailureSide::Else, nullptr};
   if (const auto *ET = Cond->getType()->getAs<EnumType>())
     for (const EnumConstantDecl *C : ET->getDecl()->enumerators())
       if (C->getInitVal() == 0 && isSuccessName(C->getName()))

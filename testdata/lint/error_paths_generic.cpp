@@ -46,6 +46,17 @@ std::conditional_t<Throw, void, Status> checkedCall(E Ret, E SuccessCode, const 
     return Status::ok();
 }
 
+// A library status class with its own comparison, checked the same way.
+struct FrontendError {
+  int Code = 0;
+  bool operator!=(const FrontendError &O) const { return Code != O.Code; }
+};
+template <> const char *errorString<FrontendError>(FrontendError Err) {
+  cudaDeviceSynchronize(); // Failure path only.
+  return "frontend error";
+}
+FrontendError buildPlan(cudaStream_t S);
+
 #define CALL_THROW(expr) checkedCall<cudaError_t, true>((expr), cudaSuccess, #expr)
 #define CALL(expr) checkedCall<cudaError_t, false>((expr), cudaSuccess, #expr)
 
@@ -60,6 +71,7 @@ void capture(float *D, cudaStream_t S) {
   cudaGraph_t G;
   CALL_THROW(cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal));
   Status St = CALL(cudaMemsetAsync(D, 0, 128, S));
+  checkedCall<FrontendError, true>(buildPlan(S), FrontendError{}, "buildPlan");
   warnOnFailure(cudaMemsetAsync(D, 0, 128, S), cudaSuccess);
   CALL_THROW(cudaStreamEndCapture(S, &G));
 }
