@@ -124,11 +124,20 @@ public:
   // The functions a call may run: the callee, its overrides unless the
   // receiver's class is exact, and whatever reaches its storage, transitively.
   // SelfClass is the class `self` has in the caller, where the walk knows it.
+  // Bound: the callables the walk's caller was handed for its parameters; a
+  // call through one of them runs those alone.
+  using Bindings = std::map<std::string, std::vector<std::string>>;
   std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr,
-                                   const std::string &SelfClass = "") const {
+                                   const std::string &SelfClass = "",
+                                   const Bindings *Bound = nullptr) const {
     std::vector<std::string> Out;
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
+    if (auto It = Bound ? Bound->find(Via.CalleeUsr) : Bindings::const_iterator();
+        Bound && It != Bound->end()) {
+      Todo = It->second;
+      Seen.insert(Todo.begin(), Todo.end());
+    }
     if (!Via.SelfMethod.empty()) {
       std::string Class = SelfClass.empty() ? Via.Receiver : SelfClass;
       bool Exact = !Class.empty() && Class[0] == '=';
@@ -190,20 +199,35 @@ public:
       std::vector<ConstArg> Passed;
       std::string Gate;
       bool Mechanism = false;
+      Bindings Bound;
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
-                     bool CallerMechanism) {
+                     bool CallerMechanism, const Bindings &CallerBound) {
+      // What this call hands the callee's callable parameters; a parameter
+      // handed on carries what the caller was handed, when the walk knows it.
+      Bindings Bound;
+      std::string BoundKey;
+      for (const auto &[Param, Callable] : Via.Binds) {
+        if (Callable.rfind('=', 0) != 0) {
+          Bound[Param].push_back(Callable);
+          continue;
+        }
+        if (auto It = CallerBound.find(Callable.substr(1)); It != CallerBound.end())
+          Bound[Param].insert(Bound[Param].end(), It->second.begin(), It->second.end());
+      }
+      for (const auto &[Param, Callables] : Bound)
+        BoundKey += fmt::format("|{}={}", Param, fmt::join(Callables, ","));
       std::vector<ConstArg> Known = factsAtCall(Via, CallerKnew, false);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       bool Mechanism = CallerMechanism || Via.Mechanism;
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
-      for (const auto &T : targets(Via, nullptr, Self)) {
+      for (const auto &T : targets(Via, nullptr, Self, &CallerBound)) {
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
@@ -227,9 +251,11 @@ public:
           Key += "|env";
         if (Mechanism)
           Key += "|mechanism";
+        Key += BoundKey;
         // Past the bound, one context with nothing known stands for the rest.
         bool Room = Contexts[T] < MaxContexts;
-        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism} : Context{};
+        Context Ctx =
+            Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism, Bound} : Context{};
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
           R.With.push_back(Ctx.Passed);
@@ -242,7 +268,7 @@ public:
     };
     for (size_t I = 0; I < Roots.size(); ++I)
       visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
-            false);
+            false, {});
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -251,7 +277,7 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism);
+          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound);
     }
     return Seen;
   }

@@ -145,6 +145,12 @@ struct CallEdge {
   // Not a call: a callable defined or named here (a lambda, `&fn`), which
   // runs wherever it is called. It does not begin or end a capture here.
   bool HandedOn = false;
+  // Callables this call passes for the callee's callable parameters:
+  // (parameter storage, callable USR), or (parameter storage, "=" + a
+  // parameter storage of the caller) when it hands on what it was given. A
+  // call through the parameter reached by this call runs only these, not
+  // everything any caller passes (a thread pool's Schedule(fn)).
+  std::vector<std::pair<std::string, std::string>> Binds;
 };
 
 // A class of the program, for dispatching self calls: its bases in method

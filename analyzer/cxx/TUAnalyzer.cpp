@@ -366,6 +366,43 @@ private:
     return fmt::format("storage-local:{}:{}", Out.File, offsetOf(SM, D->getLocation()));
   }
 
+  // What a call passes for the callee's callable parameters (CallEdge::Binds).
+  std::vector<std::pair<std::string, std::string>> callableBinds(const CallExpr *C,
+                                                                 const FunctionDecl *Callee) const {
+    std::vector<std::pair<std::string, std::string>> Out;
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = 0; I < Callee->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
+      const ParmVarDecl *P = Callee->getParamDecl(I);
+      const Expr *A = C->getArg(I + Shift);
+      if (!holdsCallable(P) || isa<CXXDefaultArgExpr>(A))
+        continue;
+      A = handedValue(A);
+      if (const FunctionDecl *F = callableOf(A)) {
+        const FunctionDecl *Def = F->getDefinition() ? F->getDefinition() : F;
+        if (std::string Usr = usrOf(Def); !Usr.empty())
+          Out.push_back({storageKey(P), Usr});
+      } else if (const auto *From = dyn_cast_or_null<ParmVarDecl>(storageOf(A));
+                 From && holdsCallable(From)) {
+        Out.push_back({storageKey(P), "=" + storageKey(From)});
+      }
+    }
+    return Out;
+  }
+
+  // The value an argument hands on, through std::move/std::forward and
+  // std::function's converting constructor.
+  static const Expr *handedValue(const Expr *E) {
+    E = strip(E);
+    if (const auto *C = dyn_cast_or_null<CallExpr>(E); C && C->getNumArgs() == 1)
+      if (const FunctionDecl *F = C->getDirectCallee();
+          F && F->isInStdNamespace() && F->getIdentifier() &&
+          (F->getName() == "move" || F->getName() == "forward"))
+        return handedValue(C->getArg(0));
+    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() == 1)
+      return handedValue(Ctor->getArg(0));
+    return E;
+  }
+
   // Where an indirect call reads its callee: `fn(x)` through a std::function
   // or a function pointer.
   const ValueDecl *indirectStorage(const CallExpr *C) const {
@@ -453,6 +490,8 @@ private:
       E.Constants = literalArguments(Call, Callee, FC.FixedParams);
       E.Mechanism = FC.inMechanism(L);
       E.HandedOn = HandedOn;
+      if (Call)
+        E.Binds = callableBinds(Call, Callee);
       S.Calls.push_back(std::move(E));
     };
     // A host function enqueued on the stream is a host node: it runs at every

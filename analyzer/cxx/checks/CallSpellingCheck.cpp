@@ -177,8 +177,7 @@ bool insideMacro(const Stmt *S, const std::vector<std::string> &Names, const Sou
         continue;
       if (Arg.empty())
         return true;
-      StringRef Invocation =
-          Lexer::getSourceText(SM.getImmediateExpansionRange(L), SM, LO);
+      StringRef Invocation = Lexer::getSourceText(SM.getImmediateExpansionRange(L), SM, LO);
       if (argumentsHold(Invocation, Arg.rtrim(')')))
         return true;
     }
