@@ -133,11 +133,11 @@ public:
     std::vector<std::string> Out;
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
-    if (auto It = Bound ? Bound->find(Via.CalleeUsr) : Bindings::const_iterator();
-        Bound && It != Bound->end()) {
-      Todo = It->second;
-      Seen.insert(Todo.begin(), Todo.end());
-    }
+    if (Bound)
+      if (auto It = Bound->find(Via.CalleeUsr); It != Bound->end()) {
+        Todo = It->second;
+        Seen.insert(Todo.begin(), Todo.end());
+      }
     if (!Via.SelfMethod.empty()) {
       std::string Class = SelfClass.empty() ? Via.Receiver : SelfClass;
       bool Exact = !Class.empty() && Class[0] == '=';

@@ -198,22 +198,12 @@ private:
   void store(const ValueDecl *Into, const Expr *Value) {
     if (!Into || !Value)
       return;
-    Value = strip(Value);
-    // std::move(cb) / std::forward<F>(cb) hand on what cb holds.
-    if (const auto *C = dyn_cast_or_null<CallExpr>(Value); C && C->getNumArgs() == 1)
-      if (const FunctionDecl *F = C->getDirectCallee();
-          F && F->isInStdNamespace() && F->getIdentifier() &&
-          (F->getName() == "move" || F->getName() == "forward"))
-        return store(Into, C->getArg(0));
+    Value = handedValue(Value);
     if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
       store(Into, Cond->getTrueExpr());
       store(Into, Cond->getFalseExpr());
       return;
     }
-    // std::function's converting constructor wraps the callable.
-    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Value);
-        Ctor && Ctor->getNumArgs() == 1)
-      return store(Into, Ctor->getArg(0));
     if (const FunctionDecl *F = callableOf(Value)) {
       CallableStores[Into].insert(F);
       return;
@@ -389,8 +379,8 @@ private:
     return Out;
   }
 
-  // The value an argument hands on, through std::move/std::forward and
-  // std::function's converting constructor.
+  // The value an argument hands on: std::move(cb) / std::forward<F>(cb) hand
+  // on what cb holds, std::function's converting constructor wraps it.
   static const Expr *handedValue(const Expr *E) {
     E = strip(E);
     if (const auto *C = dyn_cast_or_null<CallExpr>(E); C && C->getNumArgs() == 1)
