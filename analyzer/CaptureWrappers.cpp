@@ -139,7 +139,7 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
   }
   auto mechanism = [&](const Site &S) {
     const Rule *R = Rules.find(S.RuleId);
-    return R && R->Category == "host-side-effect";
+    return R && R->isHostSideEffect();
   };
   for (const auto &[Usr, F] : ByUsr) {
     auto Calls = boundaryCalls(*F, Effects, Over);

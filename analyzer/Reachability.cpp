@@ -571,7 +571,7 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
     std::vector<Note> Chain = chainTo({});
     for (const auto &S : G.at(Usr)->Sites) {
       const Rule *Rl = Rules.find(S.RuleId);
-      std::optional<std::string> Gate = R.gate(S.When, Rl && Rl->Category == "host-side-effect");
+      std::optional<std::string> Gate = R.gate(S.When, Rl && Rl->isHostSideEffect());
       if (S.Context != CaptureContext::Ambient || !capturing(S) || !Gate)
         continue;
       Finding Fd = makeFinding(S, Rules, *Gate);

@@ -100,7 +100,7 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
     return;
   // A capture wrapper's registry updates and "begin capture" logs are the
   // capture mechanism itself, not state the user expects replays to repeat.
-  if (inMechanism(L) && R.Category == "host-side-effect")
+  if (inMechanism(L) && R.isHostSideEffect())
     return;
   S.RuleId = R.Id;
   S.Message = R.formatMessage(Callee);

@@ -93,6 +93,8 @@ struct Rule {
   std::string Id;
   Severity Level = Severity::Warning;
   std::string Category;
+  // Host state and host I/O: what the capture mechanism itself does by design.
+  bool isHostSideEffect() const { return Category == "host-side-effect"; }
   std::string Summary;
   std::string Message; // fmt template; {callee} is the matched name
   std::string Why;
