@@ -39,6 +39,17 @@ struct ConstArg {
   bool NoneKnown = true;
 };
 
+// Whose object a site changes. A method writing its own fields, or a
+// function writing through a reference or pointer parameter, changes what its
+// caller handed it. Such a site carries ParamTest{Index, Truthy, "",
+// OutlivesCall}: it is host state only where that object outlives the call.
+// A call handing on an object of its own frame (a helper made on the stack, a
+// size returned through `size_t&`) passes ConstArg{Index, Truthy = false,
+// Attr = OutlivesCall}; one handing on what it was handed passes From.
+// ObjectParam is the index of the implicit object, `this`.
+inline constexpr unsigned ObjectParam = 0xFFFF;
+inline constexpr const char *OutlivesCall = "&outlives";
+
 // A test of the function's own parameter Index (or of its attribute Attr)
 // that must hold for a site or a call to run: under `if flag:` (Truthy),
 // `if not flag:` or after `if flag: return` (Falsy), `if x is None:` (IsNone),

@@ -93,7 +93,8 @@ CaptureContext FunctionContext::contextAt(SourceLocation L, SourceLoc *RegionBeg
 }
 
 void FunctionContext::report(const Rule &R, SourceLocation L, const std::string &Callee,
-                             std::vector<FixIt> FixIts, std::vector<Note> Notes) {
+                             std::vector<FixIt> FixIts, std::vector<Note> Notes,
+                             std::vector<ParamTest> Also) {
   Site S;
   S.Context = contextAt(L, &S.RegionBegin);
   if (S.Context == CaptureContext::Outside || S.Context == CaptureContext::Guarded)
@@ -107,6 +108,7 @@ void FunctionContext::report(const Rule &R, SourceLocation L, const std::string 
   S.Loc = toLoc(sm(), L);
   S.EnvGate = envGateAt(L);
   S.When = testsAt(L);
+  S.When.insert(S.When.end(), Also.begin(), Also.end());
   S.FixIts = std::move(FixIts);
   S.Notes = std::move(Notes);
   Out.Sites.push_back(std::move(S));
@@ -130,11 +132,12 @@ std::string FunctionContext::envGateAt(SourceLocation L) const {
 }
 
 void FunctionContext::reportCheck(const std::string &CheckName, SourceLocation L,
-                                  const std::string &Detail, std::vector<Note> Notes) {
+                                  const std::string &Detail, std::vector<Note> Notes,
+                                  std::vector<ParamTest> Also) {
   auto It = CheckRules.find(CheckName);
   if (It == CheckRules.end())
     return;
-  report(*It->second, L, Detail, {}, std::move(Notes));
+  report(*It->second, L, Detail, {}, std::move(Notes), std::move(Also));
 }
 
 } // namespace graphsafe::lint

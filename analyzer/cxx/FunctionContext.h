@@ -67,10 +67,13 @@ public:
 
   // Reports a site for the rule with this id; Callee fills {callee} in the message.
   void report(const Rule &R, clang::SourceLocation L, const std::string &Callee,
-              std::vector<FixIt> FixIts = {}, std::vector<Note> Notes = {});
+              std::vector<FixIt> FixIts = {}, std::vector<Note> Notes = {},
+              std::vector<ParamTest> Also = {});
   // Reports for the rule that enables the named family check, if one is loaded.
+  // Also: further tests of the parameters the site runs only under (whose
+  // object it changes, ObjectOwners.h).
   void reportCheck(const std::string &CheckName, clang::SourceLocation L, const std::string &Detail,
-                   std::vector<Note> Notes = {});
+                   std::vector<Note> Notes = {}, std::vector<ParamTest> Also = {});
   bool checkEnabled(const std::string &CheckName) const { return CheckRules.count(CheckName); }
   // The environment variable code at L runs only when set, or "".
   std::string envGateAt(clang::SourceLocation L) const;

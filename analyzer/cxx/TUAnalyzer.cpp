@@ -2,6 +2,7 @@
 
 #include "AstUtil.h"
 #include "CaptureRegionFinder.h"
+#include "ObjectOwners.h"
 #include "checks/Check.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <tuple>
 
 namespace graphsafe::lint {
 
@@ -478,6 +480,8 @@ private:
       E.EnvGate = FC.envGateAt(L);
       E.When = FC.testsAt(L);
       E.Constants = literalArguments(Call, Callee, FC.FixedParams);
+      for (ConstArg &A : objectArguments(Call, Callee, FC.function()))
+        E.Constants.push_back(std::move(A));
       E.Mechanism = FC.inMechanism(L);
       E.HandedOn = HandedOn;
       if (Call)
@@ -499,6 +503,7 @@ private:
       if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Fn)); V && V->getInit())
         HostNodeFunctions.insert(strip(V->getInit()));
     });
+    std::set<const Stmt *> StoredAway = callablesStoredAway(FC.body());
     walkBody(FC.body(), [&](const Stmt *St) {
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
@@ -534,6 +539,8 @@ private:
         return;
       if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St))
         edge(Ctor->getConstructor(), L, Ctx, Begin);
+      else if (StoredAway.count(St))
+        return;
       else if (const auto *Lam = dyn_cast<LambdaExpr>(St))
         edge(Lam->getCallOperator(), L, Ctx, Begin, nullptr, true);
       else if (const auto *Ref = dyn_cast<DeclRefExpr>(St))
@@ -541,6 +548,40 @@ private:
             F && !HostNodeFunctions.count(Ref))
           edge(F, L, Ctx, Begin, nullptr, true);
     });
+  }
+
+  // Lambdas and functions assigned to a member or a global that holds
+  // callables (a C API's table of function pointers filled in a constructor):
+  // they run where that storage is called, which the stores already tell;
+  // naming them here runs nothing here.
+  static std::set<const Stmt *> callablesStoredAway(const Stmt *Body) {
+    std::set<const Stmt *> Out;
+    auto named = [&](const Expr *Value, auto &Self) -> void {
+      Value = strip(handedValue(Value));
+      if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
+        Self(Cond->getTrueExpr(), Self);
+        Self(Cond->getFalseExpr(), Self);
+      } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Value);
+                 U && U->getOpcode() == UO_AddrOf) {
+        Self(U->getSubExpr(), Self);
+      } else if (isa_and_nonnull<LambdaExpr, DeclRefExpr>(Value)) {
+        Out.insert(Value);
+      }
+    };
+    walkBody(Body, [&](const Stmt *S) {
+      const Expr *Into = nullptr, *Value = nullptr;
+      if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign)
+        std::tie(Into, Value) = std::make_pair(B->getLHS(), B->getRHS());
+      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        std::tie(Into, Value) = std::make_pair(Op->getArg(0), Op->getArg(1));
+      const ValueDecl *Storage = Into ? storageOf(Into) : nullptr;
+      const auto *Var = dyn_cast_or_null<VarDecl>(Storage);
+      if (Storage && (isa<FieldDecl>(Storage) || (Var && Var->hasGlobalStorage())) &&
+          holdsCallable(Storage))
+        named(Value, named);
+    });
+    return Out;
   }
 
   const RuleSet &Rules;

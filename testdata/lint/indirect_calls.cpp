@@ -91,3 +91,34 @@ void runnerCapture(cudaStream_t s) {
   R.step(s);
   cudaStreamEndCapture(s, &g);
 }
+
+// A C API's table of function pointers, filled in when a notification is
+// made under the capture: the functions run where the table is called. Only
+// the wait on the device is (from the captured step); the wait on the host
+// runs on another path, after the capture.
+struct NotificationApi {
+  void (*WaitOnDevice)(cudaStream_t, cudaEvent_t);
+  void (*WaitOnHost)(cudaEvent_t);
+};
+struct Notification : NotificationApi {
+  cudaEvent_t Event;
+  Notification() {
+    cudaEventCreateWithFlags(&Event, cudaEventDisableTiming);
+    WaitOnDevice = waitOnDevice;
+    WaitOnHost = &waitOnHost;
+  }
+  static void waitOnDevice(cudaStream_t s, cudaEvent_t e) {
+    cudaStreamWaitEvent(s, e, 0);
+    cudaStreamSynchronize(s);                                 // expected-error {{sync-device-synchronize}}
+  }
+  static void waitOnHost(cudaEvent_t e) { cudaEventSynchronize(e); }
+};
+
+void notifyCapture(cudaStream_t s) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Notification N;
+  N.WaitOnDevice(s, N.Event);
+  cudaStreamEndCapture(s, &g);
+  N.WaitOnHost(N.Event);
+}

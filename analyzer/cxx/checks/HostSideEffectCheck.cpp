@@ -2,11 +2,14 @@
 // the GPU work. State that outlives the region and is changed there, or host
 // scalars frozen into kernels and changed later, go silently wrong.
 #include "../AstUtil.h"
+#include "../CacheRefills.h"
+#include "../ObjectOwners.h"
 #include "Check.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <functional>
 #include <set>
 
 namespace graphsafe::lint {
@@ -105,8 +108,15 @@ void collectGpuConsumed(const Stmt *Body, TUFacts &Facts) {
   });
 }
 
-// Collected once per TU: where each declaration is written.
-void collectMutations(const Stmt *Body, MutationSites &Into) {
+namespace {
+
+struct Mutation {
+  const ValueDecl *Decl;
+  SourceLocation Loc;
+  const Expr *Target; // What is stored into, or the object a mutating method changes.
+};
+
+void forEachMutation(const Stmt *Body, const std::function<void(const Mutation &)> &Visit) {
   walkBody(Body, [&](const Stmt *S) {
     const Expr *Target = storedInto(S, /*AddressOf=*/false);
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
@@ -121,8 +131,24 @@ void collectMutations(const Stmt *Body, MutationSites &Into) {
         B && B->getOpcode() == BO_Assign && freshObject(B->getRHS()))
       return;
     if (const ValueDecl *D = mutatedDecl(Target))
-      Into[D].push_back(S->getBeginLoc());
+      Visit({D, S->getBeginLoc(), Target});
   });
+}
+
+// A constructor or destructor writing its own object's fields is building or
+// tearing down that object, not changing state anyone kept.
+bool buildsOwnObject(const FunctionDecl *Fn, const Expr *Target) {
+  if (!isa<CXXConstructorDecl, CXXDestructorDecl>(Fn))
+    return false;
+  ObjectOwner O = ownerOfObject(Target, Fn);
+  return O.K == ObjectOwner::Param && O.Index == ObjectParam;
+}
+
+} // namespace
+
+// Collected once per TU: where each declaration is written.
+void collectMutations(const Stmt *Body, MutationSites &Into) {
+  forEachMutation(Body, [&](const Mutation &M) { Into[M.Decl].push_back(M.Loc); });
 }
 
 namespace {
@@ -132,19 +158,28 @@ public:
   void run(FunctionContext &Ctx, const TUFacts &Facts) override {
     const SourceManager &SM = Ctx.sm();
     std::set<const ValueDecl *> LoopVars = loopVariables(Ctx.body());
-    MutationSites Own; // Sites in this body; lambdas report their own.
-    collectMutations(Ctx.body(), Own);
     std::set<SourceLocation> Counts = countingSteps(Ctx.body());
-    for (const auto &[D, Locs] : Own) {
-      for (SourceLocation L : Locs) {
-        if (!Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) || holdsTensors(D->getType()) ||
-            LoopVars.count(D) || !(Counts.count(L) || changeMatters(Ctx, D, L, Facts)))
-          continue;
-        Ctx.reportCheck(
-            "host-state-mutation", L, D->getNameAsString(),
-            {{"'" + D->getNameAsString() + "' is declared here", toLoc(SM, D->getLocation())}});
-      }
-    }
+    std::vector<CacheRefill> Refills = findCacheRefills(Ctx.body(), SM);
+    // Sites in this body; lambdas report their own.
+    forEachMutation(Ctx.body(), [&](const Mutation &M) {
+      const ValueDecl *D = M.Decl;
+      SourceLocation L = M.Loc;
+      bool Counting = Counts.count(L);
+      if (!Ctx.inCapture(L) || !outlivesCapture(Ctx, D, L) || holdsTensors(D->getType()) ||
+          LoopVars.count(D) || !(Counting || changeMatters(Ctx, D, L, Facts)) ||
+          buildsOwnObject(Ctx.function(), M.Target) ||
+          (!Counting && refillsCache(Refills, M.Target, L, SM)))
+        return;
+      // Host state only where the object it changes outlives the call: not
+      // a helper on the caller's stack, nor a size handed back by reference.
+      std::vector<ParamTest> Owner;
+      if (auto T = outlivesCallTest(M.Target, Ctx.function()))
+        Owner.push_back(*T);
+      Ctx.reportCheck(
+          "host-state-mutation", L, D->getNameAsString(),
+          {{"'" + D->getNameAsString() + "' is declared here", toLoc(SM, D->getLocation())}},
+          std::move(Owner));
+    });
     checkBakedScalars(Ctx, Facts);
   }
 

@@ -1,0 +1,166 @@
+#include "ObjectOwners.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace graphsafe::lint {
+
+using namespace clang;
+
+namespace {
+
+constexpr int MaxDepth = 8;
+
+ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth);
+
+// `this` names the method's object; in a lambda it is the enclosing class's
+// object, captured, not the closure a call of the lambda hands on.
+bool hasOwnObject(const FunctionDecl *Fn) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Fn);
+  return M && M->isInstance() && !M->getParent()->isLambda();
+}
+
+// The owner of the object a pointer expression points at.
+ObjectOwner pointeeOwner(const Expr *P, const FunctionDecl *Fn, int Depth) {
+  if (!P || Depth > MaxDepth)
+    return {};
+  P = P->IgnoreParens();
+  if (const auto *C = dyn_cast<CastExpr>(P)) {
+    switch (C->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return ownerOf(C->getSubExpr(), Fn, Depth + 1);
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+    case CK_LValueToRValue:
+    case CK_BitCast:
+      return pointeeOwner(C->getSubExpr(), Fn, Depth + 1);
+    default:
+      return {};
+    }
+  }
+  if (isa<CXXThisExpr>(P))
+    return hasOwnObject(Fn) ? ObjectOwner{ObjectOwner::Param, ObjectParam} : ObjectOwner{};
+  if (const auto *U = dyn_cast<UnaryOperator>(P); U && U->getOpcode() == UO_AddrOf)
+    return ownerOf(U->getSubExpr(), Fn, Depth + 1);
+  if (const auto *R = dyn_cast<DeclRefExpr>(P))
+    if (const auto *Parm = dyn_cast<ParmVarDecl>(R->getDecl());
+        Parm && Parm->getType()->isPointerType() && Parm->getDeclContext() == Fn)
+      return {ObjectOwner::Param, Parm->getFunctionScopeIndex()};
+  return {};
+}
+
+ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth) {
+  if (!E || Depth > MaxDepth)
+    return {};
+  E = E->IgnoreParens();
+  if (const auto *C = dyn_cast<CastExpr>(E)) {
+    switch (C->getCastKind()) {
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+      return ownerOf(C->getSubExpr(), Fn, Depth + 1);
+    default:
+      return {};
+    }
+  }
+  if (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(E) ||
+      (E->isPRValue() && E->getType()->isRecordType()))
+    return {ObjectOwner::Local};
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return M->isArrow() ? pointeeOwner(M->getBase(), Fn, Depth + 1)
+                        : ownerOf(M->getBase(), Fn, Depth + 1);
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return pointeeOwner(A->getBase(), Fn, Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    return pointeeOwner(U->getSubExpr(), Fn, Depth + 1);
+  // An element of a container is the container's.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() > 0)
+    return ownerOf(Op->getArg(0), Fn, Depth + 1);
+  const auto *R = dyn_cast<DeclRefExpr>(E);
+  const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!V || V->getDeclContext() != Fn)
+    return {};
+  bool Reference = V->getType()->isReferenceType();
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(V))
+    return Reference ? ObjectOwner{ObjectOwner::Param, Parm->getFunctionScopeIndex()}
+                     : ObjectOwner{ObjectOwner::Local};
+  if (!V->isLocalVarDecl() || V->isStaticLocal())
+    return {};
+  // A local reference is what it was bound to; a reference cannot be reseated.
+  if (Reference)
+    return ownerOf(V->getInit(), Fn, Depth + 1);
+  return {ObjectOwner::Local};
+}
+
+void add(std::vector<ConstArg> &Out, unsigned Index, ObjectOwner O, const FunctionDecl *Caller) {
+  // What a constructor or destructor does to its own object, through the
+  // methods it calls too, is building or tearing it down.
+  if (O.K == ObjectOwner::Param && O.Index == ObjectParam &&
+      isa<CXXConstructorDecl, CXXDestructorDecl>(Caller))
+    O.K = ObjectOwner::Local;
+  ConstArg A{Index};
+  A.Attr = OutlivesCall;
+  A.NoneKnown = false;
+  if (O.K == ObjectOwner::Local) {
+    A.Truthy = false;
+  } else if (O.K == ObjectOwner::Param) {
+    A.From = static_cast<int>(O.Index);
+    A.FromAttr = OutlivesCall;
+    A.TruthKnown = false;
+  } else {
+    return;
+  }
+  Out.push_back(std::move(A));
+}
+
+} // namespace
+
+ObjectOwner ownerOfObject(const Expr *E, const FunctionDecl *Fn) { return ownerOf(E, Fn, 0); }
+
+std::optional<ParamTest> outlivesCallTest(const Expr *Target, const FunctionDecl *Fn) {
+  ObjectOwner O = ownerOf(Target, Fn, 0);
+  if (O.K != ObjectOwner::Param)
+    return std::nullopt;
+  ParamTest T;
+  T.Index = O.Index;
+  T.K = ParamTest::Kind::Truthy;
+  T.Attr = OutlivesCall;
+  return T;
+}
+
+std::vector<ConstArg> objectArguments(const CallExpr *C, const FunctionDecl *Callee,
+                                      const FunctionDecl *Caller) {
+  std::vector<ConstArg> Out;
+  if (!C || !Callee)
+    return Out;
+  unsigned First = 0;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (Method && Method->isInstance() && !isa<CXXConstructorDecl>(Method)) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      const auto *Member = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+      const Expr *Object = MC->getImplicitObjectArgument();
+      add(Out, ObjectParam,
+          Member && Member->isArrow() ? pointeeOwner(Object, Caller, 0)
+                                      : ownerOf(Object, Caller, 0),
+          Caller);
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getNumArgs() > 0) {
+      add(Out, ObjectParam, ownerOf(Op->getArg(0), Caller, 0), Caller);
+      First = 1;
+    }
+  }
+  for (unsigned I = 0; I < Callee->getNumParams() && I + First < C->getNumArgs(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    const Expr *Arg = C->getArg(I + First);
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+      add(Out, I, ownerOf(Arg, Caller, 0), Caller);
+    else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+      add(Out, I, pointeeOwner(Arg, Caller, 0), Caller);
+  }
+  return Out;
+}
+
+} // namespace graphsafe::lint
