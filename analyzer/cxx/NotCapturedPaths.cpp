@@ -104,6 +104,23 @@ bool isSuccessParameter(const Expr *E) {
   return P && P->getIdentifier() && P->getName().lower().find("success") != std::string::npos;
 }
 
+// A C API's error object: a pointer to a status record, null on success
+// (ONNX Runtime's `OrtStatus*`, returned by every call of its API).
+bool isStatusPointer(const Expr *E) {
+  QualType T = E->IgnoreParenImpCasts()->getType();
+  if (!T->isPointerType())
+    return false;
+  const RecordDecl *R = T->getPointeeType()->getAsRecordDecl();
+  return R && R->getIdentifier() && R->getName().ends_with("Status");
+}
+
+bool isNullPointer(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *I = dyn_cast<IntegerLiteral>(E))
+    return I->getValue() == 0;
+  return isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E);
+}
+
 // Which branch of a condition runs when a status is a failure: `err !=
 // cudaSuccess` (Then), `err == cudaSuccess` (Else), or `if (err)` on a
 // status enum whose success value is zero (Then). Against a success
@@ -116,8 +133,14 @@ struct StatusTest {
 };
 StatusTest statusTest(const Expr *Cond) {
   Cond = Cond->IgnoreParenImpCasts();
+  // `if (status)`, `status != nullptr`: a status object came back, a failure.
+  if (isStatusPointer(Cond))
+    return {FailureSide::Then, nullptr};
   if (const auto *B = dyn_cast<BinaryOperator>(Cond);
       B && (B->getOpcode() == BO_NE || B->getOpcode() == BO_EQ)) {
+    if ((isStatusPointer(B->getLHS()) && isNullPointer(B->getRHS())) ||
+        (isStatusPointer(B->getRHS()) && isNullPointer(B->getLHS())))
+      return {B->getOpcode() == BO_NE ? FailureSide::Then : FailureSide::Else, nullptr};
     const EnumConstantDecl *S = successStatus(B->getLHS());
     S = S ? S : successStatus(B->getRHS());
     if (S)

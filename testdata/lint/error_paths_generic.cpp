@@ -67,11 +67,33 @@ template <class E> void warnOnFailure(E Ret, E SuccessCode) {
   }
 }
 
+// A C API returns a status object on failure and null on success: the branch
+// that gets one logs it and returns. One that carries on past it is not a
+// failure path.
+struct ApiStatus;
+ApiStatus *apiSetStream(cudaStream_t S);
+const char *apiMessage(ApiStatus *St);
+#define LOG_AND_RETURN_IF_API_ERROR(fn)                                                          \
+  do {                                                                                           \
+    ApiStatus *_status = (fn);                                                                   \
+    if (_status != nullptr) {                                                                    \
+      std::fprintf(stderr, "API error: %s\n", apiMessage(_status));                               \
+      return;                                                                                    \
+    }                                                                                            \
+  } while (0)
+void activate(cudaStream_t S) { LOG_AND_RETURN_IF_API_ERROR(apiSetStream(S)); }
+void activateOrWarn(cudaStream_t S) {
+  if (ApiStatus *St = apiSetStream(S))
+    std::fprintf(stderr, "API error: %s\n", apiMessage(St)); // expected-warning {{host-io-in-capture}}
+}
+
 void capture(float *D, cudaStream_t S) {
   cudaGraph_t G;
   CALL_THROW(cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal));
   Status St = CALL(cudaMemsetAsync(D, 0, 128, S));
   checkedCall<FrontendError, true>(buildPlan(S), FrontendError{}, "buildPlan");
   warnOnFailure(cudaMemsetAsync(D, 0, 128, S), cudaSuccess);
+  activate(S);
+  activateOrWarn(S);
   CALL_THROW(cudaStreamEndCapture(S, &G));
 }
