@@ -9,6 +9,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace graphsafe::lint {
@@ -266,15 +267,27 @@ std::vector<SpelledRange> findNotCaptured(const Stmt *Body, const SourceManager 
 }
 
 bool inAny(const std::vector<SpelledRange> &Ranges, SourceLocation L, const SourceManager &SM) {
-  // Where the code is written (a branch inside a macro's definition), and
-  // where it sits in the file (a call whose name is itself a macro, such as
-  // cublasCreate, written inside a branch).
-  for (SourceLocation S : {SM.getSpellingLoc(L), SM.getFileLoc(L)}) {
+  if (Ranges.empty())
+    return false;
+  auto in = [&](SourceLocation S) {
     FileID F = SM.getFileID(S);
     unsigned Off = SM.getFileOffset(S);
-    for (const auto &R : Ranges)
-      if (R.File == F && Off >= R.Begin && Off < R.End)
-        return true;
+    return std::any_of(Ranges.begin(), Ranges.end(), [&](const SpelledRange &R) {
+      return R.File == F && Off >= R.Begin && Off < R.End;
+    });
+  };
+  // Where the code is written (a branch inside a macro's definition), where
+  // it sits in the file (a call whose name is itself a macro, such as
+  // cublasCreate, written inside a branch), and each macro on the way between
+  // (a logging macro used inside the branch of an error-checking macro).
+  if (in(SM.getFileLoc(L)))
+    return true;
+  for (int Depth = 0; Depth < 16; ++Depth) {
+    if (in(SM.getSpellingLoc(L)))
+      return true;
+    if (!L.isMacroID())
+      break;
+    L = SM.getImmediateMacroCallerLoc(L);
   }
   return false;
 }

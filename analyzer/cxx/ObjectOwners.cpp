@@ -1,5 +1,7 @@
 #include "ObjectOwners.h"
 
+#include "AstUtil.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -11,7 +13,15 @@ namespace {
 
 constexpr int MaxDepth = 8;
 
-ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth);
+// The function whose frame is asked about, and where a capture region of its
+// own begins, if the expression sits in one.
+struct Scope {
+  const FunctionDecl *Fn;
+  const SourceManager *SM = nullptr;
+  std::optional<unsigned> RegionBegin;
+};
+
+ObjectOwner ownerOf(const Expr *E, const Scope &S, int Depth);
 
 // `this` names the method's object; in a lambda it is the enclosing class's
 // object, captured, not the closure a call of the lambda hands on.
@@ -21,37 +31,37 @@ bool hasOwnObject(const FunctionDecl *Fn) {
 }
 
 // The owner of the object a pointer expression points at.
-ObjectOwner pointeeOwner(const Expr *P, const FunctionDecl *Fn, int Depth) {
+ObjectOwner pointeeOwner(const Expr *P, const Scope &S, int Depth) {
   if (!P || Depth > MaxDepth)
     return {};
   P = P->IgnoreParens();
   if (const auto *C = dyn_cast<CastExpr>(P)) {
     switch (C->getCastKind()) {
     case CK_ArrayToPointerDecay:
-      return ownerOf(C->getSubExpr(), Fn, Depth + 1);
+      return ownerOf(C->getSubExpr(), S, Depth + 1);
     case CK_NoOp:
     case CK_DerivedToBase:
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
     case CK_LValueToRValue:
     case CK_BitCast:
-      return pointeeOwner(C->getSubExpr(), Fn, Depth + 1);
+      return pointeeOwner(C->getSubExpr(), S, Depth + 1);
     default:
       return {};
     }
   }
   if (isa<CXXThisExpr>(P))
-    return hasOwnObject(Fn) ? ObjectOwner{ObjectOwner::Param, ObjectParam} : ObjectOwner{};
+    return hasOwnObject(S.Fn) ? ObjectOwner{ObjectOwner::Param, ObjectParam} : ObjectOwner{};
   if (const auto *U = dyn_cast<UnaryOperator>(P); U && U->getOpcode() == UO_AddrOf)
-    return ownerOf(U->getSubExpr(), Fn, Depth + 1);
+    return ownerOf(U->getSubExpr(), S, Depth + 1);
   if (const auto *R = dyn_cast<DeclRefExpr>(P))
     if (const auto *Parm = dyn_cast<ParmVarDecl>(R->getDecl());
-        Parm && Parm->getType()->isPointerType() && Parm->getDeclContext() == Fn)
+        Parm && Parm->getType()->isPointerType() && Parm->getDeclContext() == S.Fn)
       return {ObjectOwner::Param, Parm->getFunctionScopeIndex()};
   return {};
 }
 
-ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth) {
+ObjectOwner ownerOf(const Expr *E, const Scope &S, int Depth) {
   if (!E || Depth > MaxDepth)
     return {};
   E = E->IgnoreParens();
@@ -61,7 +71,7 @@ ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth) {
     case CK_DerivedToBase:
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
-      return ownerOf(C->getSubExpr(), Fn, Depth + 1);
+      return ownerOf(C->getSubExpr(), S, Depth + 1);
     default:
       return {};
     }
@@ -70,29 +80,32 @@ ObjectOwner ownerOf(const Expr *E, const FunctionDecl *Fn, int Depth) {
       (E->isPRValue() && E->getType()->isRecordType()))
     return {ObjectOwner::Local};
   if (const auto *M = dyn_cast<MemberExpr>(E))
-    return M->isArrow() ? pointeeOwner(M->getBase(), Fn, Depth + 1)
-                        : ownerOf(M->getBase(), Fn, Depth + 1);
+    return M->isArrow() ? pointeeOwner(M->getBase(), S, Depth + 1)
+                        : ownerOf(M->getBase(), S, Depth + 1);
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-    return pointeeOwner(A->getBase(), Fn, Depth + 1);
+    return pointeeOwner(A->getBase(), S, Depth + 1);
   if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
-    return pointeeOwner(U->getSubExpr(), Fn, Depth + 1);
+    return pointeeOwner(U->getSubExpr(), S, Depth + 1);
   // An element of a container is the container's.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() > 0)
-    return ownerOf(Op->getArg(0), Fn, Depth + 1);
+    return ownerOf(Op->getArg(0), S, Depth + 1);
   const auto *R = dyn_cast<DeclRefExpr>(E);
   const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-  if (!V || V->getDeclContext() != Fn)
+  if (!V || V->getDeclContext() != S.Fn)
     return {};
   bool Reference = V->getType()->isReferenceType();
-  if (const auto *Parm = dyn_cast<ParmVarDecl>(V))
-    return Reference ? ObjectOwner{ObjectOwner::Param, Parm->getFunctionScopeIndex()}
-                     : ObjectOwner{ObjectOwner::Local};
-  if (!V->isLocalVarDecl() || V->isStaticLocal())
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(V); Parm && Reference)
+    return {ObjectOwner::Param, Parm->getFunctionScopeIndex()};
+  if (!isa<ParmVarDecl>(V) && (!V->isLocalVarDecl() || V->isStaticLocal()))
     return {};
   // A local reference is what it was bound to; a reference cannot be reseated.
   if (Reference)
-    return ownerOf(V->getInit(), Fn, Depth + 1);
+    return ownerOf(V->getInit(), S, Depth + 1);
+  // Made before a capture this function begins, it lives on through the
+  // replays after it: the capturing function's own state.
+  if (S.RegionBegin && offsetOf(*S.SM, V->getLocation()) < *S.RegionBegin)
+    return {};
   return {ObjectOwner::Local};
 }
 
@@ -119,10 +132,10 @@ void add(std::vector<ConstArg> &Out, unsigned Index, ObjectOwner O, const Functi
 
 } // namespace
 
-ObjectOwner ownerOfObject(const Expr *E, const FunctionDecl *Fn) { return ownerOf(E, Fn, 0); }
+ObjectOwner ownerOfObject(const Expr *E, const FunctionDecl *Fn) { return ownerOf(E, {Fn}, 0); }
 
 std::optional<ParamTest> outlivesCallTest(const Expr *Target, const FunctionDecl *Fn) {
-  ObjectOwner O = ownerOf(Target, Fn, 0);
+  ObjectOwner O = ownerOf(Target, {Fn}, 0);
   if (O.K != ObjectOwner::Param)
     return std::nullopt;
   ParamTest T;
@@ -133,10 +146,12 @@ std::optional<ParamTest> outlivesCallTest(const Expr *Target, const FunctionDecl
 }
 
 std::vector<ConstArg> objectArguments(const CallExpr *C, const FunctionDecl *Callee,
-                                      const FunctionDecl *Caller) {
+                                      const FunctionDecl *Caller, const SourceManager &SM,
+                                      std::optional<unsigned> RegionBegin) {
   std::vector<ConstArg> Out;
   if (!C || !Callee)
     return Out;
+  Scope S{Caller, &SM, RegionBegin};
   unsigned First = 0;
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   if (Method && Method->isInstance() && !isa<CXXConstructorDecl>(Method)) {
@@ -144,11 +159,9 @@ std::vector<ConstArg> objectArguments(const CallExpr *C, const FunctionDecl *Cal
       const auto *Member = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
       const Expr *Object = MC->getImplicitObjectArgument();
       add(Out, ObjectParam,
-          Member && Member->isArrow() ? pointeeOwner(Object, Caller, 0)
-                                      : ownerOf(Object, Caller, 0),
-          Caller);
+          Member && Member->isArrow() ? pointeeOwner(Object, S, 0) : ownerOf(Object, S, 0), Caller);
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getNumArgs() > 0) {
-      add(Out, ObjectParam, ownerOf(Op->getArg(0), Caller, 0), Caller);
+      add(Out, ObjectParam, ownerOf(Op->getArg(0), S, 0), Caller);
       First = 1;
     }
   }
@@ -156,9 +169,9 @@ std::vector<ConstArg> objectArguments(const CallExpr *C, const FunctionDecl *Cal
     QualType T = Callee->getParamDecl(I)->getType();
     const Expr *Arg = C->getArg(I + First);
     if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-      add(Out, I, ownerOf(Arg, Caller, 0), Caller);
+      add(Out, I, ownerOf(Arg, S, 0), Caller);
     else if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-      add(Out, I, pointeeOwner(Arg, Caller, 0), Caller);
+      add(Out, I, pointeeOwner(Arg, S, 0), Caller);
   }
   return Out;
 }

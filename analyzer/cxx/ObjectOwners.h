@@ -11,6 +11,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <optional>
 #include <vector>
@@ -36,8 +37,12 @@ std::optional<ParamTest> outlivesCallTest(const clang::Expr *Target, const clang
 
 // What a call tells the callee about the objects it hands on for the
 // implicit object and for reference and pointer parameters to non-const:
-// a local of the caller's frame, or what the caller was itself handed.
+// a local of the caller's frame, or what the caller was itself handed. In a
+// capture region of the caller's own (beginning at RegionBegin), its locals
+// made before the region are its state, not a frame's.
 std::vector<ConstArg> objectArguments(const clang::CallExpr *C, const clang::FunctionDecl *Callee,
-                                      const clang::FunctionDecl *Caller);
+                                      const clang::FunctionDecl *Caller,
+                                      const clang::SourceManager &SM,
+                                      std::optional<unsigned> RegionBegin);
 
 } // namespace graphsafe::lint

@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <set>
-#include <tuple>
 
 namespace graphsafe::lint {
 
@@ -208,6 +207,16 @@ private:
     }
     if (const FunctionDecl *F = callableOf(Value)) {
       CallableStores[Into].insert(F);
+      // Kept in a member or a global (a C API's table of function pointers
+      // filled in a constructor): it runs where that storage is called, which
+      // this store tells; naming it here runs nothing here.
+      const auto *Var = dyn_cast<VarDecl>(Into);
+      if (isa<FieldDecl>(Into) || (Var && Var->hasGlobalStorage())) {
+        const Expr *Named = strip(Value);
+        if (const auto *U = dyn_cast<UnaryOperator>(Named); U && U->getOpcode() == UO_AddrOf)
+          Named = strip(U->getSubExpr());
+        StoredAway.insert(Named);
+      }
       return;
     }
     // A parameter or another storage handed on (`OnStep = std::move(cb)`):
@@ -480,7 +489,9 @@ private:
       E.EnvGate = FC.envGateAt(L);
       E.When = FC.testsAt(L);
       E.Constants = literalArguments(Call, Callee, FC.FixedParams);
-      for (ConstArg &A : objectArguments(Call, Callee, FC.function()))
+      const Region *In = FC.regionAt(L);
+      for (ConstArg &A : objectArguments(Call, Callee, FC.function(), SM,
+                                         In ? std::optional<unsigned>(In->Begin) : std::nullopt))
         E.Constants.push_back(std::move(A));
       E.Mechanism = FC.inMechanism(L);
       E.HandedOn = HandedOn;
@@ -503,7 +514,6 @@ private:
       if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Fn)); V && V->getInit())
         HostNodeFunctions.insert(strip(V->getInit()));
     });
-    std::set<const Stmt *> StoredAway = callablesStoredAway(FC.body());
     walkBody(FC.body(), [&](const Stmt *St) {
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
@@ -550,45 +560,13 @@ private:
     });
   }
 
-  // Lambdas and functions assigned to a member or a global that holds
-  // callables (a C API's table of function pointers filled in a constructor):
-  // they run where that storage is called, which the stores already tell;
-  // naming them here runs nothing here.
-  static std::set<const Stmt *> callablesStoredAway(const Stmt *Body) {
-    std::set<const Stmt *> Out;
-    auto named = [&](const Expr *Value, auto &Self) -> void {
-      Value = strip(handedValue(Value));
-      if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
-        Self(Cond->getTrueExpr(), Self);
-        Self(Cond->getFalseExpr(), Self);
-      } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Value);
-                 U && U->getOpcode() == UO_AddrOf) {
-        Self(U->getSubExpr(), Self);
-      } else if (isa_and_nonnull<LambdaExpr, DeclRefExpr>(Value)) {
-        Out.insert(Value);
-      }
-    };
-    walkBody(Body, [&](const Stmt *S) {
-      const Expr *Into = nullptr, *Value = nullptr;
-      if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign)
-        std::tie(Into, Value) = std::make_pair(B->getLHS(), B->getRHS());
-      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-        std::tie(Into, Value) = std::make_pair(Op->getArg(0), Op->getArg(1));
-      const ValueDecl *Storage = Into ? storageOf(Into) : nullptr;
-      const auto *Var = dyn_cast_or_null<VarDecl>(Storage);
-      if (Storage && (isa<FieldDecl>(Storage) || (Var && Var->hasGlobalStorage())) &&
-          holdsCallable(Storage))
-        named(Value, named);
-    });
-    return Out;
-  }
-
   const RuleSet &Rules;
   TUSummary &Out;
   std::map<std::string, const Rule *> CheckRules;
   std::map<const ValueDecl *, std::set<const FunctionDecl *>> CallableStores;
   std::map<const ValueDecl *, std::set<const ValueDecl *>> StorageStores;
+  // The lambdas and function names stored into members and globals.
+  std::set<const Stmt *> StoredAway;
 };
 
 } // namespace

@@ -73,11 +73,12 @@ template <class E> void warnOnFailure(E Ret, E SuccessCode) {
 struct ApiStatus;
 ApiStatus *apiSetStream(cudaStream_t S);
 const char *apiMessage(ApiStatus *St);
+#define LOG_ERROR(msg) std::fprintf(stderr, "API error: %s\n", (msg))
 #define LOG_AND_RETURN_IF_API_ERROR(fn)                                                          \
   do {                                                                                           \
     ApiStatus *_status = (fn);                                                                   \
     if (_status != nullptr) {                                                                    \
-      std::fprintf(stderr, "API error: %s\n", apiMessage(_status));                               \
+      LOG_ERROR(apiMessage(_status));                                                            \
       return;                                                                                    \
     }                                                                                            \
   } while (0)

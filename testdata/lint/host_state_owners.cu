@@ -144,6 +144,26 @@ struct Model {
   }
 };
 
+// A local of the function that captures lives on through the replays that
+// follow: its update, made once at capture, is what they miss.
+struct StepCounter {
+  int value = 0;
+  void advance() { ++value; }                                   // expected-warning {{host-state-mutation}}
+};
+
+void trainLoop(float *dev, size_t n, cudaStream_t s) {
+  StepCounter steps;
+  cudaGraph_t g;
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  steps.advance();
+  fill<<<1, 32, 0, s>>>(dev, n, steps.value);                 // expected-warning {{host-scalar-baked}}
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&exec, g, 0);
+  for (int i = 0; i < 10; ++i)
+    cudaGraphLaunch(exec, s);
+}
+
 void step(Model &m, float *dev, const float *src, float *out, cudaStream_t s) {
   cudaGraph_t g;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
