@@ -30,25 +30,23 @@ bool hasOwnObject(const FunctionDecl *Fn) {
   return M && M->isInstance() && !M->getParent()->isLambda();
 }
 
+// A cast that designates the same object (or a base or derived part of it).
+bool keepsTheObject(CastKind K) {
+  return K == CK_NoOp || K == CK_DerivedToBase || K == CK_UncheckedDerivedToBase ||
+         K == CK_BaseToDerived;
+}
+
 // The owner of the object a pointer expression points at.
 ObjectOwner pointeeOwner(const Expr *P, const Scope &S, int Depth) {
   if (!P || Depth > MaxDepth)
     return {};
   P = P->IgnoreParens();
   if (const auto *C = dyn_cast<CastExpr>(P)) {
-    switch (C->getCastKind()) {
-    case CK_ArrayToPointerDecay:
+    if (C->getCastKind() == CK_ArrayToPointerDecay)
       return ownerOf(C->getSubExpr(), S, Depth + 1);
-    case CK_NoOp:
-    case CK_DerivedToBase:
-    case CK_UncheckedDerivedToBase:
-    case CK_BaseToDerived:
-    case CK_LValueToRValue:
-    case CK_BitCast:
-      return pointeeOwner(C->getSubExpr(), S, Depth + 1);
-    default:
-      return {};
-    }
+    bool Same = keepsTheObject(C->getCastKind()) || C->getCastKind() == CK_LValueToRValue ||
+                C->getCastKind() == CK_BitCast;
+    return Same ? pointeeOwner(C->getSubExpr(), S, Depth + 1) : ObjectOwner{};
   }
   if (isa<CXXThisExpr>(P))
     return hasOwnObject(S.Fn) ? ObjectOwner{ObjectOwner::Param, ObjectParam} : ObjectOwner{};
@@ -66,15 +64,8 @@ ObjectOwner ownerOf(const Expr *E, const Scope &S, int Depth) {
     return {};
   E = E->IgnoreParens();
   if (const auto *C = dyn_cast<CastExpr>(E)) {
-    switch (C->getCastKind()) {
-    case CK_NoOp:
-    case CK_DerivedToBase:
-    case CK_UncheckedDerivedToBase:
-    case CK_BaseToDerived:
-      return ownerOf(C->getSubExpr(), S, Depth + 1);
-    default:
-      return {};
-    }
+    return keepsTheObject(C->getCastKind()) ? ownerOf(C->getSubExpr(), S, Depth + 1)
+                                            : ObjectOwner{};
   }
   if (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(E) ||
       (E->isPRValue() && E->getType()->isRecordType()))
