@@ -19,6 +19,7 @@
 #include "graphsafe/Subprocess.h"
 #include "python/PyAnalysis.h"
 #include "python/checks/PyCheck.h"
+#include "python/resolve/CallGraphExport.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 
@@ -344,6 +345,13 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
                    std::make_move_iterator(A.PySummaries.end()));
 
   Rep.Findings = findingsFromSummaries(Summaries, Rules, Opts.ExplainReach);
+  if (!Opts.CallGraph.empty()) {
+    std::ofstream Out(StartDir / Opts.CallGraph);
+    Out << py::callGraphJson(resolvedCalls(Summaries, Rules, !Opts.CallGraphAll)).dump(2) << "\n";
+    if (!Out)
+      Rep.Errors.push_back({Opts.CallGraph, "cannot write the call graph there; check that its "
+                                            "folder exists and is writable"});
+  }
   // Findings in the context files themselves are theirs to report; those in
   // headers stay, as when a named file includes them.
   std::set<std::string> Context;

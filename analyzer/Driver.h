@@ -29,6 +29,10 @@ struct Options {
   bool ShowSource = true;
   bool ListRules = false;
   bool ExplainReach = false; // Also say which calls under capture go where graphlint cannot see.
+  // Where to write the Python call graph (PyCG's JSON): what capture
+  // regions reach, or with CallGraphAll every function's calls.
+  std::string CallGraph;
+  bool CallGraphAll = false;
   std::string Progress = "auto"; // auto (a line on a terminal), line, plain (CI logs), off.
   bool Quiet = false;
   std::string Shard;              // "K/N": analyse part K of N and write it to ShardOut.

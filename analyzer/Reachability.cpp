@@ -127,9 +127,12 @@ public:
   // Bound: the callables the walk's caller was handed for its parameters; a
   // call through one of them runs those alone.
   using Bindings = std::map<std::string, std::vector<std::string>>;
+  // External, when given, receives the code outside the analysed files the
+  // call may run (`ext:NAME` keys).
   std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr,
                                    const std::string &SelfClass = "",
-                                   const Bindings *Bound = nullptr) const {
+                                   const Bindings *Bound = nullptr,
+                                   std::vector<std::string> *External = nullptr) const {
     std::vector<std::string> Out;
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
@@ -151,8 +154,12 @@ public:
       Todo.pop_back();
       if (ByUsr.count(Key))
         Out.push_back(Key);
-      if (Known && Key.rfind("ext:", 0) == 0)
-        *Known = true;
+      if (Key.rfind("ext:", 0) == 0) {
+        if (Known)
+          *Known = true;
+        if (External)
+          External->push_back(Key);
+      }
       auto follow = [&](const std::map<std::string, std::vector<std::string>> &Edges) {
         if (auto It = Edges.find(Key); It != Edges.end())
           for (const auto &T : It->second)
@@ -629,6 +636,44 @@ void otherThreadFindings(const std::vector<TUSummary> &TUs, const CallGraph &G,
 }
 
 } // namespace
+
+ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
+                            bool FromRegions) {
+  CallGraph G(TUs, Rules);
+  ResolvedCalls Out;
+  auto add = [&](const std::string &Caller, const CallEdge &C, const std::string &Self) {
+    if (C.HandedOn)
+      return;
+    std::vector<std::string> External;
+    std::set<std::string> &To = Out[Caller];
+    for (auto &T : G.targets(C, nullptr, Self, nullptr, &External))
+      To.insert(std::move(T));
+    To.insert(External.begin(), External.end());
+  };
+  if (!FromRegions) {
+    for (const auto &[Usr, F] : G.functions()) {
+      Out[Usr];
+      for (const auto &C : F->Calls)
+        add(Usr, C, "");
+    }
+    return Out;
+  }
+  std::vector<const CallEdge *> Roots;
+  for (const auto &[Usr, F] : G.functions())
+    for (const auto &C : F->Calls)
+      if (C.Context == CaptureContext::InRegion) {
+        Roots.push_back(&C);
+        add(Usr, C, "");
+      }
+  for (const auto &[Usr, R] : G.reach(Roots)) {
+    Out[Usr];
+    for (const auto &C : G.at(Usr)->Calls)
+      if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
+          R.runs(C.When))
+        add(Usr, C, "");
+  }
+  return Out;
+}
 
 std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
                                            bool ExplainReach) {

@@ -7,6 +7,9 @@
 #include "graphsafe/Finding.h"
 #include "graphsafe/Rule.h"
 
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace graphsafe::lint {
@@ -15,5 +18,14 @@ namespace graphsafe::lint {
 // whose callee the analysed code never shows.
 std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
                                            bool ExplainReach = false);
+
+// Who calls whom, as the walk resolves calls: caller USR -> the functions
+// (USRs) and outside code (`ext:NAME`) each of its calls may run. FromRegions:
+// the calls made under capture (in regions, and in what they reach, where
+// the walk's literals let them run); else every call of every function,
+// resolved with no caller's context.
+using ResolvedCalls = std::map<std::string, std::set<std::string>>;
+ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
+                            bool FromRegions);
 
 } // namespace graphsafe::lint

@@ -68,6 +68,12 @@ int main(int argc, char **argv) {
   App.add_flag("--explain-reach", Opts.ExplainReach,
                "Also report (as capture-reach-unknown notes) calls under capture whose callee "
                "graphlint cannot see, so what was not checked is said, not silent");
+  App.add_option("--call-graph", Opts.CallGraph,
+                 "Write the Python call graph as JSON in PyCG's format to FILE: what capture "
+                 "regions reach and what each function there calls");
+  App.add_flag("--call-graph-all", Opts.CallGraphAll,
+               "With --call-graph: every module's and function's calls, not only those under "
+               "capture");
   // Internal: the detached process that builds preambles after a run.
   App.add_option("--build-preambles-for", Opts.BuildPreamblesFor)->group("");
   App.footer(

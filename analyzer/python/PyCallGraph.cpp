@@ -83,7 +83,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     return;
   const PySource &S = *T.M.Src;
   if (is(E, "lambda")) {
-    Out.push_back(usr(lambdaName(T.M.Module, E)));
+    Out.push_back(usr(lambdaName(T.M.Module, S, E)));
     return;
   }
   // `(layer.forward, layer.tp_forward)[mode]`, `a if c else b`, `a or b`:

@@ -3,12 +3,25 @@
 #include "PyParts.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <filesystem>
 
 namespace fs = std::filesystem;
 
 namespace graphsafe::lint::py {
+
+namespace {
+
+bool isIdentifier(const std::string &Name) {
+  if (Name.empty() || std::isdigit(static_cast<unsigned char>(Name[0])))
+    return false;
+  return std::all_of(Name.begin(), Name.end(), [](char C) {
+    return C == '_' || std::isalnum(static_cast<unsigned char>(C)) || (C & 0x80);
+  });
+}
+
+} // namespace
 
 std::string moduleNameOf(const std::string &Path, std::string *Package) {
   fs::path P = fs::absolute(Path).lexically_normal();
@@ -20,6 +33,10 @@ std::string moduleNameOf(const std::string &Path, std::string *Package) {
   std::error_code EC;
   fs::path D = P.parent_path();
   for (int Level = 0; Level < 8 && !D.empty() && D != D.root_path(); ++Level) {
+    // A folder whose name is no identifier (`micro-benchmark`) cannot be
+    // imported as a package, whatever it holds.
+    if (!isIdentifier(D.filename().string()))
+      break;
     Dirs.push_back(D.filename().string());
     if (fs::exists(D / "__init__.py", EC))
       Top = Dirs.size();
@@ -141,7 +158,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
     if (is(N, "lambda")) {
       PyFunctionDef F;
       F.Name = "<lambda>";
-      F.QualName = lambdaName(M.Module, N);
+      F.QualName = lambdaName(M.Module, S, N);
       F.Node = N;
       F.IsLambda = true;
       M.Functions.push_back(F);
@@ -202,8 +219,23 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
 
 } // namespace
 
-std::string lambdaName(const std::string &Module, TSNode Lambda) {
-  return Module + ".<lambda:" + std::to_string(beginOf(Lambda)) + ">";
+std::string scopeName(const std::string &Module, const PySource &S, TSNode N) {
+  // A default value or a decorator is evaluated in the scope around the
+  // definition, not in its body.
+  for (TSNode Prev = N, P = ts_node_parent(N); !ts_node_is_null(P);
+       Prev = P, P = ts_node_parent(P)) {
+    if (!ts_node_eq(Prev, field(P, "body")))
+      continue;
+    if (is(P, "function_definition") || is(P, "class_definition"))
+      return scopeName(Module, S, P) + "." + std::string(S.text(field(P, "name")));
+    if (is(P, "lambda"))
+      return lambdaName(Module, S, P);
+  }
+  return Module;
+}
+
+std::string lambdaName(const std::string &Module, const PySource &S, TSNode Lambda) {
+  return scopeName(Module, S, Lambda) + ".<lambda:" + std::to_string(beginOf(Lambda)) + ">";
 }
 
 std::vector<TSNode> callerParameters(const PyFunctionDef &F) {

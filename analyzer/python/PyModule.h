@@ -65,8 +65,12 @@ struct PyModuleInfo {
   std::once_flag TreeOnce;
 };
 
-// A lambda's qualified name: unique in its module by where it starts.
-std::string lambdaName(const std::string &Module, TSNode Lambda);
+// The qualified name of the scope N is evaluated in: the module, or the
+// function, class or lambda whose body holds it.
+std::string scopeName(const std::string &Module, const PySource &S, TSNode N);
+// A lambda's qualified name: its scope's, then where it starts (unique in
+// its module).
+std::string lambdaName(const std::string &Module, const PySource &S, TSNode Lambda);
 
 // The parameter nodes of F as callers count them: without self, *args,
 // **kwargs and the bare `*` and `/` markers.

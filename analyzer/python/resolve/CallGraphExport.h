@@ -1,0 +1,22 @@
+// The Python call graph graphlint resolves, written in PyCG's JSON format
+// (github vitsalis/PyCG): each function's qualified name mapped to what it
+// may call. Module top level is the module's name, lambdas are
+// `scope.<lambdaN>` numbered in source order within their scope, Python's
+// builtins are `<builtin>.NAME`, and library code is named by the import
+// path it was reached through.
+#pragma once
+
+#include "Reachability.h"
+
+#include <nlohmann/json.hpp>
+
+namespace graphsafe::lint::py {
+
+nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls);
+
+// PyCG's name for a summary key (`py:pkg.mod.<module>` -> `pkg.mod`, `ext:len`
+// -> `<builtin>.len`); empty for keys that name no Python function (C++ code,
+// the unknown result of calling a library's function).
+std::string pycgName(const std::string &Key);
+
+} // namespace graphsafe::lint::py
