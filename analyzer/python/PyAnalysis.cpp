@@ -108,8 +108,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
+    if (F.IsLambda)
+      collectStores(T, F.Node, Out.CallableStores);
     walk(Ctx.body(), [&](TSNode N) {
-      if (is(N, "assignment") || is(N, "yield")) {
+      if (is(N, "assignment") || is(N, "yield") || is(N, "return_statement")) {
         collectStores(T, N, Out.CallableStores);
         return true;
       }

@@ -1,6 +1,7 @@
 #include "PyCallGraph.h"
 
 #include "PyObjectFacts.h"
+#include "resolve/Containers.h"
 
 #include <algorithm>
 
@@ -17,6 +18,8 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
 }
 
 std::string yieldKey(const std::string &Function) { return "py:yield:" + Function; }
+
+std::string returnKey(const std::string &Function) { return "py:ret:" + Function; }
 
 std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
 
@@ -77,6 +80,66 @@ void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) 
       Out.push_back(yieldKey(K.substr(3)));
 }
 
+void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out);
+
+void subscriptTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
+  TSNode Of = unparen(field(E, "value")), Index = field(E, "subscript");
+  if (is(Index, "slice"))
+    return; // a slice is a list, not a callable
+  std::string Key = literalKey(*T.M.Src, Index);
+  if (auto Elements = sequenceElements(T, Of)) {
+    // An index that is no literal (or out of the literal's range) may pick
+    // any element.
+    long Size = static_cast<long>(Elements->size()), At = -1;
+    if (!Key.empty() && Key[0] != '\'') {
+      At = std::stol(Key);
+      At = At < 0 ? At + Size : At;
+    }
+    for (long I = 0; I < Size; ++I)
+      if (At < 0 || At >= Size || I == At)
+        valueTargetsAt(*(*Elements)[I].Scope, (*Elements)[I].Node, Depth + 1, Out);
+  } else if (auto Entries = dictEntries(T, Of)) {
+    for (const auto &[K, El] : *Entries)
+      if (Key.empty() || K.empty() || K == Key)
+        valueTargetsAt(*El.Scope, El.Node, Depth + 1, Out);
+  }
+  for (auto &K : itemLoadKeys(T, Of, Key))
+    Out.push_back(std::move(K));
+}
+
+// The values iterating E yields: a literal's elements, a container's stored
+// items, a generator's yields.
+void iterationTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
+  E = unparen(E);
+  if (auto Elements = sequenceElements(T, E)) {
+    for (const auto &El : *Elements)
+      valueTargetsAt(*El.Scope, El.Node, Depth + 1, Out);
+    return;
+  }
+  for (auto &K : itemLoadKeys(T, E, ""))
+    Out.push_back(std::move(K));
+  if (is(E, "call"))
+    for (const auto &K : calleesOf(T, E).Keys)
+      if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)))
+        Out.push_back(yieldKey(K.substr(3)));
+}
+
+// What the name Name, bound in T as of Offset, holds when called.
+void boundTargets(const PyTypes &T, std::string_view Name, unsigned Offset, int Depth,
+                  std::vector<std::string> &Out) {
+  if (int Index = T.parameterAt(Name, Offset); Index >= 0) {
+    Out.push_back(paramKey(T.F.QualName, Index));
+  } else if (TSNode Bound = T.boundExpr(Name, Offset); !ts_node_is_null(Bound)) {
+    // A starred target holds a list: calling it calls nothing.
+    if (T.boundSlice(Name, Offset).second < 0)
+      valueTargetsAt(T, Bound, Depth + 1, Out);
+  } else if (TSNode Cm = T.enteredExpr(Name, Offset); !ts_node_is_null(Cm)) {
+    enteredTargets(T, Cm, Out);
+  } else if (TSNode Seq = T.iteratedExpr(Name, Offset); !ts_node_is_null(Seq)) {
+    iterationTargets(T, Seq, Depth, Out);
+  }
+}
+
 void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
   E = unparen(E);
   if (ts_node_is_null(E) || Depth > 4)
@@ -86,13 +149,10 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     Out.push_back(usr(lambdaName(T.M.Module, S, E)));
     return;
   }
-  // `(layer.forward, layer.tp_forward)[mode]`, `a if c else b`, `a or b`:
-  // any of them.
+  // `(layer.forward, layer.tp_forward)[mode]`, `handlers[0]`, `table[k]`:
+  // the element a literal index picks, else any; and what was stored since.
   if (is(E, "subscript")) {
-    TSNode Of = unparen(field(E, "value"));
-    if (is(Of, "tuple") || is(Of, "list"))
-      for (TSNode Element : namedChildren(Of))
-        valueTargetsAt(T, Element, Depth + 1, Out);
+    subscriptTargets(T, E, Depth, Out);
     return;
   }
   if (is(E, "conditional_expression")) {
@@ -123,6 +183,11 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
         Out.push_back(external(V.Name)); // torch.nn.Linear(...)
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));
+    } else {
+      // What the project functions the call runs return.
+      for (const auto &K : calleesOf(T, E).Keys)
+        if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)))
+          Out.push_back(returnKey(K.substr(3)));
     }
     return;
   }
@@ -143,16 +208,18 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       return;
     }
     std::string_view Name = S.text(E);
+    unsigned At = 0;
+    if (const PyTypes *Module = bindingScope(T, Name, beginOf(E), At);
+        Module && Module != &T && !Q.empty()) {
+      // A global of this module: what its top level binds it to.
+      boundTargets(*Module, Name, At, Depth, Out);
+      return;
+    }
     if (!Q.empty() && T.parameterAt(Name, beginOf(E)) < 0) {
       Out.push_back(external(Q)); // an import, a builtin, a global of another module
       return;
     }
-    if (int Index = T.parameterAt(Name, beginOf(E)); Index >= 0)
-      Out.push_back(paramKey(T.F.QualName, Index));
-    else if (TSNode Bound = T.boundExpr(Name, beginOf(E)); !ts_node_is_null(Bound))
-      valueTargetsAt(T, Bound, Depth + 1, Out);
-    else if (TSNode Cm = T.enteredExpr(Name, beginOf(E)); !ts_node_is_null(Cm))
-      enteredTargets(T, Cm, Out);
+    boundTargets(T, Name, beginOf(E), Depth, Out);
     if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
       addInstanceCall(T.P, V, Out);
     return;
@@ -383,6 +450,16 @@ void collectStores(const PyTypes &T, TSNode N,
         Out.push_back({Key, Target});
     }
   };
+  if (is(N, "return_statement")) {
+    if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V))
+      store({returnKey(T.F.QualName)}, V);
+    return;
+  }
+  if (is(N, "lambda")) {
+    if (TSNode V = field(N, "body"); !ts_node_is_null(V))
+      store({returnKey(lambdaName(T.M.Module, S, N))}, V);
+    return;
+  }
   if (is(N, "yield")) {
     TSNode V = ts_node_named_child(N, 0);
     // `yield from g()` hands on another generator's values, not V itself.
@@ -391,6 +468,37 @@ void collectStores(const PyTypes &T, TSNode N,
     return;
   }
   if (is(N, "call")) {
+    // ls.append(f), d.update(k=f), d.setdefault(k, f): items kept for a
+    // later call through the container.
+    if (TSNode Fn = unparen(field(N, "function")); is(Fn, "attribute")) {
+      TSNode Container = field(Fn, "object");
+      std::string_view Method = S.text(field(Fn, "attribute"));
+      CallArgs A = argsOf(S, N);
+      auto keep = [&](const std::string &Key, TSNode Value) {
+        if (auto Keys = itemStoreKeys(T, Container, Key); !Keys.empty())
+          store(Keys, Value);
+      };
+      if ((Method == "append" || Method == "add") && A.Positional.size() == 1)
+        keep("", A.Positional[0]);
+      else if (Method == "insert" && A.Positional.size() == 2)
+        keep("", A.Positional[1]);
+      else if (Method == "setdefault" && A.Positional.size() == 2)
+        keep(literalKey(S, A.Positional[0]), A.Positional[1]);
+      else if (Method == "extend" && A.Positional.size() == 1) {
+        if (auto Elements = sequenceElements(T, A.Positional[0]))
+          for (const auto &El : *Elements)
+            if (El.Scope == &T)
+              keep("", El.Node);
+      } else if (Method == "update") {
+        for (const auto &[Name, Value] : A.Keywords)
+          keep("'" + std::string(Name), Value);
+        if (A.Positional.size() == 1)
+          if (auto Entries = dictEntries(T, A.Positional[0]))
+            for (const auto &[K, El] : *Entries)
+              if (El.Scope == &T)
+                keep(K, El.Node);
+      }
+    }
     Callees C = calleesOf(T, N);
     for (const auto &Key : C.Keys) {
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
@@ -416,6 +524,13 @@ void collectStores(const PyTypes &T, TSNode N,
     Pairs.push_back({L, R});
   }
   for (const auto &[Target, Value] : Pairs) {
+    if (is(Target, "subscript")) {
+      if (auto Keys = itemStoreKeys(T, field(Target, "value"),
+                                    literalKey(S, field(Target, "subscript")));
+          !Keys.empty())
+        store(Keys, Value);
+      continue;
+    }
     if (!is(Target, "attribute"))
       continue;
     auto Classes = receiverClasses(T, field(Target, "object"));

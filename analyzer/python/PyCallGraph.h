@@ -26,6 +26,10 @@ std::string attrKey(const std::string &Class, const std::string &Attr);
 // when Function is a @contextmanager.
 std::string yieldKey(const std::string &Function);
 
+// What the function Function returns: calling `Function(...)(...)` (or a
+// name bound to its result) runs it.
+std::string returnKey(const std::string &Function);
+
 // The functions stored so that a call through the storage passes its
 // arguments at other positions, or fewer: bound by a functools.partial, or
 // taken from their class (PyObjectFacts.h, movesArguments).

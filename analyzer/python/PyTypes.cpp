@@ -87,16 +87,63 @@ bool PyTypes::isSelf(TSNode N) const {
   return !SelfName.empty() && is(N, "identifier") && M.Src->text(N) == SelfName;
 }
 
+namespace {
+
+bool isPattern(TSNode T) {
+  return is(T, "pattern_list") || is(T, "tuple_pattern") || is(T, "list_pattern") ||
+         is(T, "tuple") || is(T, "list");
+}
+
+bool isSequenceLiteral(TSNode E) {
+  return is(E, "expression_list") || is(E, "tuple") || is(E, "list");
+}
+
+} // namespace
+
 void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset, TSNode Expr) {
   T = unparen(T);
   if (is(T, "identifier")) {
     Bindings[std::string(M.Src->text(T))].push_back({Offset, V, Expr, -1});
     return;
   }
-  if (is(T, "pattern_list") || is(T, "tuple_pattern") || is(T, "list_pattern") || is(T, "tuple") ||
-      is(T, "list") || is(T, "list_splat_pattern"))
+  if (isPattern(T) || is(T, "list_splat_pattern"))
     for (TSNode C : namedChildren(T))
       bindTarget(C, Value{}, Offset);
+}
+
+void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
+  Target = unparen(Target);
+  TSNode E = unparen(Expr);
+  if (!isPattern(Target)) {
+    bindTarget(Target, valueOf(E), Offset, E);
+    return;
+  }
+  auto Ts = namedChildren(Target);
+  auto Es = isSequenceLiteral(E) ? namedChildren(E) : std::vector<TSNode>{};
+  bool Splat = std::any_of(Es.begin(), Es.end(), [](TSNode C) { return is(C, "list_splat"); });
+  size_t Star = Ts.size();
+  for (size_t I = 0; I < Ts.size(); ++I)
+    if (is(Ts[I], "list_splat_pattern"))
+      Star = I;
+  // `a, *b, c = x, y, z, w`: each name its element, the starred one the
+  // elements between. What cannot be matched binds an unknown value.
+  bool Matches = !Es.empty() && !Splat &&
+                 (Star == Ts.size() ? Es.size() == Ts.size() : Es.size() + 1 >= Ts.size());
+  if (!Matches) {
+    bindTarget(Target, Value{}, Offset);
+    return;
+  }
+  for (size_t I = 0; I < Ts.size(); ++I) {
+    if (I == Star) {
+      TSNode Name = unparen(ts_node_named_child(Ts[I], 0));
+      if (is(Name, "identifier"))
+        Bindings[std::string(M.Src->text(Name))].push_back(
+            {Offset, Value{}, E, -1, {}, static_cast<int>(I),
+             static_cast<int>(Es.size() - (Ts.size() - 1 - I))});
+      continue;
+    }
+    bindPattern(Ts[I], I < Star ? Es[I] : Es[Es.size() - (Ts.size() - I)], Offset);
+  }
 }
 
 // The project classes callers pass at Index: when F is read for a subclass
@@ -181,17 +228,18 @@ void PyTypes::collect() {
       TSNode Right = field(N, "right");
       TSNode Left = field(N, "left");
       Value V = ts_node_is_null(Right) ? Value{} : valueOf(Right);
-      // a, b = x, y
-      if ((is(Left, "pattern_list") || is(Left, "tuple_pattern")) &&
-          (is(unparen(Right), "expression_list") || is(unparen(Right), "tuple"))) {
-        auto Ls = namedChildren(Left), Rs = namedChildren(unparen(Right));
-        if (Ls.size() == Rs.size()) {
-          for (size_t I = 0; I < Ls.size(); ++I)
-            bindTarget(Ls[I], valueOf(Rs[I]), endOf(N));
-          return true;
-        }
-      }
-      bindTarget(Left, V, endOf(N), Right);
+      // a, (b, *c) = x, (y, z, w); `a = b = x` binds each target.
+      std::vector<TSNode> Targets = {Left};
+      TSNode R = Right;
+      for (; is(R, "assignment"); R = field(R, "right"))
+        Targets.push_back(field(R, "left"));
+      if (!ts_node_eq(R, Right))
+        V = ts_node_is_null(R) ? Value{} : valueOf(R);
+      for (TSNode L : Targets)
+        if (ts_node_is_null(R) || !isPattern(unparen(L)))
+          bindTarget(L, V, endOf(N), R);
+        else
+          bindPattern(L, R, endOf(N));
     } else if (K == "augmented_assignment") {
       TSNode Left = field(N, "left");
       Value Old = valueOf(Left), Add = valueOf(field(N, "right"));
@@ -210,7 +258,10 @@ void PyTypes::collect() {
         V.K = VK::Host;
       else if (Value C = valueOf(Right); C.Many)
         V = {C.K, C.Name}; // for layer in self.layers
-      bindTarget(field(N, "left"), V, beginOf(N));
+      TSNode Left = unparen(field(N, "left"));
+      bindTarget(Left, V, beginOf(N));
+      if (is(Left, "identifier"))
+        Bindings[std::string(S.text(Left))].back().Iterated = Right;
     } else if (K == "as_pattern") {
       if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias)) {
         TSNode Target = unparen(ts_node_named_child(Alias, 0));
@@ -250,6 +301,11 @@ int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
 TSNode PyTypes::enteredExpr(std::string_view Name, unsigned Offset) const {
   const Binding *B = bindingAt(Name, Offset);
   return B ? B->Entered : TSNode{};
+}
+
+TSNode PyTypes::iteratedExpr(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B ? B->Iterated : TSNode{};
 }
 
 bool PyTypes::bindsHere(std::string_view Name) const {
@@ -353,16 +409,26 @@ Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
     return B->V;
   if (const PyTypes *Outer = closureScope(Name))
     return Outer->nameAt(Name, Offset);
-  if (F.IsModuleBody || Cache.Depth > 2)
-    return {};
   // A global: its value at the end of the module's top-level code.
+  const PyTypes *Scope = moduleScope();
+  return Scope ? Scope->nameAt(Name, ~0u) : Value{};
+}
+
+const PyTypes *PyTypes::moduleScope() const {
+  if (F.IsModuleBody || Cache.Depth > 2)
+    return nullptr;
   auto &Scope = Cache.ModuleScopes[&M];
   if (!Scope) {
     ++Cache.Depth;
     Scope = std::make_unique<PyTypes>(P, M, M.Functions.front(), Cache);
     --Cache.Depth;
   }
-  return Scope->nameAt(Name, ~0u);
+  return Scope.get();
+}
+
+std::pair<int, int> PyTypes::boundSlice(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B ? std::make_pair(B->From, B->To) : std::make_pair(0, -1);
 }
 
 Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,

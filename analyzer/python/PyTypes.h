@@ -99,6 +99,15 @@ public:
   // The expression a local name was last bound to before Offset (`f = g`,
   // `fn = self.step`); null for a parameter or a binding of another form.
   TSNode boundExpr(std::string_view Name, unsigned Offset) const;
+  // For a name bound by a starred target (`a, *b = x, y, z`): the elements
+  // [first, second) of boundExpr's sequence it holds; else (0, -1), all.
+  std::pair<int, int> boundSlice(std::string_view Name, unsigned Offset) const;
+  // The analysis of the module's top-level code, where globals are bound;
+  // null for the module itself or when too deep to look now.
+  const PyTypes *moduleScope() const;
+  // `for name in expr`: the expression name takes elements of, if that is
+  // its binding before Offset; else null.
+  TSNode iteratedExpr(std::string_view Name, unsigned Offset) const;
   // The caller-side index of Name if the binding before Offset is this
   // function's parameter, else -1.
   int parameterAt(std::string_view Name, unsigned Offset) const;
@@ -109,6 +118,8 @@ public:
   // variable), the nearest enclosing function that binds it, or defines a
   // function of that name; null for a global or a builtin.
   const PyTypes *closureScope(std::string_view Name) const;
+  // Whether this function binds Name itself (a local, a parameter, a def).
+  bool bindsHere(std::string_view Name) const;
   // What self.Attr holds in an instance of Class; View as for the constructor.
   Value selfAttr(const std::string &Class, const std::string &Attr,
                  const std::string &View = "") const;
@@ -129,8 +140,12 @@ private:
     TSNode Expr{};      // the bound expression, for `name = expr`
     int Parameter = -1; // caller-side index, for a parameter
     TSNode Entered{};   // the context expression, for `with expr as name`
+    int From = 0, To = -1; // a starred target's elements of Expr
+    TSNode Iterated{};     // the iterated expression, for `for name in expr`
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
+  // Target = Expr, element by element where both are sequences.
+  void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);
   void collect();
   void narrowIsinstance(TSNode If);
   Value callValue(TSNode Call) const;
@@ -139,7 +154,6 @@ private:
   std::vector<std::string> callerClasses(unsigned Index) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
-  bool bindsHere(std::string_view Name) const;
   const PyTypes *enclosing() const;
   mutable const PyTypes *EnclosingScope = nullptr;
   mutable bool EnclosingKnown = false;

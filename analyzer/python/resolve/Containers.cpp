@@ -1,0 +1,236 @@
+#include "Containers.h"
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+constexpr int MaxDepth = 6;
+
+bool isSequenceLiteral(TSNode E) {
+  return is(E, "expression_list") || is(E, "tuple") || is(E, "list");
+}
+
+std::optional<long> literalIndex(const PySource &S, TSNode K) {
+  K = unparen(K);
+  bool Negative = false;
+  if (is(K, "unary_operator") && S.text(K).substr(0, 1) == "-") {
+    Negative = true;
+    K = unparen(field(K, "argument"));
+  }
+  if (!is(K, "integer"))
+    return std::nullopt;
+  std::string Text(S.text(K));
+  if (Text.find_first_not_of("0123456789") != std::string::npos || Text.size() > 9)
+    return std::nullopt;
+  long V = std::stol(Text);
+  return Negative ? -V : V;
+}
+
+// `ls[a:b]` with literal (or absent) bounds and no step: [From, To) of Size.
+bool sliceBounds(const PySource &S, TSNode Slice, size_t Size, size_t &From, size_t &To) {
+  auto Parts = namedChildren(Slice);
+  // tree-sitter gives the written bounds only; find which side each is on
+  // by the colons around it.
+  std::optional<long> Lo, Hi;
+  int Colons = 0;
+  uint32_t Count = ts_node_child_count(Slice);
+  for (uint32_t I = 0; I < Count; ++I) {
+    TSNode C = ts_node_child(Slice, I);
+    if (!ts_node_is_named(C)) {
+      if (S.text(C) == ":")
+        ++Colons;
+      continue;
+    }
+    auto V = literalIndex(S, C);
+    if (!V || Colons > 1)
+      return false;
+    (Colons == 0 ? Lo : Hi) = V;
+  }
+  auto clamp = [&](long V) {
+    if (V < 0)
+      V += static_cast<long>(Size);
+    return static_cast<size_t>(std::clamp<long>(V, 0, static_cast<long>(Size)));
+  };
+  From = Lo ? clamp(*Lo) : 0;
+  To = Hi ? clamp(*Hi) : Size;
+  (void)Parts;
+  return From <= To;
+}
+
+std::optional<std::vector<Element>> elementsAt(const PyTypes &T, TSNode E, int Depth);
+
+// What E's name or expression is bound to, seen from T: the expression and
+// its scope, with the part of its elements a starred target took.
+std::optional<std::vector<Element>> boundElements(const PyTypes &T, TSNode Name, int Depth) {
+  std::string_view Text = T.M.Src->text(Name);
+  unsigned At = 0;
+  const PyTypes *Scope = bindingScope(T, Text, beginOf(Name), At);
+  if (!Scope)
+    return std::nullopt;
+  TSNode Bound = Scope->boundExpr(Text, At);
+  if (ts_node_is_null(Bound))
+    return std::nullopt;
+  auto All = elementsAt(*Scope, Bound, Depth + 1);
+  auto [From, To] = Scope->boundSlice(Text, At);
+  if (All && To >= 0) {
+    if (static_cast<size_t>(To) > All->size() || From > To)
+      return std::nullopt;
+    All = std::vector<Element>(All->begin() + From, All->begin() + To);
+  }
+  return All;
+}
+
+std::optional<std::vector<Element>> elementsAt(const PyTypes &T, TSNode E, int Depth) {
+  E = unparen(E);
+  if (ts_node_is_null(E) || Depth > MaxDepth)
+    return std::nullopt;
+  const PySource &S = *T.M.Src;
+  if (isSequenceLiteral(E)) {
+    std::vector<Element> Out;
+    for (TSNode C : namedChildren(E)) {
+      if (is(C, "list_splat")) {
+        auto Inner = elementsAt(T, ts_node_named_child(C, 0), Depth + 1);
+        if (!Inner)
+          return std::nullopt;
+        Out.insert(Out.end(), Inner->begin(), Inner->end());
+        continue;
+      }
+      Out.push_back({&T, C});
+    }
+    return Out;
+  }
+  if (is(E, "identifier"))
+    return boundElements(T, E, Depth);
+  if (is(E, "subscript")) {
+    TSNode Index = field(E, "subscript");
+    auto Of = elementsAt(T, field(E, "value"), Depth + 1);
+    if (!Of)
+      return std::nullopt;
+    if (is(Index, "slice")) {
+      size_t From = 0, To = 0;
+      if (!sliceBounds(S, Index, Of->size(), From, To))
+        return std::nullopt;
+      return std::vector<Element>(Of->begin() + From, Of->begin() + To);
+    }
+    auto I = literalIndex(S, Index);
+    if (!I)
+      return std::nullopt;
+    long At = *I < 0 ? *I + static_cast<long>(Of->size()) : *I;
+    if (At < 0 || At >= static_cast<long>(Of->size()))
+      return std::nullopt;
+    const Element &El = (*Of)[At];
+    return elementsAt(*El.Scope, El.Node, Depth + 1);
+  }
+  return std::nullopt;
+}
+
+std::string itemKey(const std::string &Scope, std::string_view Name, const std::string &Key) {
+  return "py:item:" + Scope + ":" + std::string(Name) + "[" + Key + "]";
+}
+
+// The scope and name of a container named directly.
+const PyTypes *containerScope(const PyTypes &T, TSNode Container, std::string &Name) {
+  Container = unparen(Container);
+  if (!is(Container, "identifier"))
+    return nullptr;
+  Name = std::string(T.M.Src->text(Container));
+  unsigned At = 0;
+  return bindingScope(T, Name, beginOf(Container), At);
+}
+
+// The key every store goes to, and the one stores with no literal key go to.
+const std::string AnyKey = "*", UnknownKey = "?";
+
+} // namespace
+
+std::string literalKey(const PySource &S, TSNode K) {
+  K = unparen(K);
+  if (auto I = literalIndex(S, K))
+    return std::to_string(*I);
+  if (!is(K, "string"))
+    return "";
+  for (TSNode C : namedChildren(K))
+    if (is(C, "interpolation"))
+      return "";
+  std::string_view Text = S.text(K);
+  size_t Q = Text.find_first_of("'\"");
+  if (Q == std::string_view::npos)
+    return "";
+  std::string_view Prefix = Text.substr(0, Q);
+  if (Prefix.find_first_of("bBfF") != std::string_view::npos)
+    return "";
+  Text.remove_prefix(Q);
+  size_t Quote = Text.size() >= 6 && (Text.substr(0, 3) == "'''" || Text.substr(0, 3) == "\"\"\"")
+                     ? 3
+                     : 1;
+  if (Text.size() < 2 * Quote)
+    return "";
+  // An empty string stands apart from "no literal".
+  std::string Inner(Text.substr(Quote, Text.size() - 2 * Quote));
+  return "'" + Inner;
+}
+
+std::optional<std::vector<Element>> sequenceElements(const PyTypes &T, TSNode E) {
+  return elementsAt(T, E, 0);
+}
+
+std::optional<std::vector<std::pair<std::string, Element>>> dictEntries(const PyTypes &T,
+                                                                        TSNode E) {
+  E = unparen(E);
+  const PyTypes *Scope = &T;
+  if (is(E, "identifier")) {
+    std::string_view Text = T.M.Src->text(E);
+    unsigned At = 0;
+    Scope = bindingScope(T, Text, beginOf(E), At);
+    if (!Scope)
+      return std::nullopt;
+    E = unparen(Scope->boundExpr(Text, At));
+  }
+  if (!is(E, "dictionary"))
+    return std::nullopt;
+  std::vector<std::pair<std::string, Element>> Out;
+  for (TSNode Pair : namedChildren(E))
+    if (is(Pair, "pair"))
+      Out.push_back({literalKey(*Scope->M.Src, field(Pair, "key")), {Scope, field(Pair, "value")}});
+  return Out;
+}
+
+const PyTypes *bindingScope(const PyTypes &T, std::string_view Name, unsigned Offset,
+                            unsigned &At) {
+  if (T.parameterAt(Name, Offset) >= 0)
+    return nullptr;
+  if (T.bindsHere(Name)) {
+    At = Offset;
+    return &T;
+  }
+  At = ~0u;
+  if (const PyTypes *Outer = T.closureScope(Name))
+    return Outer->parameterAt(Name, At) >= 0 ? nullptr : Outer;
+  std::string Key(Name);
+  if (T.M.Imports.count(Key) || T.M.Defs.count(Key))
+    return nullptr;
+  const PyTypes *Module = T.moduleScope();
+  return Module && Module->bindsHere(Name) ? Module : nullptr;
+}
+
+std::vector<std::string> itemStoreKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
+  std::string Name;
+  const PyTypes *Scope = containerScope(T, Container, Name);
+  if (!Scope)
+    return {};
+  const std::string &Q = Scope->F.QualName;
+  return {itemKey(Q, Name, Key.empty() ? UnknownKey : Key), itemKey(Q, Name, AnyKey)};
+}
+
+std::vector<std::string> itemLoadKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
+  std::string Name;
+  const PyTypes *Scope = containerScope(T, Container, Name);
+  if (!Scope)
+    return {};
+  const std::string &Q = Scope->F.QualName;
+  if (Key.empty())
+    return {itemKey(Q, Name, AnyKey)};
+  return {itemKey(Q, Name, Key), itemKey(Q, Name, UnknownKey)};
+}
+
+} // namespace graphsafe::lint::py
