@@ -119,6 +119,7 @@ public:
         else
           Stores[Storage].push_back(Callee);
     }
+    bindArgumentsOfStoredCalls();
   }
 
   // The functions a call may run: the callee, its overrides unless the
@@ -154,6 +155,11 @@ public:
       Todo.pop_back();
       if (ByUsr.count(Key))
         Out.push_back(Key);
+      // What the functions held in some storage return, called.
+      if (Key.rfind(ResultOf, 0) == 0)
+        for (const auto &F : storedFunctions(Key.substr(ResultOf.size())))
+          if (std::string R = "py:ret:" + F.substr(3); Seen.insert(R).second)
+            Todo.push_back(R);
       if (Key.rfind("ext:", 0) == 0) {
         if (Known)
           *Known = true;
@@ -344,6 +350,63 @@ public:
   }
 
 private:
+  static constexpr std::string_view ResultOf = "py:retof:", ArgumentOf = "py:argof:";
+
+  // The Python functions storage Key holds, through other storage.
+  std::vector<std::string> storedFunctions(const std::string &Key, int Depth = 0) const {
+    std::vector<std::string> Out;
+    std::set<std::string> Seen = {Key};
+    std::vector<std::string> Todo = {Key};
+    while (!Todo.empty() && Depth < 4) {
+      std::string K = std::move(Todo.back());
+      Todo.pop_back();
+      if (ByUsr.count(K) && K.rfind("py:", 0) == 0)
+        Out.push_back(K);
+      if (K.rfind(ResultOf, 0) == 0)
+        for (const auto &F : storedFunctions(K.substr(ResultOf.size()), Depth + 1))
+          if (std::string R = "py:ret:" + F.substr(3); Seen.insert(R).second)
+            Todo.push_back(R);
+      if (auto It = Stores.find(K); It != Stores.end())
+        for (const auto &T : It->second)
+          if (Seen.insert(T).second)
+            Todo.push_back(T);
+    }
+    return Out;
+  }
+
+  // A call through storage passes its arguments to whatever function is
+  // stored there: `py:argof:KEY#I` holds what such calls pass at position I,
+  // which becomes what those functions' parameter I holds. Until nothing
+  // changes (a parameter bound here may hold storage called elsewhere).
+  void bindArgumentsOfStoredCalls() {
+    for (int Round = 0; Round < 4; ++Round) {
+      bool Changed = false;
+      std::vector<std::pair<std::string, std::vector<std::string>>> Passed;
+      for (const auto &[Key, Values] : Stores)
+        if (Key.rfind(ArgumentOf, 0) == 0)
+          Passed.push_back({Key, Values});
+      for (const auto &[Key, Values] : Passed) {
+        size_t Hash = Key.rfind('#');
+        if (Hash == std::string::npos)
+          continue;
+        std::string Storage = Key.substr(ArgumentOf.size(), Hash - ArgumentOf.size());
+        std::string Index = Key.substr(Hash + 1);
+        for (const auto &F : storedFunctions(Storage)) {
+          if (Shifted.count(F))
+            continue; // its arguments sit at other positions
+          auto &To = Stores["py:param:" + F.substr(3) + "#" + Index];
+          for (const auto &V : Values)
+            if (std::find(To.begin(), To.end(), V) == To.end()) {
+              To.push_back(V);
+              Changed = true;
+            }
+        }
+      }
+      if (!Changed)
+        break;
+    }
+  }
+
   // What the callee's parameters and the mode flags are known to hold where
   // Via is made: the literals it passes, and the caller's own parameters (or
   // their attributes) it passes on where the walk of the caller knew them

@@ -111,9 +111,33 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     if (F.IsLambda)
       collectStores(T, F.Node, Out.CallableStores);
     walk(Ctx.body(), [&](TSNode N) {
-      if (is(N, "assignment") || is(N, "yield") || is(N, "return_statement")) {
+      if (is(N, "assignment") || is(N, "yield") || is(N, "return_statement") ||
+          is(N, "function_definition") || (is(N, "lambda") && !F.IsLambda)) {
         collectStores(T, N, Out.CallableStores);
         return true;
+      }
+      // Calls the language makes without a call written: decorators where a
+      // definition runs, a class's constructor where `raise Error` names it,
+      // __iter__ and __next__ where a loop iterates an object.
+      std::vector<std::string> Implicit;
+      if (is(N, "decorated_definition")) {
+        Implicit = decoratorCalls(T, N, Out.CallableStores);
+      } else if (is(N, "raise_statement")) {
+        // `raise Error(...)` is a call already walked; `raise Error` (or a
+        // name bound to the class) builds an instance.
+        if (TSNode Raised = unparen(ts_node_named_child(N, 0)); !is(Raised, "call"))
+          for (auto &K : valueTargets(T, Raised))
+            if (K.size() > 9 && K.compare(K.size() - 9, 9, ".__init__") == 0)
+              Implicit.push_back(std::move(K));
+      } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
+        Implicit = iterationCalls(T, field(N, "right"));
+      }
+      if (!Implicit.empty()) {
+        SourceLoc RegionBegin;
+        CaptureContext C = Ctx.contextAt(beginOf(N), &RegionBegin);
+        for (const auto &Target : Implicit)
+          FS.Calls.push_back({Target, std::string(S.text(N).substr(0, S.text(N).find('\n'))),
+                              S.loc(N), C, RegionBegin});
       }
       if (!is(N, "call"))
         return true;
@@ -178,7 +202,12 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       bool ToProject = std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {
         return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
       });
-      if (!ToProject) {
+      // Through storage, they go to the parameters of what it holds
+      // (collectStores): no guess here.
+      bool ThroughStorage = Cs.Dynamic && std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [](const auto &K) {
+                              return K.rfind("py:", 0) == 0;
+                            });
+      if (!ToProject && !ThroughStorage) {
         CallArgs A = argsOf(S, N);
         std::vector<TSNode> Handed = A.Positional;
         for (const auto &[Name, V] : A.Keywords)

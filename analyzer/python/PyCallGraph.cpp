@@ -21,6 +21,8 @@ std::string yieldKey(const std::string &Function) { return "py:yield:" + Functio
 
 std::string returnKey(const std::string &Function) { return "py:ret:" + Function; }
 
+std::string decoratedKey(const std::string &Function) { return "py:dec:" + Function; }
+
 std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
 
 std::string shiftedKey() { return "py:shifted"; }
@@ -43,6 +45,28 @@ bool wrapsFirstArgument(const std::string &Q) {
 
 // Code outside the analysed files: known, not followed, not unknown.
 std::string external(const std::string &Q) { return "ext:" + Q; }
+
+bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
+  return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
+}
+
+// Storage whose callables are known only once every file's stores are
+// joined: parameters, attributes, items, returns, decorated names.
+bool isStorageKey(const std::string &K) {
+  for (const char *Prefix : {"py:param:", "py:attr:", "py:item:", "py:ret:", "py:retof:",
+                             "py:dec:", "py:yield:"})
+    if (K.rfind(Prefix, 0) == 0)
+      return true;
+  return false;
+}
+
+// What calling the callables held in storage K returns.
+std::string resultKey(const std::string &K) { return "py:retof:" + K; }
+
+// What calls through storage K pass at position Index.
+std::string argumentKey(const std::string &K, unsigned Index) {
+  return "py:argof:" + K + "#" + std::to_string(Index);
+}
 
 // `self.x` or `obj.x` for obj of project classes: the classes obj may be
 // (one, or several chosen at run time), else none.
@@ -118,6 +142,9 @@ void iterationTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
   }
   for (auto &K : itemLoadKeys(T, E, ""))
     Out.push_back(std::move(K));
+  for (const auto &Next : iterationCalls(T, E))
+    if (Next.size() > 8 && Next.compare(Next.size() - 8, 8, "__next__") == 0)
+      Out.push_back(returnKey(Next.substr(3)));
   if (is(E, "call"))
     for (const auto &K : calleesOf(T, E).Keys)
       if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)))
@@ -184,10 +211,12 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));
     } else {
-      // What the project functions the call runs return.
+      // What the functions the call runs return.
       for (const auto &K : calleesOf(T, E).Keys)
-        if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)))
+        if (isProjectFunctionKey(T.P, K))
           Out.push_back(returnKey(K.substr(3)));
+        else if (isStorageKey(K))
+          Out.push_back(resultKey(K));
     }
     return;
   }
@@ -199,7 +228,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     }
     std::string Q = T.resolve(E);
     if (!Q.empty() && T.P.isFunction(Q)) {
-      Out.push_back(usr(Q));
+      Out.push_back(wrappedByProject(T, Q) ? decoratedKey(Q) : usr(Q));
       return;
     }
     if (!Q.empty() && T.P.classNamed(Q)) {
@@ -243,12 +272,19 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       return;
     }
     std::string Q = T.resolve(E);
-    if (!Q.empty() && T.P.isFunction(Q))
-      Out.push_back(usr(Q));
-    else if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+    if (!Q.empty() && T.P.isFunction(Q)) {
+      Out.push_back(wrappedByProject(T, Q) ? decoratedKey(Q) : usr(Q));
+    } else if (!Q.empty() && T.P.classNamed(Q)) {
+      if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
+        Out.push_back(usr(Init));
+    } else if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many) {
       addInstanceCall(T.P, V, Out);
-    else if (!Q.empty())
+    } else if (!Q.empty()) {
       Out.push_back(external(Q)); // torch.nn.functional.relu
+    } else if (Value O = T.valueOf(field(E, "object"));
+               O.K == VK::Instance && !O.Many && !T.P.classNamed(O.Name)) {
+      Out.push_back(external(O.Name + "." + Attr)); // a library object's method
+    }
   }
 }
 
@@ -292,6 +328,98 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
   std::vector<std::string> Out;
   valueTargetsAt(T, Expr, 0, Out);
   dedupe(Out);
+  return Out;
+}
+
+namespace {
+
+std::vector<TSNode> decoratorsOf(TSNode Decorated) {
+  std::vector<TSNode> Out;
+  for (TSNode D : namedChildren(Decorated))
+    if (is(D, "decorator"))
+      Out.push_back(ts_node_named_child(D, 0));
+  return Out;
+}
+
+} // namespace
+
+bool wrappedByProject(const PyTypes &T, const std::string &Function) {
+  const auto [F, M] = T.P.signature(Function);
+  if (!F || !M || F->IsLambda || F->IsModuleBody)
+    return false;
+  TSNode Decorated = ts_node_parent(F->Node);
+  if (!is(Decorated, "decorated_definition"))
+    return false;
+  // Decorators are spelled in the module that defines Function; a def
+  // nested in a function may use that function's own, which its module's
+  // top level does not know (then it is its own name only).
+  const PyTypes *Scope = &T;
+  if (&T.M != M || !T.F.IsModuleBody) {
+    PyTypeCache &Cache = T.cache();
+    auto &Slot = Cache.ModuleScopes[M];
+    if (!Slot && Cache.Depth <= 2) {
+      ++Cache.Depth;
+      Slot = std::make_unique<PyTypes>(T.P, *M, M->Functions.front(), Cache);
+      --Cache.Depth;
+    }
+    if (!(Scope = Slot.get()))
+      return false;
+  }
+  for (TSNode D : decoratorsOf(Decorated)) {
+    D = unparen(D);
+    if (is(D, "call"))
+      D = unparen(field(D, "function"));
+    if (std::string Q = Scope->resolve(D); !Q.empty() && T.P.isFunction(Q))
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
+                                        std::vector<std::pair<std::string, std::string>> &Stores) {
+  TSNode Def = field(Decorated, "definition");
+  if (!is(Def, "function_definition"))
+    return {};
+  std::string Function = scopeName(T.M.Module, *T.M.Src, Def) + "." +
+                         std::string(T.M.Src->text(field(Def, "name")));
+  if (!T.P.isFunction(Function))
+    return {};
+  std::vector<std::string> Called;
+  std::vector<std::string> Holds = {usr(Function)};
+  auto Ds = decoratorsOf(Decorated);
+  // The decorator nearest the def runs first.
+  for (auto It = Ds.rbegin(); It != Ds.rend(); ++It) {
+    std::vector<std::string> Next;
+    for (const auto &K : valueTargets(T, *It)) {
+      if (!isProjectFunctionKey(T.P, K) && K.rfind("py:ret:", 0) != 0)
+        continue; // a library decorator hands back what it wraps, as far as calls go
+      Called.push_back(K);
+      if (isProjectFunctionKey(T.P, K))
+        for (const auto &H : Holds)
+          Stores.push_back({paramKey(K.substr(3), 0), H});
+      // What a decorator given through a call (`@factory(x)`) receives is
+      // not named: only what it returns is followed.
+      Next.push_back(K.rfind("py:ret:", 0) == 0 ? "" : returnKey(K.substr(3)));
+    }
+    Next.erase(std::remove(Next.begin(), Next.end(), ""), Next.end());
+    if (!Next.empty())
+      Holds = std::move(Next);
+  }
+  for (const auto &H : Holds)
+    Stores.push_back({decoratedKey(Function), H});
+  return Called;
+}
+
+std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {
+  std::vector<std::string> Out;
+  Value V = T.valueOf(E);
+  if (V.K != VK::Instance || V.Many)
+    return Out;
+  for (const auto &C : V.classes())
+    if (T.P.classNamed(C))
+      for (const char *M : {"__iter__", "__next__"})
+        for (const auto &Q : T.P.dispatch(C, M, V.Exact && V.Also.empty()))
+          Out.push_back(usr(Q));
   return Out;
 }
 
@@ -353,6 +481,8 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
       if (T.P.attrAssigned(Class, Method)) {
         Out.Keys = valueTargets(T, Fn);
         Out.Dynamic = true;
+      } else if (auto Bases = T.P.libraryBases(Class); !Bases.empty()) {
+        Out.Keys.push_back(external(Bases.front() + "." + Method));
       }
       return Out;
     } else if (!Classes.empty()) {
@@ -364,12 +494,22 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
     }
   }
   std::string Q = T.resolve(Fn);
-  if (!Q.empty() && T.P.isFunction(Q)) {
+  if (!Q.empty() && T.P.isFunction(Q) && wrappedByProject(T, Q)) {
+    Out.Keys.push_back(decoratedKey(Q));
+  } else if (!Q.empty() && T.P.isFunction(Q)) {
     Out.Keys.push_back(usr(Q));
   } else if (!Q.empty() && T.P.classNamed(Q)) {
     if (std::string Init = T.P.methodOf(Q, "__init__"); !Init.empty())
       Out.Keys.push_back(usr(Init));
+    else if (auto Bases = T.P.libraryBases(Q); !Bases.empty())
+      Out.Keys.push_back(external(Bases.front() + ".__init__"));
     Out.Exact = true;
+  } else if (is(Fn, "attribute") && !Q.empty() && Q.find('.') != std::string::npos) {
+    Out.Keys.push_back(external(Q)); // a library's function: torch.cuda.synchronize
+  } else if (Value V = is(Fn, "attribute") ? T.valueOf(field(Fn, "object")) : Value{};
+             V.K == VK::Instance && !V.Many && !V.Name.empty() && !T.P.classNamed(V.Name)) {
+    // A method of a library class's instance (`linear.forward`).
+    Out.Keys.push_back(external(V.Name + "." + std::string(S.text(field(Fn, "attribute")))));
   } else {
     Out.Keys = valueTargets(T, Fn);
     Out.Dynamic = throughValue(T, Fn);
@@ -450,12 +590,27 @@ void collectStores(const PyTypes &T, TSNode N,
         Out.push_back({Key, Target});
     }
   };
+  if (is(N, "function_definition") || (is(N, "lambda") && !ts_node_eq(N, T.F.Node))) {
+    // Defaults are evaluated where the definition runs: a call that leaves
+    // the parameter out passes them.
+    std::string Function = is(N, "lambda") ? lambdaName(T.M.Module, S, N)
+                                           : scopeName(T.M.Module, S, N) + "." +
+                                                 std::string(S.text(field(N, "name")));
+    const PyFunctionDef *F = T.P.signature(Function).first;
+    if (!F)
+      return;
+    auto Params = callerParameters(*F);
+    for (unsigned I = 0; I < Params.size(); ++I)
+      if (TSNode Default = field(Params[I], "value"); !ts_node_is_null(Default))
+        store({paramKey(Function, I)}, Default);
+    return;
+  }
   if (is(N, "return_statement")) {
     if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V))
       store({returnKey(T.F.QualName)}, V);
     return;
   }
-  if (is(N, "lambda")) {
+  if (is(N, "lambda")) { // T is the lambda's own analysis: what it returns
     if (TSNode V = field(N, "body"); !ts_node_is_null(V))
       store({returnKey(lambdaName(T.M.Module, S, N))}, V);
     return;
@@ -501,6 +656,13 @@ void collectStores(const PyTypes &T, TSNode N,
     }
     Callees C = calleesOf(T, N);
     for (const auto &Key : C.Keys) {
+      if (isStorageKey(Key)) {
+        // Whatever function the storage holds gets these arguments.
+        CallArgs A = argsOf(S, N);
+        for (unsigned I = 0; I < A.Positional.size() && !is(A.Positional[I], "list_splat"); ++I)
+          store({argumentKey(Key, I)}, A.Positional[I]);
+        continue;
+      }
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
         continue;
       for (const auto &[Index, Arg] : boundArguments(T.P, Key.substr(3), S, N))

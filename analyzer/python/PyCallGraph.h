@@ -30,6 +30,24 @@ std::string yieldKey(const std::string &Function);
 // name bound to its result) runs it.
 std::string returnKey(const std::string &Function);
 
+// What the name of the decorated function Function holds once its project
+// decorators have run (the wrapper they return); see decoratorCalls.
+std::string decoratedKey(const std::string &Function);
+
+// Whether some decorator of Function is a project function (or a call of
+// one): its name then holds what the decorators return, not Function.
+bool wrappedByProject(const PyTypes &T, const std::string &Function);
+
+// `@d1 @d2(x) def f`: runs d2(x)'s result, then d1, on f where the
+// definition runs. Returns what those calls run; Stores gets what each
+// decorator's parameter receives and what f's name holds after them.
+std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
+                                        std::vector<std::pair<std::string, std::string>> &Stores);
+
+// What iterating E calls: the __iter__ and __next__ of the project class of
+// E's value.
+std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E);
+
 // The functions stored so that a call through the storage passes its
 // arguments at other positions, or fewer: bound by a functools.partial, or
 // taken from their class (PyObjectFacts.h, movesArguments).

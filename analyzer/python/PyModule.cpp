@@ -428,6 +428,10 @@ void PyProgram::link() {
       ClassByName[Name] = &C;
     }
   for (const auto &[Name, C] : ClassByName) {
+    std::set<std::string> Visiting;
+    linearize(Name, Visiting);
+  }
+  for (const auto &[Name, C] : ClassByName) {
     for (const auto &B : C->Bases)
       if (B != Name)
         Subclasses[B].push_back(Name);
@@ -501,19 +505,74 @@ std::vector<std::string> PyProgram::descendants(const std::string &Class) const 
   return Out;
 }
 
+const std::vector<std::string> &PyProgram::linearize(const std::string &Class,
+                                                    std::set<std::string> &Visiting) {
+  if (auto It = Mro.find(Class); It != Mro.end())
+    return It->second;
+  const PyClassDef *D = classNamed(Class);
+  if (!D || !Visiting.insert(Class).second) // a library class, or a cycle
+    return Mro.emplace(Class, std::vector<std::string>{Class}).first->second;
+  // C3, as CPython orders bases: each base's order, then the bases in the
+  // order written, merged so that a class comes before its bases.
+  std::vector<std::vector<std::string>> Seqs;
+  for (const auto &B : D->Bases)
+    if (B != Class)
+      Seqs.push_back(linearize(B, Visiting));
+  Seqs.push_back({});
+  for (const auto &B : D->Bases)
+    if (B != Class)
+      Seqs.back().push_back(B);
+  std::vector<std::string> Out = {Class};
+  for (;;) {
+    Seqs.erase(std::remove_if(Seqs.begin(), Seqs.end(), [](const auto &S) { return S.empty(); }),
+               Seqs.end());
+    if (Seqs.empty())
+      break;
+    std::string Next;
+    for (const auto &S : Seqs) {
+      bool InTail = std::any_of(Seqs.begin(), Seqs.end(), [&](const auto &Other) {
+        return std::find(Other.begin() + 1, Other.end(), S.front()) != Other.end();
+      });
+      if (!InTail) {
+        Next = S.front();
+        break;
+      }
+    }
+    if (Next.empty()) {
+      // No consistent order (CPython raises TypeError): depth first, left
+      // to right, each class once.
+      for (const auto &S : Seqs)
+        for (const auto &C : S)
+          if (std::find(Out.begin(), Out.end(), C) == Out.end())
+            Out.push_back(C);
+      break;
+    }
+    Out.push_back(Next);
+    for (auto &S : Seqs)
+      if (S.front() == Next)
+        S.erase(S.begin());
+  }
+  Visiting.erase(Class);
+  return Mro[Class] = std::move(Out);
+}
+
 std::vector<std::string> PyProgram::ancestors(const std::string &Class) const {
   std::vector<std::string> Out;
-  std::set<std::string> Seen;
-  std::vector<std::string> Todo = {Class};
-  while (!Todo.empty()) {
-    std::string C = std::move(Todo.back());
-    Todo.pop_back();
-    const PyClassDef *D = classNamed(C);
-    if (!D || !Seen.insert(C).second)
-      continue;
-    Out.push_back(C);
-    Todo.insert(Todo.end(), D->Bases.rbegin(), D->Bases.rend());
-  }
+  auto It = Mro.find(Class);
+  if (It == Mro.end())
+    return Out;
+  for (const auto &C : It->second)
+    if (classNamed(C))
+      Out.push_back(C);
+  return Out;
+}
+
+std::vector<std::string> PyProgram::libraryBases(const std::string &Class) const {
+  std::vector<std::string> Out;
+  if (auto It = Mro.find(Class); It != Mro.end())
+    for (const auto &C : It->second)
+      if (!classNamed(C))
+        Out.push_back(C);
   return Out;
 }
 
@@ -614,20 +673,9 @@ const PyClassDef *PyProgram::classNamed(const std::string &QName) const {
 }
 
 std::string PyProgram::methodOf(const std::string &Class, const std::string &Method) const {
-  std::set<std::string> Seen;
-  std::vector<std::string> Todo = {Class};
-  while (!Todo.empty()) {
-    std::string C = Todo.back();
-    Todo.pop_back();
-    if (!Seen.insert(C).second)
-      continue;
-    const PyClassDef *D = classNamed(C);
-    if (!D)
-      continue;
-    if (D->Methods.count(Method))
+  for (const auto &C : ancestors(Class))
+    if (classNamed(C)->Methods.count(Method))
       return C + "." + Method;
-    Todo.insert(Todo.end(), D->Bases.rbegin(), D->Bases.rend());
-  }
   return "";
 }
 

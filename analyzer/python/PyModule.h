@@ -161,8 +161,7 @@ public:
     PyReads *Outer;
   };
   // The method a call on an instance of Class reaches, through base classes
-  // in method resolution order (depth first, left to right, as CPython's C3
-  // gives for the hierarchies real code has).
+  // in method resolution order.
   std::string methodOf(const std::string &Class, const std::string &Method) const;
   // The methods a call of Method on a value of static class Class may run:
   // the one Class resolves to, and unless Exact, the overrides its project
@@ -172,8 +171,10 @@ public:
                                     bool Exact) const;
   // Every project class below Class: its subclasses, theirs, and so on.
   std::vector<std::string> descendants(const std::string &Class) const;
-  // Class and its project ancestors, nearest first.
+  // Class and its project ancestors in method resolution order (C3).
   std::vector<std::string> ancestors(const std::string &Class) const;
+  // The library classes in Class's method resolution order (`torch.nn.Module`).
+  std::vector<std::string> libraryBases(const std::string &Class) const;
   // The project classes an instance of Class (or of a subclass) may build
   // when it calls self.Attr(...), where Attr is a class-level attribute
   // naming a class (`transformer_layer_class = LlamaLayer` in each model
@@ -225,6 +226,10 @@ private:
                                   : std::vector<std::string>(At->second.begin(), At->second.end());
   }
   std::map<std::string, const PyClassDef *> ClassByName;
+  // Each class's method resolution order, library classes included.
+  std::map<std::string, std::vector<std::string>> Mro;
+  const std::vector<std::string> &linearize(const std::string &Class,
+                                            std::set<std::string> &Visiting);
   std::map<std::string, std::vector<std::string>> Subclasses;
   // Attributes assigned in each class or any of its descendants.
   std::map<std::string, std::set<std::string>> AssignedBelow;

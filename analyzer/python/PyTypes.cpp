@@ -684,8 +684,19 @@ Value PyTypes::callValue(TSNode Call) const {
         return V;
   // Calling a module instance runs its forward.
   Value Callee = valueOf(Fn);
-  if (Callee.K == VK::Instance)
+  if (Callee.K == VK::Instance && (P.classNamed(Callee.Name) || startsWith(Callee.Name, "torch.")))
     return {VK::Tensor, ""};
+  // `Cls(...)` of a class another library defines (named in CapWords, as
+  // classes are): an instance, whose methods are that library's.
+  if (std::string Q = resolve(Fn); !Q.empty() && !startsWith(Q, "torch.")) {
+    TSNode Head = Fn;
+    while (is(Head, "attribute"))
+      Head = unparen(field(Head, "object"));
+    std::string_view Last = std::string_view(Q).substr(Q.rfind('.') + 1);
+    if (is(Head, "identifier") && M.Imports.count(std::string(S.text(Head))) && !Last.empty() &&
+        isupper(static_cast<unsigned char>(Last[0])) && !P.isFunction(Q))
+      return {VK::Instance, Q};
+  }
   return {};
 }
 

@@ -25,7 +25,15 @@ bool isBuiltin(const std::string &Name) {
       "slice",     "sorted",     "staticmethod", "str",        "sum",         "super",
       "tuple",     "type",       "vars",       "zip",          "__import__",  "exit",
       "quit"};
-  return Names.count(Name) > 0;
+  // The exception classes are builtins too (StopIteration, ValueError, ...).
+  auto endsWith = [&](std::string_view Tail) {
+    return Name.size() > Tail.size() && Name.compare(Name.size() - Tail.size(), Tail.size(), Tail) == 0;
+  };
+  bool Exception = Name.find('.') == std::string::npos &&
+                   (endsWith("Error") || endsWith("Exception") || endsWith("Warning") ||
+                    Name == "StopIteration" || Name == "StopAsyncIteration" ||
+                    Name == "KeyboardInterrupt" || Name == "SystemExit" || Name == "GeneratorExit");
+  return Exception || Names.count(Name) > 0;
 }
 
 constexpr std::string_view LambdaTag = "<lambda:";
