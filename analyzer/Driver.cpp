@@ -190,6 +190,7 @@ RuleSet loadRuleSet(const Options &Opts, std::vector<std::string> &Dirs, Report 
 
 struct Inputs {
   Analysis A; // Its file lists, named files first.
+  py::SourceRoots PyRoots; // Where Python module names start.
   std::unique_ptr<tooling::CompilationDatabase> DB;
   std::vector<std::string> PreamblesWanted; // Built after the report (PreambleBuilder.h).
 };
@@ -230,14 +231,19 @@ bool collectInputs(const Options &Opts, const fs::path &StartDir, Inputs &In, st
       FirstNamedPy = PyFiles.back();
   }
   In.A.NamedPy = PyFiles.size();
-  if (!FirstNamedPy.empty())
-    if (std::string Top = gitTopLevel(fs::path(FirstNamedPy).parent_path().string());
-        !Top.empty()) {
-      std::set<std::string> Have(PyFiles.begin(), PyFiles.end());
-      for (const auto &F : filesUnder(Top))
-        if (std::string N = fs::path(F).lexically_normal().string(); Have.insert(N).second)
-          PyFiles.push_back(N);
-    }
+  std::string Top =
+      FirstNamedPy.empty() ? "" : gitTopLevel(fs::path(FirstNamedPy).parent_path().string());
+  std::vector<std::string> GivenPy;
+  for (const auto &F : Opts.Files)
+    if (std::error_code EC; fs::is_directory(F, EC) || py::isPythonFile(F))
+      GivenPy.push_back((StartDir / F).lexically_normal().string());
+  In.PyRoots = py::SourceRoots::of(GivenPy, Top);
+  if (!Top.empty()) {
+    std::set<std::string> Have(PyFiles.begin(), PyFiles.end());
+    for (const auto &F : filesUnder(Top))
+      if (std::string N = fs::path(F).lexically_normal().string(); Have.insert(N).second)
+        PyFiles.push_back(N);
+  }
   const bool WantCxx = !Files.empty() || !Opts.BuildPath.empty() || Opts.HaveCompilerArgs;
   In.DB = WantCxx ? loadDatabase(Opts, Files.empty() ? "" : Files.front(), Error) : nullptr;
   if (WantCxx && !In.DB)
@@ -307,7 +313,7 @@ void analyse(const Options &Opts, const RuleSet &Rules, const std::string &Finge
   CacheStore PyStore(pythonCacheFolder(Opts, A.PyFiles), Opts.CacheSizeMiB << 20);
   py::PyCacheSetup PyCache{&PyStore, Fingerprint};
   py::PyResult Py = py::analyzePythonFiles(
-      A.PyFiles, Rules, Opts.Jobs, &PyProgress,
+      A.PyFiles, In.PyRoots, Rules, Opts.Jobs, &PyProgress,
       Shard.N > 1 ? std::function<bool(size_t)>([&](size_t I) { return Shard.mine(I); }) : nullptr,
       &PyCache);
   PyProgress.finish();

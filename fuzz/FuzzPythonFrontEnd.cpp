@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::ofstream(Case, std::ios::binary | std::ios::trunc)
       .write(reinterpret_cast<const char *>(Data), static_cast<std::streamsize>(Size));
-  auto R = lint::py::analyzePythonFiles({Case}, Rules, 1);
+  auto R = lint::py::analyzePythonFiles({Case}, lint::py::SourceRoots::of({Case}, ""), Rules, 1);
   lint::findingsFromSummaries(R.Summaries, Rules, /*ExplainReach=*/true);
   return 0;
 }

@@ -40,6 +40,31 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
   return F.Name;
 }
 
+// Whether N, if it names a class, may make instances of it: called, or
+// handed on as a value (to a factory, a registry, a list) that may be
+// called later. A base class list, an isinstance() test or an annotation
+// makes none.
+bool constructs(const PySource &S, TSNode N) {
+  if (!is(N, "identifier") && !is(N, "attribute"))
+    return false;
+  TSNode Up = ts_node_parent(N);
+  if (is(Up, "call"))
+    return ts_node_eq(field(Up, "function"), N);
+  if (is(Up, "attribute") || is(Up, "type"))
+    return false;
+  if (is(Up, "argument_list")) {
+    TSNode Call = ts_node_parent(Up);
+    if (!is(Call, "call"))
+      return false; // class C(Base): the bases
+    std::string_view Fn = S.text(field(Call, "function"));
+    return Fn != "isinstance" && Fn != "issubclass";
+  }
+  return is(Up, "assignment") || is(Up, "keyword_argument") || is(Up, "list") ||
+         is(Up, "tuple") || is(Up, "set") || is(Up, "pair") || is(Up, "expression_list") ||
+         is(Up, "return_statement") || is(Up, "default_parameter") ||
+         is(Up, "typed_default_parameter") || is(Up, "conditional_expression");
+}
+
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
@@ -54,6 +79,9 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
   for (const auto &F : M.Functions) {
     PyTypes T(P, M, F, Cache);
     walk(F.body(), [&](TSNode N) {
+      if (constructs(S, N))
+        if (std::string Q = T.resolve(N); !Q.empty() && P.classNamed(Q))
+          Out.Built.insert(Q);
       if (!is(N, "call"))
         return true;
       std::string Q = T.resolve(field(N, "function"));
@@ -190,10 +218,14 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});
       else
-        for (const auto &Target : Cs.Keys)
+        for (const auto &Target : Cs.Keys) {
           FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
                               Cs.Receiver, When, Passed, Gate,
                               Cs.Dynamic ? positionalCount(T, N) : -1});
+          // A decorated function's wrapper calls, here, this function alone.
+          if (Target.rfind("py:dec:", 0) == 0)
+            FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));
+        }
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
       // A callable handed to code outside the project may run here (a hook,
@@ -248,6 +280,7 @@ bool compilesWithPython(const std::string &File) {
 
 struct ModuleName {
   std::string Module, Package;
+  std::vector<std::string> Aliases;
   // Set when another tree analysed with this one has a package of the same
   // name (PyModuleInfo::RootPrefix).
   std::string RootPrefix;
@@ -257,12 +290,16 @@ struct ModuleName {
 // its vendored fork, two scripts named train.py) must not share names: every
 // module under such a tree's root is prefixed by the root's path, and its
 // imports are looked up in its own tree first (PyProgram::link).
-std::vector<ModuleName> nameModules(const std::vector<std::string> &Files) {
+std::vector<ModuleName> nameModules(const std::vector<std::string> &Files,
+                                    const SourceRoots &Sources) {
   std::vector<ModuleName> Names(Files.size());
   std::vector<std::string> Roots(Files.size());
   std::map<std::string, std::set<std::string>> RootsOf;
   for (size_t I = 0; I < Files.size(); ++I) {
-    Names[I].Module = moduleNameOf(Files[I], &Names[I].Package);
+    ModuleNames N = moduleNamesOf(Files[I], Sources);
+    Names[I].Module = std::move(N.Module);
+    Names[I].Package = std::move(N.Package);
+    Names[I].Aliases = std::move(N.Aliases);
     // The folder holding the top-level package: one level up per dot, and
     // one more for a package's own __init__.py.
     fs::path Root = fs::absolute(Files[I]).lexically_normal().parent_path();
@@ -296,6 +333,8 @@ std::unique_ptr<PyModuleInfo> newModule(const std::string &Path, const ModuleNam
   M->Module = Name.Module;
   M->Package = Name.Package;
   M->RootPrefix = Name.RootPrefix;
+  if (Name.RootPrefix.empty())
+    M->Aliases = Name.Aliases;
   return M;
 }
 
@@ -347,14 +386,14 @@ bool isPythonFile(const std::string &Path) {
   return Ext == ".py" || Ext == ".pyi";
 }
 
-PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
-                            unsigned Jobs, Progress *Shown, const std::function<bool(size_t)> &Mine,
-                            const PyCacheSetup *Setup) {
+PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceRoots &Roots,
+                            const RuleSet &Rules, unsigned Jobs, Progress *Shown,
+                            const std::function<bool(size_t)> &Mine, const PyCacheSetup *Setup) {
   const size_t N = Files.size();
   PyResult Res;
   Res.Summaries.resize(N);
   Res.Errors.resize(N);
-  const std::vector<ModuleName> Names = nameModules(Files);
+  const std::vector<ModuleName> Names = nameModules(Files, Roots);
   std::vector<std::string> Paths(N), Texts(N), Hashes(N);
   std::vector<char> Readable(N, 0);
   parallelFor(N, Jobs, [&](size_t I) {
@@ -376,8 +415,11 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Paths[A] < Paths[B]; });
     KeyBuilder Program;
     Program.add("python").add(Setup->Fingerprint);
-    for (size_t I : Order)
+    for (size_t I : Order) {
       Program.add(Paths[I]).add(Names[I].Module).add(Names[I].Package);
+      for (const auto &A : Names[I].Aliases)
+        Program.add(A);
+    }
     Cache.emplace(*Setup->Store, Program.final());
   }
   const std::optional<PyManifest> Old = Cache ? Cache->manifest() : std::nullopt;
@@ -525,6 +567,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet
     P.Learned.merge(Entries[I].Learned[0]);
     HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty();
   }
+  P.knowBuilt();
   const std::string LearnedFirst = learnedHash(P);
   const bool FirstMoved = Incremental && LearnedFirst != Old->LearnedFirst;
   parallelFor(Present, Jobs, [&](size_t K) {

@@ -8,6 +8,7 @@
 #include "cache/CacheStore.h"
 #include "graphsafe/Finding.h"
 #include "graphsafe/Rule.h"
+#include "resolve/ImportSystem.h"
 
 #include <functional>
 #include <string>
@@ -33,7 +34,10 @@ struct PyResult {
 // still read, since types and calls resolve across all of them, but only
 // Mine's get summaries, errors and warnings. With a cache (PyResultCache.h),
 // a module whose text and whose reads are unchanged is not analysed again.
-PyResult analyzePythonFiles(const std::vector<std::string> &Files, const RuleSet &Rules,
+// Roots: where module names start (resolve/ImportSystem.h); none: each
+// file's package root and script folder alone.
+PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceRoots &Roots,
+                            const RuleSet &Rules,
                             unsigned Jobs, Progress *Shown = nullptr,
                             const std::function<bool(size_t)> &Mine = nullptr,
                             const PyCacheSetup *Cache = nullptr);

@@ -110,7 +110,7 @@ void subscriptTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
   TSNode Of = unparen(field(E, "value")), Index = field(E, "subscript");
   if (is(Index, "slice"))
     return; // a slice is a list, not a callable
-  std::string Key = literalKey(*T.M.Src, Index);
+  std::string Key = constantKey(T, Index);
   if (auto Elements = sequenceElements(T, Of)) {
     // An index that is no literal (or out of the literal's range) may pick
     // any element.
@@ -119,12 +119,14 @@ void subscriptTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
       At = std::stol(Key);
       At = At < 0 ? At + Size : At;
     }
+    bool Overwritten = At >= 0 && overwrittenBefore(T, Of, Key, E);
     for (long I = 0; I < Size; ++I)
-      if (At < 0 || At >= Size || I == At)
+      if ((At < 0 || At >= Size || I == At) && !Overwritten)
         valueTargetsAt(*(*Elements)[I].Scope, (*Elements)[I].Node, Depth + 1, Out);
   } else if (auto Entries = dictEntries(T, Of)) {
+    bool Overwritten = overwrittenBefore(T, Of, Key, E);
     for (const auto &[K, El] : *Entries)
-      if (Key.empty() || K.empty() || K == Key)
+      if (Key.empty() || K.empty() || (K == Key && !Overwritten))
         valueTargetsAt(*El.Scope, El.Node, Depth + 1, Out);
   }
   for (auto &K : itemLoadKeys(T, Of, Key))
@@ -343,36 +345,99 @@ std::vector<TSNode> decoratorsOf(TSNode Decorated) {
 
 } // namespace
 
-bool wrappedByProject(const PyTypes &T, const std::string &Function) {
+namespace {
+
+// A decorator whose wrapper stands for the one function it decorates: it
+// returns its own first parameter or a function defined in its body. Such a
+// wrapper is followed with that function bound to the decorator's parameter
+// at each call (CallEdge::Binds). Others (a class's __call__ handing the
+// function on through other calls, a factory's result) are taken to call
+// what they wrap: following them would join every function they decorate.
+bool isPlainDecorator(const PyProgram &P, const std::string &D) {
+  const auto [F, M] = P.signature(D);
+  if (!F || !M || F->IsLambda || F->IsModuleBody || !F->ClassQName.empty())
+    return false;
+  const PySource &S = *P.tree(*M).Src;
+  auto Params = callerParameters(*F);
+  if (Params.empty())
+    return false;
+  std::string_view First = S.text(parameterName(Params.front()));
+  bool Returns = false, Other = false;
+  walk(field(F->Node, "body"), [&](TSNode N) {
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = unparen(ts_node_named_child(N, 0));
+    std::string_view Name = is(V, "identifier") ? S.text(V) : std::string_view();
+    bool Plain = !Name.empty() && (Name == First || P.isFunction(D + "." + std::string(Name)));
+    Returns |= Plain;
+    Other |= !Plain;
+    return false;
+  });
+  return Returns && !Other;
+}
+
+// What the decorators of a definition do, innermost first: each plain
+// project decorator (with what its parameter receives), and what the name
+// holds after them all.
+struct DecoratorChain {
+  std::vector<std::pair<std::string, std::string>> Steps; // (decorator, what it receives)
+  std::vector<std::string> Called;                        // every decorator call made
+  std::vector<std::string> Holds;
+};
+
+DecoratorChain decoratorChain(const PyTypes &Scope, TSNode Decorated, const std::string &Function) {
+  DecoratorChain C;
+  C.Holds = {usr(Function)};
+  auto Ds = decoratorsOf(Decorated);
+  for (auto It = Ds.rbegin(); It != Ds.rend(); ++It) {
+    std::vector<std::string> Next;
+    for (const auto &K : valueTargets(Scope, *It)) {
+      if (K.rfind("py:ret:", 0) == 0)
+        C.Called.push_back(K); // a factory's result, called on the function
+      if (!isProjectFunctionKey(Scope.P, K))
+        continue;
+      C.Called.push_back(K);
+      if (!isPlainDecorator(Scope.P, K.substr(3)))
+        continue;
+      for (const auto &H : C.Holds)
+        C.Steps.push_back({K.substr(3), H});
+      Next.push_back(returnKey(K.substr(3)));
+    }
+    if (!Next.empty())
+      C.Holds = std::move(Next);
+  }
+  return C;
+}
+
+// The analysis of the scope a definition's decorators are spelled in, and
+// the decorated_definition node; null when Function is not decorated.
+std::pair<const PyTypes *, TSNode> decoratedAt(const PyTypes &T, const std::string &Function) {
   const auto [F, M] = T.P.signature(Function);
   if (!F || !M || F->IsLambda || F->IsModuleBody)
-    return false;
+    return {nullptr, {}};
   TSNode Decorated = ts_node_parent(F->Node);
   if (!is(Decorated, "decorated_definition"))
-    return false;
-  // Decorators are spelled in the module that defines Function; a def
-  // nested in a function may use that function's own, which its module's
-  // top level does not know (then it is its own name only).
-  const PyTypes *Scope = &T;
-  if (&T.M != M || !T.F.IsModuleBody) {
-    PyTypeCache &Cache = T.cache();
-    auto &Slot = Cache.ModuleScopes[M];
-    if (!Slot && Cache.Depth <= 2) {
-      ++Cache.Depth;
-      Slot = std::make_unique<PyTypes>(T.P, *M, M->Functions.front(), Cache);
-      --Cache.Depth;
-    }
-    if (!(Scope = Slot.get()))
-      return false;
-  }
-  for (TSNode D : decoratorsOf(Decorated)) {
-    D = unparen(D);
-    if (is(D, "call"))
-      D = unparen(field(D, "function"));
-    if (std::string Q = Scope->resolve(D); !Q.empty() && T.P.isFunction(Q))
-      return true;
-  }
-  return false;
+    return {nullptr, {}};
+  // A def nested in a function may use that function's own decorators,
+  // which the module's top level does not know: then it is taken as itself.
+  return {T.moduleScope(M), Decorated};
+}
+
+} // namespace
+
+bool wrappedByProject(const PyTypes &T, const std::string &Function) {
+  auto [Scope, Decorated] = decoratedAt(T, Function);
+  return Scope && !decoratorChain(*Scope, Decorated, Function).Steps.empty();
+}
+
+std::vector<std::pair<std::string, std::string>> decoratorBinds(const PyTypes &T,
+                                                                const std::string &Function) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  auto [Scope, Decorated] = decoratedAt(T, Function);
+  if (Scope)
+    for (const auto &[D, Receives] : decoratorChain(*Scope, Decorated, Function).Steps)
+      Out.push_back({paramKey(D, 0), Receives});
+  return Out;
 }
 
 std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
@@ -384,30 +449,13 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
                          std::string(T.M.Src->text(field(Def, "name")));
   if (!T.P.isFunction(Function))
     return {};
-  std::vector<std::string> Called;
-  std::vector<std::string> Holds = {usr(Function)};
-  auto Ds = decoratorsOf(Decorated);
-  // The decorator nearest the def runs first.
-  for (auto It = Ds.rbegin(); It != Ds.rend(); ++It) {
-    std::vector<std::string> Next;
-    for (const auto &K : valueTargets(T, *It)) {
-      if (!isProjectFunctionKey(T.P, K) && K.rfind("py:ret:", 0) != 0)
-        continue; // a library decorator hands back what it wraps, as far as calls go
-      Called.push_back(K);
-      if (isProjectFunctionKey(T.P, K))
-        for (const auto &H : Holds)
-          Stores.push_back({paramKey(K.substr(3), 0), H});
-      // What a decorator given through a call (`@factory(x)`) receives is
-      // not named: only what it returns is followed.
-      Next.push_back(K.rfind("py:ret:", 0) == 0 ? "" : returnKey(K.substr(3)));
-    }
-    Next.erase(std::remove(Next.begin(), Next.end(), ""), Next.end());
-    if (!Next.empty())
-      Holds = std::move(Next);
-  }
-  for (const auto &H : Holds)
-    Stores.push_back({decoratedKey(Function), H});
-  return Called;
+  DecoratorChain C = decoratorChain(T, Decorated, Function);
+  for (const auto &[D, Receives] : C.Steps)
+    Stores.push_back({paramKey(D, 0), Receives});
+  if (!C.Steps.empty())
+    for (const auto &H : C.Holds)
+      Stores.push_back({decoratedKey(Function), H});
+  return C.Called;
 }
 
 std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {

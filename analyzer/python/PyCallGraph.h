@@ -38,6 +38,11 @@ std::string decoratedKey(const std::string &Function);
 // one): its name then holds what the decorators return, not Function.
 bool wrappedByProject(const PyTypes &T, const std::string &Function);
 
+// What a call of the decorated Function binds: each plain decorator's
+// parameter to what it wrapped (its wrapper calls that alone there).
+std::vector<std::pair<std::string, std::string>> decoratorBinds(const PyTypes &T,
+                                                                const std::string &Function);
+
 // `@d1 @d2(x) def f`: runs d2(x)'s result, then d1, on f where the
 // definition runs. Returns what those calls run; Stores gets what each
 // decorator's parameter receives and what f's name holds after them.

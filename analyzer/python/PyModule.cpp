@@ -107,6 +107,8 @@ void indexImports(PyModuleInfo &M, TSNode N) {
       M.Imports[std::string(S.text(field(C, "alias")))] = From + "." + dotted(S, field(C, "name"));
     else if (is(C, "dotted_name"))
       M.Imports[dotted(S, C)] = From + "." + dotted(S, C);
+    else if (is(C, "wildcard_import"))
+      M.Imports[StarImport + From] = From; // bound once every module is known
   }
 }
 
@@ -366,6 +368,7 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(Classes, Other.Classes);
   mergeTable(SuperClasses, Other.SuperClasses);
   mergeTable(ClassObjects, Other.ClassObjects);
+  Built.insert(Other.Built.begin(), Other.Built.end());
 }
 
 void PyProgram::link() {
@@ -375,20 +378,10 @@ void PyProgram::link() {
       FunctionNames.insert(F.QualName);
       FunctionByName.emplace(F.QualName, std::make_pair(&F, M.get()));
     }
-    fs::path P = fs::path(M->Path).lexically_normal();
-    std::string Suffix = P.stem().string();
-    if (Suffix == "__init__") {
-      P = P.parent_path();
-      Suffix = P.filename().string();
-    }
-    for (int Depth = 0; Depth < 8 && !Suffix.empty(); ++Depth) {
-      auto [It, New] = BySuffix.emplace(Suffix, M.get());
+    for (const auto &Alias : M->Aliases) {
+      auto [It, New] = ByAlias.emplace(Alias, M.get());
       if (!New && It->second != M.get())
         It->second = nullptr;
-      P = P.parent_path();
-      if (P.filename().empty() || P == P.root_path())
-        break;
-      Suffix = P.filename().string() + "." + Suffix;
     }
   }
   // A module of a prefixed tree imports from its own tree when the module
@@ -408,6 +401,8 @@ void PyProgram::link() {
       if (Q.rfind(M->RootPrefix, 0) != 0 && Own(Q))
         Q = M->RootPrefix + Q;
   }
+  bindSiblingImports();
+  bindStarImports();
   for (auto &M : Modules)
     for (auto &[Name, C] : M->Classes) {
       // Bases and class-level names are spelled in the defining module:
@@ -478,9 +473,22 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
   std::string Base = methodOf(Class, Method);
   if (!Base.empty())
     Out.push_back(Base);
-  for (const auto &Sub : descendants(Class))
-    if (const PyClassDef *D = classNamed(Sub); D && D->Methods.count(Method))
+  // Rapid type analysis: an override runs only on instances of a class
+  // below it that the program builds (an annotation naming a base does not
+  // make every subclass in the tree a candidate).
+  auto Descendants = descendants(Class);
+  for (const auto &Sub : Descendants) {
+    const PyClassDef *D = classNamed(Sub);
+    if (!D || !D->Methods.count(Method))
+      continue;
+    bool Runs = !BuiltKnown || built(Sub) || std::any_of(Descendants.begin(), Descendants.end(),
+                                          [&](const std::string &Below) {
+                                            return built(Below) && methodOf(Below, Method) ==
+                                                                       Sub + "." + Method;
+                                          });
+    if (Runs)
       Out.push_back(Sub + "." + Method);
+  }
   std::lock_guard<std::mutex> Lock(DispatchMutex);
   DispatchMemo.emplace(std::make_pair(Class, Method), Out);
   return Out;
@@ -660,11 +668,75 @@ std::string PyProgram::canonical(const std::string &Name) const {
   return Cur;
 }
 
+void PyProgram::bindSiblingImports() {
+  // A script's folder comes first on sys.path when it runs: `import helper`
+  // in tools/train.py is tools/helper.py, whatever a root names it.
+  std::map<fs::path, bool> Package;
+  auto isPackage = [&](const fs::path &Dir) {
+    auto [It, New] = Package.emplace(Dir, false);
+    if (New) {
+      std::error_code EC;
+      It->second = fs::exists(Dir / "__init__.py", EC);
+    }
+    return It->second;
+  };
+  std::map<fs::path, std::map<std::string, std::string>> NamesIn;
+  for (const auto &M : Modules) {
+    fs::path P = fs::path(M->Path).lexically_normal();
+    if (P.stem() == "__init__") {
+      if (!isPackage(P.parent_path().parent_path()))
+        NamesIn[P.parent_path().parent_path()][P.parent_path().filename().string()] = M->Module;
+    } else if (!isPackage(P.parent_path())) {
+      NamesIn[P.parent_path()][P.stem().string()] = M->Module;
+    }
+  }
+  for (auto &M : Modules) {
+    fs::path Dir = fs::path(M->Path).lexically_normal().parent_path();
+    auto Siblings = NamesIn.find(Dir);
+    if (Siblings == NamesIn.end() || isPackage(Dir))
+      continue;
+    for (auto &[Local, Q] : M->Imports) {
+      std::string Head = Q.substr(0, Q.find('.'));
+      if (auto It = Siblings->second.find(Head); It != Siblings->second.end() && It->second != Head)
+        Q = It->second + Q.substr(Head.size());
+    }
+  }
+}
+
+void PyProgram::bindStarImports() {
+  // `from m import *` binds m's public names (those without a leading
+  // underscore, or those its __all__ lists, which is not read here): its
+  // definitions and its own imports, star imports included, so a chain of
+  // them needs a round per link.
+  for (int Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (auto &M : Modules)
+      for (auto It = M->Imports.lower_bound(StarImport);
+           It != M->Imports.end() && It->first.rfind(StarImport, 0) == 0; ++It) {
+        const PyModuleInfo *From = moduleFor(It->second);
+        if (!From || From == M.get())
+          continue;
+        auto bind = [&](const std::string &Name, const std::string &Q) {
+          if (Name.empty() || Name[0] == '_' || Name.rfind(StarImport, 0) == 0 ||
+              M->Defs.count(Name))
+            return;
+          Changed |= M->Imports.emplace(Name, Q).second;
+        };
+        for (const auto &[Name, Q] : From->Defs)
+          bind(Name, Q);
+        for (const auto &[Name, Q] : From->Imports)
+          bind(Name, Q);
+      }
+    if (!Changed)
+      break;
+  }
+}
+
 const PyModuleInfo *PyProgram::moduleFor(const std::string &Dotted) const {
   if (auto It = ByModule.find(Dotted); It != ByModule.end())
     return It->second;
-  auto It = BySuffix.find(Dotted);
-  return It == BySuffix.end() ? nullptr : It->second;
+  auto It = ByAlias.find(Dotted);
+  return It == ByAlias.end() ? nullptr : It->second;
 }
 
 const PyClassDef *PyProgram::classNamed(const std::string &QName) const {

@@ -16,6 +16,10 @@
 
 namespace graphsafe::lint::py {
 
+// The key a `from m import *` is noted under in PyModuleInfo::Imports (no
+// Python name starts so); PyProgram::link binds m's names in its place.
+inline constexpr const char *StarImport = "*";
+
 struct PyFunctionDef {
   std::string QualName; // module.Class.method; module.<module> for top-level code
   std::string Name;
@@ -51,6 +55,8 @@ struct PyModuleInfo {
   // name (a vendored or forked copy): the dotted folder this module's
   // package root sits in, which prefixes its name and the imports it makes.
   std::string RootPrefix;
+  // The other names it can be imported under (resolve/ImportSystem.h).
+  std::vector<std::string> Aliases;
   std::unique_ptr<PySource> Src;
   std::map<std::string, std::string> Imports; // local name -> qualified name
   std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
@@ -104,6 +110,9 @@ struct PyLearned {
   ByParameter Classes;
   ByParameter SuperClasses; // keyed "Function@CallerClass"
   ByParameter ClassObjects;
+  // Classes whose instances the program may make: called, or handed on as
+  // values (analyzer/python/PyAnalysis.cpp, constructs).
+  std::set<std::string> Built;
   void merge(const PyLearned &Other);
 };
 
@@ -118,6 +127,8 @@ public:
   // re-exports followed); Name itself when it is neither.
   std::string canonical(const std::string &Name) const;
   const PyClassDef *classNamed(const std::string &QName) const;
+  // The module a dotted name imports, or null when no analysed file is it.
+  const PyModuleInfo *moduleNamed(const std::string &Dotted) const { return moduleFor(Dotted); }
   bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
   // Reads of other modules' code go through the accessors below, each of
   // which names the piece it reads, so a ReadLog learns what an analysis
@@ -169,6 +180,16 @@ public:
   // override the same base method).
   std::vector<std::string> dispatch(const std::string &Class, const std::string &Method,
                                     bool Exact) const;
+  // Whether instances of Class may exist: the program builds it somewhere,
+  // or hands the class on as a value.
+  bool built(const std::string &Class) const { return Learned.Built.count(Class) > 0; }
+  // From here on dispatch goes by what is built (set once every module's
+  // first reading is merged; before, every override is a candidate).
+  void knowBuilt() {
+    std::lock_guard<std::mutex> Lock(DispatchMutex);
+    BuiltKnown = true;
+    DispatchMemo.clear();
+  }
   // Every project class below Class: its subclasses, theirs, and so on.
   std::vector<std::string> descendants(const std::string &Class) const;
   // Class and its project ancestors in method resolution order (C3).
@@ -235,6 +256,7 @@ private:
   std::map<std::string, std::set<std::string>> AssignedBelow;
   std::map<std::string, std::set<std::string>> MethodStores;
   mutable std::mutex DispatchMutex;
+  bool BuiltKnown = false;
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
   std::set<std::string> FunctionNames;
   std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
@@ -244,11 +266,11 @@ private:
   // M's tree, recording nothing.
   const PyModuleInfo &parsed(const PyModuleInfo &M) const;
   std::map<std::string, const PyModuleInfo *> ByModule;
-  // Dotted path suffixes of each file (`nanovllm.models.qwen3` for
-  // .../nanovllm/models/qwen3.py), for namespace packages that have no
-  // __init__.py; a suffix two files share is left out (null).
-  std::map<std::string, const PyModuleInfo *> BySuffix;
+  // The modules by their aliases; an alias two files share is left out (null).
+  std::map<std::string, const PyModuleInfo *> ByAlias;
   const PyModuleInfo *moduleFor(const std::string &Dotted) const;
+  void bindSiblingImports();
+  void bindStarImports();
 };
 
 } // namespace graphsafe::lint::py

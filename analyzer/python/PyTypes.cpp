@@ -410,17 +410,41 @@ Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
   if (const PyTypes *Outer = closureScope(Name))
     return Outer->nameAt(Name, Offset);
   // A global: its value at the end of the module's top-level code.
-  const PyTypes *Scope = moduleScope();
-  return Scope ? Scope->nameAt(Name, ~0u) : Value{};
+  if (const PyTypes *Scope = moduleScope(); Scope && Scope != this && Scope->bindsHere(Name))
+    return Scope->nameAt(Name, ~0u);
+  // A global of another module, imported by name (`from pkg import model`).
+  if (auto Global = importedGlobal(Name))
+    return Global->first->nameAt(Global->second, ~0u);
+  return {};
 }
 
-const PyTypes *PyTypes::moduleScope() const {
-  if (F.IsModuleBody || Cache.Depth > 2)
-    return nullptr;
-  auto &Scope = Cache.ModuleScopes[&M];
+std::optional<std::pair<const PyTypes *, std::string>>
+PyTypes::importedGlobal(std::string_view Name) const {
+  auto It = M.Imports.find(std::string(Name));
+  if (It == M.Imports.end())
+    return std::nullopt;
+  std::string Q = P.canonical(It->second);
+  size_t Dot = Q.rfind('.');
+  if (Dot == std::string::npos || P.isFunction(Q) || P.classNamed(Q))
+    return std::nullopt;
+  const PyModuleInfo *Of = P.moduleNamed(Q.substr(0, Dot));
+  const PyTypes *Scope = Of && Of != &M ? moduleScope(Of) : nullptr;
+  std::string Global = Q.substr(Dot + 1);
+  if (!Scope || !Scope->bindsHere(Global))
+    return std::nullopt;
+  return std::make_pair(Scope, Global);
+}
+
+const PyTypes *PyTypes::moduleScope(const PyModuleInfo *Of) const {
+  if (!Of)
+    Of = &M;
+  if ((Of == &M && F.IsModuleBody) || Cache.Depth > 2)
+    return Of == &M && F.IsModuleBody ? this : nullptr;
+  auto &Scope = Cache.ModuleScopes[Of];
   if (!Scope) {
     ++Cache.Depth;
-    Scope = std::make_unique<PyTypes>(P, M, M.Functions.front(), Cache);
+    const PyModuleInfo &Read = P.tree(*Of);
+    Scope = std::make_unique<PyTypes>(P, Read, Read.Functions.front(), Cache);
     --Cache.Depth;
   }
   return Scope.get();

@@ -102,9 +102,12 @@ public:
   // For a name bound by a starred target (`a, *b = x, y, z`): the elements
   // [first, second) of boundExpr's sequence it holds; else (0, -1), all.
   std::pair<int, int> boundSlice(std::string_view Name, unsigned Offset) const;
-  // The analysis of the module's top-level code, where globals are bound;
-  // null for the module itself or when too deep to look now.
-  const PyTypes *moduleScope() const;
+  // The analysis of the top-level code of module Of (this function's own
+  // by default), where its globals are bound; null when too deep to look now.
+  const PyTypes *moduleScope(const PyModuleInfo *Of = nullptr) const;
+  // A name imported from another project module that binds it at its top
+  // level (`from cfg import table`): that module's analysis and the name.
+  std::optional<std::pair<const PyTypes *, std::string>> importedGlobal(std::string_view Name) const;
   // `for name in expr`: the expression name takes elements of, if that is
   // its binding before Offset; else null.
   TSNode iteratedExpr(std::string_view Name, unsigned Offset) const;

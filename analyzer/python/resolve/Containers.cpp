@@ -143,8 +143,78 @@ const std::string AnyKey = "*", UnknownKey = "?";
 
 } // namespace
 
+bool overwrittenBefore(const PyTypes &T, TSNode Container, const std::string &Key, TSNode Use) {
+  Container = unparen(Container);
+  if (Key.empty() || !is(Container, "identifier"))
+    return false;
+  const PySource &S = *T.M.Src;
+  std::string_view Name = S.text(Container);
+  unsigned At = 0;
+  if (bindingScope(T, Name, beginOf(Use), At) != &T)
+    return false;
+  // The binding of the literal itself ends where its statement does.
+  TSNode Bound = T.boundExpr(Name, beginOf(Use));
+  unsigned From = ts_node_is_null(Bound) ? 0 : endOf(Bound);
+  auto encloses = [&](TSNode Block) {
+    return beginOf(Block) <= beginOf(Use) && endOf(Use) <= endOf(Block);
+  };
+  bool Found = false;
+  walk(T.F.body(), [&](TSNode N) {
+    if (Found || beginOf(N) >= beginOf(Use))
+      return false;
+    if (endOf(N) <= From && !encloses(N))
+      return false;
+    bool Writes = false;
+    if (is(N, "assignment")) {
+      TSNode L = unparen(field(N, "left"));
+      Writes = is(L, "subscript") && S.text(unparen(field(L, "value"))) == Name &&
+               constantKey(T, field(L, "subscript")) == Key;
+    } else if (is(N, "call")) {
+      TSNode Fn = unparen(field(N, "function"));
+      if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "update" &&
+          S.text(unparen(field(Fn, "object"))) == Name) {
+        CallArgs A = argsOf(S, N);
+        for (const auto &[K, V] : A.Keywords)
+          Writes |= "'" + std::string(K) == Key;
+        if (A.Positional.size() == 1)
+          if (auto Entries = dictEntries(T, A.Positional[0]))
+            for (const auto &[K, El] : *Entries)
+              Writes |= K == Key;
+      }
+    }
+    if (!Writes)
+      return true;
+    // Straight-line code before the use: the statement sits directly in a
+    // block that holds the use, so it ran before it on every path.
+    TSNode Stmt = N;
+    while (!ts_node_is_null(ts_node_parent(Stmt)) && !is(ts_node_parent(Stmt), "block") &&
+           !is(ts_node_parent(Stmt), "module"))
+      Stmt = ts_node_parent(Stmt);
+    TSNode Block = ts_node_parent(Stmt);
+    Found = !ts_node_is_null(Block) && encloses(Block) && beginOf(Stmt) >= From;
+    return false;
+  });
+  return Found;
+}
+
+std::string constantKey(const PyTypes &T, TSNode K) {
+  K = unparen(K);
+  if (std::string Key = literalKey(*T.M.Src, K); !Key.empty() || !is(K, "identifier"))
+    return Key;
+  // A name bound once to a literal, here or in the module it is imported from.
+  std::string_view Name = T.M.Src->text(K);
+  unsigned At = 0;
+  if (const PyTypes *Scope = bindingScope(T, Name, beginOf(K), At))
+    return literalKey(*Scope->M.Src, Scope->boundExpr(Name, At));
+  if (auto Global = T.importedGlobal(Name))
+    return literalKey(*Global->first->M.Src, Global->first->boundExpr(Global->second, ~0u));
+  return "";
+}
+
 std::string literalKey(const PySource &S, TSNode K) {
   K = unparen(K);
+  if (ts_node_is_null(K))
+    return "";
   if (auto I = literalIndex(S, K))
     return std::to_string(*I);
   if (!is(K, "string"))

@@ -34,12 +34,20 @@ std::optional<std::vector<std::pair<std::string, Element>>> dictEntries(const Py
 // The key a literal spells, as subscripts and dict entries compare it: a
 // string's contents, an integer as written; "" for anything else.
 std::string literalKey(const PySource &S, TSNode K);
+// The same, also for a name bound to a literal (`key = 1`, or imported
+// from a module that binds it so).
+std::string constantKey(const PyTypes &T, TSNode K);
 
 // Where the name Name used in T at Offset is bound: T itself, the function
 // around it, or the module's top level (with the offset to look it up at).
 // Null for parameters, imports, definitions and unknown names.
 const PyTypes *bindingScope(const PyTypes &T, std::string_view Name, unsigned Offset,
                             unsigned &At);
+
+// Whether Container[Key] was written (`d[k] = f`, `d.update(k=f)`) after
+// the literal Container is bound to and before Use, on every path there:
+// the literal's entry for Key is no longer what Use reads.
+bool overwrittenBefore(const PyTypes &T, TSNode Container, const std::string &Key, TSNode Use);
 
 // The storage keys a store into Container[Key] goes to (Key "" when not a
 // literal), and those a load of Container[Key] reads; none when Container

@@ -1,0 +1,38 @@
+// Module names as Python's import system gives them. A file is importable
+// under the name its path spells below a source root: the folder above its
+// top package (the unbroken chain of folders with an __init__.py, as pytest
+// and `python -m` find it), the folders given on the command line that are
+// not packages themselves, the folder of a script given by name, and the top
+// of the git work tree they are in. Folders between a root and a package
+// that have no __init__.py are namespace packages (PEP 420). A name that
+// spells no file below any root is library code: `import functools` never
+// binds a project file that happens to be called functools.py.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+struct SourceRoots {
+  // Folders, absolute and normal: where names start.
+  std::vector<std::string> Folders;
+  // The roots of a run: each folder given that is no package, the parent
+  // of each one that is, each given script's folder, and Top (a git work
+  // tree's top), when set.
+  static SourceRoots of(const std::vector<std::string> &Given, const std::string &Top);
+};
+
+struct ModuleNames {
+  // The dotted name: its package's for a module of a package, else from
+  // the nearest root.
+  std::string Module;
+  std::string Package; // the package relative imports start from
+  // Every other dotted name the file is importable under, from farther
+  // roots (a namespace package named from the folder above a given one).
+  std::vector<std::string> Aliases;
+};
+
+ModuleNames moduleNamesOf(const std::string &Path, const SourceRoots &Roots);
+
+} // namespace graphsafe::lint::py
