@@ -105,6 +105,9 @@ public:
         for (const auto &C : F.Calls) {
           for (const auto &T : C.When)
             note(T);
+          // The class of the object a method is called on.
+          if (C.ReceiverParam >= 0)
+            Tested[F.Usr].insert(static_cast<unsigned>(C.ReceiverParam));
           // A parameter passed on is tested where it goes.
           for (const auto &K : C.Constants)
             if (K.From >= 0)
@@ -133,8 +136,11 @@ public:
   std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr,
                                    const std::string &SelfClass = "",
                                    const Bindings *Bound = nullptr,
-                                   std::vector<std::string> *External = nullptr) const {
+                                   std::vector<std::string> *External = nullptr,
+                                   const std::vector<ConstArg> *CallerKnew = nullptr) const {
     std::vector<std::string> Out;
+    if (CallerKnew && !receiverMayRun(Via, *CallerKnew))
+      return Out;
     std::set<std::string> Seen = {Via.CalleeUsr};
     std::vector<std::string> Todo = {Via.CalleeUsr};
     if (Bound)
@@ -240,7 +246,7 @@ public:
       std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()         ? Via.Receiver
                                                       : Self;
-      for (const auto &T : targets(Via, nullptr, Self, &CallerBound)) {
+      for (const auto &T : targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew)) {
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
@@ -254,7 +260,8 @@ public:
             Passed.push_back(C);
             Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
           } else if (It != Tested.end() && It->second.count(C.Index) &&
-                     (C.Attr.empty() || TestedAttrs.count(C.Attr))) {
+                     (C.Attr.empty() || TestedAttrs.count(C.Attr) ||
+                      C.Attr.rfind(ClassFact, 0) == 0)) {
             Passed.push_back(C);
             Key += fmt::format("|{}.{}{}{}", C.Index, C.Attr,
                                C.TruthKnown ? (C.Truthy ? "t" : "f") : "?",
@@ -347,6 +354,30 @@ public:
             Callers[T].push_back({Caller, &C});
     std::set<std::string> Visiting;
     return entryContextsAt(Usr, 0, Visiting);
+  }
+
+  // A method called on an object the caller was handed runs, where the
+  // walk knows the object's class, that class's method alone; where it does
+  // not, the method of the class the parameter is declared or passed as,
+  // and no override of a subclass (those are not guessed: --explain-reach
+  // says which were left).
+  bool receiverMayRun(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew) const {
+    if (Via.ReceiverParam < 0)
+      return true;
+    std::string Class = Via.Receiver;
+    bool Known = false;
+    for (const ConstArg &K : CallerKnew)
+      if (K.Global.empty() && K.From < 0 && static_cast<int>(K.Index) == Via.ReceiverParam &&
+          K.Attr.rfind(ClassFact, 0) == 0) {
+        Class = K.Attr.substr(ClassFact.size());
+        Known = true;
+      }
+    if (!Class.empty() && Class[0] == '=')
+      Class = Class.substr(1);
+    if (Class.empty())
+      return true;
+    const auto &Ms = Classes.dispatch(Class, Via.ParamMethod, true);
+    return Ms.empty() ? !Known : Ms.front() == Via.CalleeUsr;
   }
 
 private:
@@ -583,10 +614,31 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
     if (Root && Root->RegionBegin.valid())
       Chain.push_back({"the capture region begins here", Root->RegionBegin});
     std::vector<const CallEdge *> Ambient;
-    for (const auto &C : G.at(Usr)->Calls)
-      if (C.Context == CaptureContext::Ambient && Rd.runs(C.When))
-        Ambient.push_back(&C);
+    std::map<SourceLoc, std::pair<const CallEdge *, size_t>> Left;
+    for (const auto &C : G.at(Usr)->Calls) {
+      if (C.Context != CaptureContext::Ambient || !Rd.runs(C.When))
+        continue;
+      Ambient.push_back(&C);
+      if (C.ReceiverParam >= 0 &&
+          std::none_of(Rd.With.begin(), Rd.With.end(),
+                       [&](const auto &W) { return G.receiverMayRun(C, W); }))
+        Left.emplace(C.Loc, std::make_pair(&C, 0)).first->second.second++;
+    }
     report(Ambient, Chain);
+    for (const auto &[Loc, Call] : Left) {
+      Site S;
+      S.RuleId = R->Id;
+      S.Loc = Loc;
+      S.Message = fmt::format(
+          "which class's '{}' runs here is not known to graphlint (the object comes from the "
+          "caller, and no call on the way says its class), so {} override{} of it in classes the "
+          "program builds {} not checked",
+          Call.first->ParamMethod, Call.second, Call.second == 1 ? "" : "s",
+          Call.second == 1 ? "was" : "were");
+      Finding Fd = makeFinding(S, Rules);
+      Fd.Notes = Chain;
+      Out.push_back(std::move(Fd));
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace graphsafe::lint {
@@ -162,7 +163,17 @@ struct CallEdge {
   // call through the parameter reached by this call runs only these, not
   // everything any caller passes (a thread pool's Schedule(fn)).
   std::vector<std::pair<std::string, std::string>> Binds;
+  // A method call on the caller's own parameter ReceiverParam (Python's
+  // `optimizer.step()`): where the walk knows the class of the object the
+  // caller was handed (ConstArg with Attr ClassFact), it runs that class's
+  // ParamMethod alone, not every override the parameter's declared type has.
+  int ReceiverParam = -1;
+  std::string ParamMethod;
 };
+
+// A ConstArg whose Attr starts so says the parameter holds an instance of
+// exactly the class (a summary class key) that follows.
+inline constexpr std::string_view ClassFact = "&class=";
 
 // A class of the program, for dispatching self calls: its bases in method
 // resolution order and the methods it defines itself (name -> USR).

@@ -9,6 +9,7 @@
 #include "PyObjectFacts.h"
 #include "PyParts.h"
 #include "PyResultCache.h"
+#include "resolve/LibrarySemantics.h"
 #include "ReadFile.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
@@ -204,8 +205,19 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           if (Followed) {
             std::vector<ConstArg> Objects = objectArguments(T, Target.substr(3), N);
             Passed.insert(Passed.end(), Objects.begin(), Objects.end());
+            std::vector<ConstArg> Classes = classArguments(T, Target.substr(3), N);
+            Passed.insert(Passed.end(), Classes.begin(), Classes.end());
           }
           break;
+        }
+      // `optimizer.step()` on a parameter: the class the walk knows the
+      // caller was handed decides which step runs.
+      int ReceiverParam = -1;
+      std::string ParamMethod;
+      if (TSNode Fn = unparen(field(N, "function")); is(Fn, "attribute") && Cs.SelfMethod.empty())
+        if (TSNode Obj = unparen(field(Fn, "object")); is(Obj, "identifier")) {
+          ReceiverParam = T.parameterAt(S.text(Obj), beginOf(Obj));
+          ParamMethod = std::string(S.text(field(Fn, "attribute")));
         }
       if (Followed) {
         std::vector<ConstArg> Modes = modeFactsAt(T, N, C == CaptureContext::InRegion);
@@ -225,6 +237,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           // A decorated function's wrapper calls, here, this function alone.
           if (Target.rfind("py:dec:", 0) == 0)
             FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));
+          if (ReceiverParam >= 0 && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
+            FS.Calls.back().ReceiverParam = ReceiverParam;
+            FS.Calls.back().ParamMethod = ParamMethod;
+          }
         }
       if (Cs.Dynamic && Cs.Keys.empty())
         FS.Calls.push_back({"py:unknown", Text, S.loc(N), C, RegionBegin, false, true});
@@ -241,12 +257,22 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                             });
       if (!ToProject && !ThroughStorage) {
         CallArgs A = argsOf(S, N);
-        std::vector<TSNode> Handed = A.Positional;
-        for (const auto &[Name, V] : A.Keywords)
-          Handed.push_back(V);
-        for (TSNode Arg : Handed)
+        std::vector<std::pair<std::string_view, TSNode>> Handed;
+        for (TSNode Arg : A.Positional)
+          Handed.push_back({"", Arg});
+        Handed.insert(Handed.end(), A.Keywords.begin(), A.Keywords.end());
+        TSNode Fn = unparen(field(N, "function"));
+        std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
+        for (const auto &[Keyword, Arg] : Handed) {
+          HandedUse Use = handedUse(Q, Method, Keyword);
+          if (Use == HandedUse::Inspects || Use == HandedUse::Keeps)
+            continue;
           for (const auto &Target : handedFunctions(T, Arg))
-            FS.Calls.push_back({Target, std::string(S.text(Arg)), S.loc(Arg), C, RegionBegin});
+            (Use == HandedUse::OtherThread ? Out.ThreadEntries : FS.Calls)
+                .push_back({Target, std::string(S.text(Arg)), S.loc(Arg),
+                            Use == HandedUse::OtherThread ? CaptureContext::Ambient : C,
+                            RegionBegin});
+        }
       }
       return true;
     });

@@ -600,6 +600,22 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
   return valueTargets(T, Arg);
 }
 
+std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee,
+                                     TSNode Call) {
+  std::vector<ConstArg> Out;
+  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, *Caller.M.Src, Call)) {
+    Value V = Caller.valueOf(Arg);
+    if (V.K != VK::Instance || V.Many || !V.Exact || !V.Also.empty() || !Caller.P.classNamed(V.Name))
+      continue;
+    ConstArg C{Index};
+    C.Attr = std::string(ClassFact) + classKey(V.Name);
+    C.TruthKnown = false; // an object's truth is its __bool__'s
+    C.NoneKnown = true;   // but it is no None
+    Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
 std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;

@@ -107,6 +107,13 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call);
 
+// The arguments of a call to the project function Callee that are
+// instances of exactly one project class (made by its constructor), as
+// ConstArgs whose Attr is ClassFact and the class's key: a method the
+// callee calls on that parameter runs that class's own.
+std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee,
+                                     TSNode Call);
+
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters, values assigned to attributes and
 // values a generator yields.

@@ -668,6 +668,16 @@ std::string PyProgram::canonical(const std::string &Name) const {
   return Cur;
 }
 
+void PyProgram::knowBuilt() {
+  for (const auto &[Name, C] : ClassByName)
+    for (const auto &[Attr, Named] : C->ClassLevelNames)
+      if (classNamed(Named))
+        Learned.Built.insert(Named);
+  std::lock_guard<std::mutex> Lock(DispatchMutex);
+  BuiltKnown = true;
+  DispatchMemo.clear();
+}
+
 void PyProgram::bindSiblingImports() {
   // A script's folder comes first on sys.path when it runs: `import helper`
   // in tools/train.py is tools/helper.py, whatever a root names it.

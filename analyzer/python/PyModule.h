@@ -185,11 +185,9 @@ public:
   bool built(const std::string &Class) const { return Learned.Built.count(Class) > 0; }
   // From here on dispatch goes by what is built (set once every module's
   // first reading is merged; before, every override is a candidate).
-  void knowBuilt() {
-    std::lock_guard<std::mutex> Lock(DispatchMutex);
-    BuiltKnown = true;
-    DispatchMemo.clear();
-  }
+  // A class a class body names (`layer_class = LlamaLayer`) is handed on
+  // as a value, as one a function names is.
+  void knowBuilt();
   // Every project class below Class: its subclasses, theirs, and so on.
   std::vector<std::string> descendants(const std::string &Class) const;
   // Class and its project ancestors in method resolution order (C3).

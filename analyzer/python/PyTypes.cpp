@@ -172,8 +172,19 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       V.K = VK::Stream;
     else if (T.find("Generator") != std::string_view::npos)
       V.K = VK::Generator;
-    else if (std::string Q = resolve(TypeExpr); !Q.empty() && P.classNamed(Q))
-      V = {VK::Instance, Q};
+    else if (std::string Q = resolve(TypeExpr); !Q.empty() && P.classNamed(Q)) {
+      // An annotation narrows what callers pass, never widens it: the
+      // classes they pass, where all are the annotated one or below it.
+      auto Passed = callerClasses(Index);
+      auto Above = [&](const std::string &C) {
+        auto As = P.ancestors(C);
+        return std::find(As.begin(), As.end(), Q) != As.end();
+      };
+      if (!Passed.empty() && std::all_of(Passed.begin(), Passed.end(), Above))
+        V = Value::instanceOfAny(Passed);
+      else
+        V = {VK::Instance, Q};
+    }
     else
       // An annotation naming a library base (`model: torch.nn.Module`) says
       // less than the project classes callers pass.

@@ -1,0 +1,65 @@
+#include "LibrarySemantics.h"
+
+#include <set>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+bool startsWith(std::string_view S, std::string_view P) { return S.substr(0, P.size()) == P; }
+
+bool endsWith(std::string_view S, std::string_view Tail) {
+  return S.size() >= Tail.size() && S.substr(S.size() - Tail.size()) == Tail;
+}
+
+using Names = std::set<std::string, std::less<>>;
+
+// Functions that look at a callable and return without calling it.
+const Names Inspecting = {
+    "callable", "getattr", "hasattr", "setattr", "delattr", "id", "isinstance", "issubclass",
+    "type", "repr", "str", "print", "len", "hash", "vars", "dir", "format", "bool",
+    "functools.wraps", "functools.update_wrapper", "functools.cache", "functools.lru_cache",
+    "typing.cast", "copy.copy", "copy.deepcopy", "pickle.dumps", "staticmethod", "classmethod",
+    "property", "weakref.ref", "weakref.WeakMethod", "torch.jit.ignore", "torch.jit.unused",
+    "torch._dynamo.disable", "torch.compiler.disable"};
+
+// Functions that keep a callable to call it later, when something else
+// happens (an object dies, the interpreter exits, a module runs).
+const Names Keeping = {"functools.partial", "functools.partialmethod", "weakref.finalize",
+                       "atexit.register",   "signal.signal",           "sys.settrace",
+                       "sys.setprofile",    "threading.settrace",      "contextlib.ExitStack.callback",
+                       "copyreg.pickle"};
+
+// Constructors and functions that run a callable on another thread or
+// process.
+const Names Threads = {"threading.Thread", "threading.Timer", "multiprocessing.Process",
+                       "torch.multiprocessing.Process", "_thread.start_new_thread",
+                       "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"};
+
+} // namespace
+
+HandedUse handedUse(const std::string &Callee, std::string_view Method, std::string_view Keyword) {
+  if (Inspecting.count(Callee) || startsWith(Callee, "inspect.") || startsWith(Callee, "typing."))
+    return HandedUse::Inspects;
+  if (Keeping.count(Callee))
+    return HandedUse::Keeps;
+  if (Threads.count(Callee))
+    return Keyword.empty() || Keyword == "target" || Keyword == "function" || Keyword == "fn"
+               ? HandedUse::OtherThread
+               : HandedUse::Keeps;
+  // Methods by what every library spelling them means: an executor runs what
+  // it is given on its workers; hooks and callbacks run when their object
+  // does; containers hold what is put in them.
+  if (Method == "submit" || Method == "apply_async" || Method == "map_async" ||
+      Method == "run_in_executor" || Method == "start_new_thread")
+    return HandedUse::OtherThread;
+  if (startsWith(Method, "register_") || endsWith(Method, "_hook") || endsWith(Method, "_hooks") ||
+      Method == "add_done_callback" || Method == "append" || Method == "appendleft" ||
+      Method == "add" || Method == "insert" || Method == "extend" || Method == "setdefault" ||
+      Method == "update" || Method == "put" || Method == "put_nowait" || Method == "connect" ||
+      Method == "callback" || Method == "push")
+    return HandedUse::Keeps;
+  return HandedUse::CallsNow;
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,24 @@
+// What code outside the analysed files does with a callable handed to it:
+// call it before returning (`map`, `sorted(key=)`, `functools.reduce`,
+// `torch.utils.checkpoint.checkpoint`), keep it for a later call
+// (`functools.partial`, `weakref.finalize`, `atexit.register`, hooks,
+// containers), start it on another thread (`threading.Thread(target=)`,
+// an executor's `submit`), or only look at it (`inspect.signature`,
+// `getattr`, `callable`). A call this table does not know may call what it
+// is handed, as before.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace graphsafe::lint::py {
+
+enum class HandedUse { CallsNow, Keeps, OtherThread, Inspects };
+
+// Callee: the qualified name the call resolves to (`functools.reduce`,
+// `threading.Thread`), empty when it does not resolve; Method: the
+// attribute called (`submit`, `register_forward_hook`), empty for a plain
+// name; Keyword: the keyword the callable is passed as, empty when positional.
+HandedUse handedUse(const std::string &Callee, std::string_view Method, std::string_view Keyword);
+
+} // namespace graphsafe::lint::py
