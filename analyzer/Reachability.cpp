@@ -383,8 +383,16 @@ public:
 private:
   static constexpr std::string_view ResultOf = "py:retof:", ArgumentOf = "py:argof:";
 
-  // The Python functions storage Key holds, through other storage.
-  std::vector<std::string> storedFunctions(const std::string &Key, int Depth = 0) const {
+  // The Python functions storage Key holds, through other storage, as the
+  // walk asks (the stores are complete by then): remembered.
+  const std::vector<std::string> &storedFunctions(const std::string &Key) const {
+    if (auto It = StoredMemo.find(Key); It != StoredMemo.end())
+      return It->second;
+    return StoredMemo.emplace(Key, findStoredFunctions(Key, 0)).first->second;
+  }
+  mutable std::map<std::string, std::vector<std::string>> StoredMemo;
+
+  std::vector<std::string> findStoredFunctions(const std::string &Key, int Depth) const {
     std::vector<std::string> Out;
     std::set<std::string> Seen = {Key};
     std::vector<std::string> Todo = {Key};
@@ -394,7 +402,7 @@ private:
       if (ByUsr.count(K) && K.rfind("py:", 0) == 0)
         Out.push_back(K);
       if (K.rfind(ResultOf, 0) == 0)
-        for (const auto &F : storedFunctions(K.substr(ResultOf.size()), Depth + 1))
+        for (const auto &F : findStoredFunctions(K.substr(ResultOf.size()), Depth + 1))
           if (std::string R = "py:ret:" + F.substr(3); Seen.insert(R).second)
             Todo.push_back(R);
       if (auto It = Stores.find(K); It != Stores.end())
@@ -422,7 +430,7 @@ private:
           continue;
         std::string Storage = Key.substr(ArgumentOf.size(), Hash - ArgumentOf.size());
         std::string Index = Key.substr(Hash + 1);
-        for (const auto &F : storedFunctions(Storage)) {
+        for (const auto &F : findStoredFunctions(Storage, 0)) {
           if (Shifted.count(F))
             continue; // its arguments sit at other positions
           auto &To = Stores["py:param:" + F.substr(3) + "#" + Index];

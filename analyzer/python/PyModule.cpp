@@ -427,9 +427,15 @@ void PyProgram::link() {
     linearize(Name, Visiting);
   }
   for (const auto &[Name, C] : ClassByName) {
+    for (const auto &[Attr, Named] : C->ClassLevelNames)
+      ClassLevelAttrs.insert(Attr);
     for (const auto &B : C->Bases)
       if (B != Name)
         Subclasses[B].push_back(Name);
+  }
+  for (const auto &[Name, Subs] : Subclasses)
+    Descendants[Name] = findDescendants(Name);
+  for (const auto &[Name, C] : ClassByName) {
     for (const auto &A : ancestors(Name))
       AssignedBelow[A].insert(C->AssignedAttrs.begin(), C->AssignedAttrs.end());
     for (const auto &[Method, Attrs] : C->StoresBy)
@@ -495,6 +501,11 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
 }
 
 std::vector<std::string> PyProgram::descendants(const std::string &Class) const {
+  auto It = Descendants.find(Class);
+  return It == Descendants.end() ? std::vector<std::string>{} : It->second;
+}
+
+std::vector<std::string> PyProgram::findDescendants(const std::string &Class) const {
   std::vector<std::string> Out;
   std::set<std::string> Seen = {Class};
   std::vector<std::string> Down = {Class};
@@ -586,6 +597,8 @@ std::vector<std::string> PyProgram::libraryBases(const std::string &Class) const
 
 std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
                                                      const std::string &Attr) const {
+  if (!ClassLevelAttrs.count(Attr))
+    return {};
   // What the instance's own class may have: the nearest definition above or
   // at Class, and every subclass's own.
   std::vector<std::string> Named;

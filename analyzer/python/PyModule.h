@@ -250,6 +250,10 @@ private:
   const std::vector<std::string> &linearize(const std::string &Class,
                                             std::set<std::string> &Visiting);
   std::map<std::string, std::vector<std::string>> Subclasses;
+  std::map<std::string, std::vector<std::string>> Descendants; // of each class with subclasses
+  std::vector<std::string> findDescendants(const std::string &Class) const;
+  // The attribute names class bodies assign classes to.
+  std::set<std::string> ClassLevelAttrs;
   // Attributes assigned in each class or any of its descendants.
   std::map<std::string, std::set<std::string>> AssignedBelow;
   std::map<std::string, std::set<std::string>> MethodStores;
