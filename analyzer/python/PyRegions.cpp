@@ -1,3 +1,4 @@
+#include "PyCallGraph.h"
 #include "PyContext.h"
 
 #include <algorithm>
@@ -78,6 +79,59 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
   return 0;
 }
 
+// A project function that opens a capture for its caller, whatever its
+// name: it returns a capture context manager (`return torch.cuda.graph(g)`,
+// an accelerator's `capture_to_graph`), or it is a generator context
+// manager that yields inside one. `with helper(g):` is then a region.
+bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
+                  int Depth);
+
+bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int Depth) {
+  Call = unparen(Call);
+  if (!is(Call, "call"))
+    return false;
+  if (listed(Spec.PyContextManagers, T.resolve(field(Call, "function"))))
+    return true;
+  for (const auto &K : calleesOf(T, Call).Keys)
+    if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) &&
+        opensCapture(T, K.substr(3), Spec, Depth + 1))
+      return true;
+  return false;
+}
+
+bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
+                  int Depth) {
+  PyTypeCache &Cache = Caller.cache();
+  if (auto It = Cache.OpensCapture.find(Q); It != Cache.OpensCapture.end())
+    return It->second;
+  const PyProgram &P = Caller.P;
+  const PyFunctionDef *F = P.function(Q);
+  const PyModuleInfo *M = P.moduleOfFunction(Q);
+  if (!F || !M || F->IsModuleBody || F->IsLambda || Depth > 3 || Cache.Depth > 2)
+    return false;
+  Cache.OpensCapture[Q] = false; // a recursive helper opens nothing by recursing
+  ++Cache.Depth;
+  PyTypes T(P, *M, *F, Cache);
+  const bool Generator = isContextManager(P, Q);
+  bool Returns = false, Other = false, Yields = false;
+  walk(F->body(), [&](TSNode N) {
+    if (is(N, "return_statement")) {
+      TSNode V = ts_node_named_child(N, 0);
+      (capturingCall(T, Spec, V, Depth) ? Returns : Other) |= !ts_node_is_null(V);
+      return false;
+    }
+    if (Generator && is(N, "yield"))
+      for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, F->Node);
+           Up = ts_node_parent(Up))
+        if (is(Up, "with_statement"))
+          for (TSNode V : withContexts(Up))
+            Yields |= capturingCall(T, Spec, V, Depth);
+    return true;
+  });
+  --Cache.Depth;
+  return Cache.OpensCapture[Q] = Generator ? Yields : Returns && !Other;
+}
+
 int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Cond) {
   return statusTest(Ctx.T.P, Ctx.T.M, Ctx.T, Spec, Cond, 0);
 }
@@ -96,7 +150,7 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
     auto K = kind(N);
     if (K == "with_statement") {
       for (TSNode V : withContexts(N)) {
-        if (!is(V, "call") || !listed(Spec.PyContextManagers, Ctx.T.resolve(field(V, "function"))))
+        if (!capturingCall(Ctx.T, Spec, V, 0))
           continue;
         TSNode Body = field(N, "body");
         CallArgs A = argsOf(S, V);

@@ -78,6 +78,9 @@ struct PyTypeCache {
   std::unordered_map<const void *, std::optional<std::vector<ConstArg>>> PathFacts;
   // The functions PyModeFlags.cpp has run, with what they did (its own type).
   std::shared_ptr<void> FlagRuns;
+  // Whether each project function opens a capture for its caller
+  // (PyRegions.cpp).
+  std::map<std::string, bool> OpensCapture;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
   int Depth = 0;
