@@ -32,7 +32,8 @@ const std::set<std::string> WhenKeys = {
     "arg-device",      "receiver-device",       "receiver-from",    "arg-count",
     "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
     "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag",
-    "tensor-arg",      "not-in-macro",          "output-stream",    "output-stream-arg"};
+    "tensor-arg",      "not-in-macro",          "output-stream",    "output-stream-arg",
+    "not-host-arg"};
 
 // What a Python method clause's `on:` may name: kinds of values graphlint
 // tells apart in Python code.
@@ -135,6 +136,8 @@ MatchConditions parseWhen(const YAML::Node &N) {
     C.NotInMacro = strings(N["not-in-macro"], "not-in-macro");
   C.OutputStream = flag("output-stream");
   C.OutputStreamArg = flag("output-stream-arg");
+  if (N["not-host-arg"])
+    C.NotHostArg = strings(N["not-host-arg"], "not-host-arg");
   return C;
 }
 
@@ -408,7 +411,7 @@ bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
          !AutomaticStorageArg && !NotIfDifferent && !NotUnderFlag && !TensorArg &&
-         NotInMacro.empty() && !OutputStream && !OutputStreamArg;
+         NotInMacro.empty() && !OutputStream && !OutputStreamArg && NotHostArg.empty();
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

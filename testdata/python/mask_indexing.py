@@ -7,6 +7,7 @@ class Filter(torch.nn.Module):
         mask = x > 0
         kept = x[mask]  # expected-error {{boolean-mask-indexing}}
         finite = x[torch.isfinite(x)]  # expected-error {{boolean-mask-indexing}}
+        x[mask] = finite  # expected-error {{boolean-mask-indexing}}
         return kept.sum() + finite.sum()
 
 

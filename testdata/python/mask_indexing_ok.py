@@ -9,6 +9,9 @@ class Filter(torch.nn.Module):
         kept = torch.where(mask, x, torch.zeros_like(x))
         head = x[:4]
         picked = x[torch.arange(4, device=x.device)]
+        # A scalar written through a mask is masked_fill: no host read.
+        x[mask] = 0
+        x[~mask] = 1.5
         return (x * mask).sum() + kept.sum() + head.sum() + picked.sum()
 
 

@@ -12,4 +12,6 @@ with torch.cuda.graph(g):
     u = labels.unique()  # expected-error {{data-dependent-shape}}
     where1 = torch.where(static_x > 0)  # expected-error {{data-dependent-shape}}
     rep = static_x.repeat_interleave(labels)  # expected-error {{data-dependent-shape}}
+    rep2 = torch.repeat_interleave(static_x, labels)  # expected-error {{data-dependent-shape}}
+    rep3 = torch.repeat_interleave(labels)  # expected-error {{data-dependent-shape}}
     onehot = F.one_hot(labels)  # expected-error {{data-dependent-shape}}

@@ -9,5 +9,8 @@ g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     clipped = torch.where(static_x > 0, static_x, torch.zeros_like(static_x))
     rep = static_x.repeat_interleave(labels, output_size=32)
+    # A host int count gives a static shape (checked on an H200, torch 2.11).
+    twice = static_x.repeat_interleave(2)
+    thrice = torch.repeat_interleave(static_x, repeats=3)
     onehot = F.one_hot(labels, num_classes=10)
     nz = torch.nonzero_static(static_x, size=4)
