@@ -213,12 +213,18 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));
     } else {
-      // What the functions the call runs return.
+      // What the functions the call runs return; a parameter handed back
+      // is what this call passes there.
       for (const auto &K : calleesOf(T, E).Keys)
-        if (isProjectFunctionKey(T.P, K))
+        if (isProjectFunctionKey(T.P, K)) {
           Out.push_back(returnKey(K.substr(3)));
-        else if (isStorageKey(K))
+          for (unsigned Index : returnedParameters(T, K.substr(3)))
+            for (const auto &[At, Arg] : boundArguments(T.P, K.substr(3), S, E))
+              if (At == Index)
+                valueTargetsAt(T, Arg, Depth + 1, Out);
+        } else if (isStorageKey(K)) {
           Out.push_back(resultKey(K));
+        }
     }
     return;
   }
@@ -402,6 +408,10 @@ DecoratorChain decoratorChain(const PyTypes &Scope, TSNode Decorated, const std:
       for (const auto &H : C.Holds)
         C.Steps.push_back({K.substr(3), H});
       Next.push_back(returnKey(K.substr(3)));
+      // `def register(f): ...; return f`: the name still holds f.
+      if (auto Returned = returnedParameters(Scope, K.substr(3));
+          std::find(Returned.begin(), Returned.end(), 0u) != Returned.end())
+        Next.insert(Next.end(), C.Holds.begin(), C.Holds.end());
     }
     if (!Next.empty())
       C.Holds = std::move(Next);
@@ -469,6 +479,67 @@ std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {
         for (const auto &Q : T.P.dispatch(C, M, V.Exact && V.Also.empty()))
           Out.push_back(usr(Q));
   return Out;
+}
+
+bool fromParameter(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  for (int Depth = 0; Depth < 8 && !ts_node_is_null(E); ++Depth) {
+    if (is(E, "attribute") || is(E, "subscript")) {
+      E = unparen(field(E, is(E, "attribute") ? "object" : "value"));
+      continue;
+    }
+    if (is(E, "call")) {
+      // getattr(model, name), model.get(name)
+      TSNode Fn = unparen(field(E, "function"));
+      CallArgs A = argsOf(*T.M.Src, E);
+      if (is(Fn, "identifier") && T.M.Src->text(Fn) == "getattr" && !A.Positional.empty())
+        E = unparen(A.Positional[0]);
+      else
+        return false;
+      continue;
+    }
+    if (!is(E, "identifier"))
+      return false;
+    std::string_view Name = T.M.Src->text(E);
+    if (T.parameterAt(Name, beginOf(E)) >= 0 && !T.isSelf(E))
+      return true;
+    TSNode Bound = T.boundExpr(Name, beginOf(E));
+    if (ts_node_is_null(Bound) || beginOf(Bound) >= beginOf(E))
+      return false;
+    E = unparen(Bound);
+  }
+  return false;
+}
+
+std::vector<unsigned> returnedParameters(const PyTypes &T, const std::string &Function) {
+  PyTypeCache &Cache = T.cache();
+  if (auto It = Cache.ReturnedParameters.find(Function); It != Cache.ReturnedParameters.end())
+    return It->second;
+  std::vector<unsigned> Out;
+  const PyFunctionDef *F = T.P.function(Function);
+  const PyModuleInfo *M = T.P.moduleOfFunction(Function);
+  if (!F || !M || F->IsModuleBody || Cache.Depth > 2)
+    return Out;
+  Cache.ReturnedParameters[Function] = Out;
+  ++Cache.Depth;
+  PyTypes Callee(T.P, *M, *F, Cache);
+  auto note = [&](TSNode V) {
+    V = unparen(V);
+    if (is(V, "identifier"))
+      if (int I = Callee.parameterAt(M->Src->text(V), beginOf(V)); I >= 0 && !Callee.isSelf(V))
+        if (std::find(Out.begin(), Out.end(), unsigned(I)) == Out.end())
+          Out.push_back(static_cast<unsigned>(I));
+  };
+  if (F->IsLambda)
+    note(field(F->Node, "body"));
+  else
+    walk(F->body(), [&](TSNode N) {
+      if (is(N, "return_statement"))
+        note(ts_node_named_child(N, 0));
+      return true;
+    });
+  --Cache.Depth;
+  return Cache.ReturnedParameters[Function] = Out;
 }
 
 bool isSuperCall(const PyTypes &T, TSNode N) {
@@ -670,12 +741,16 @@ void collectStores(const PyTypes &T, TSNode N,
     return;
   }
   if (is(N, "return_statement")) {
-    if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V))
+    // What hangs off a parameter (the parameter itself, `model.module`,
+    // `getattr(model, name)`) is the caller's: joining it over every caller
+    // would hand each one what all the others passed. A parameter handed
+    // back as it is is bound at each call instead (returnedParameters).
+    if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V) && !fromParameter(T, V))
       store({returnKey(T.F.QualName)}, V);
     return;
   }
   if (is(N, "lambda")) { // T is the lambda's own analysis: what it returns
-    if (TSNode V = field(N, "body"); !ts_node_is_null(V))
+    if (TSNode V = field(N, "body"); !ts_node_is_null(V) && !fromParameter(T, V))
       store({returnKey(lambdaName(T.M.Module, S, N))}, V);
     return;
   }

@@ -53,6 +53,14 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
 // E's value.
 std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E);
 
+// Whether E (a returned value) is one of T's parameters or hangs off one:
+// `model`, `model.module`, `getattr(model, attr)`, through locals.
+bool fromParameter(const PyTypes &T, TSNode E);
+
+// The parameters (caller-side indices) Function hands back as they are
+// (`return f`, a lambda `lambda x: x`).
+std::vector<unsigned> returnedParameters(const PyTypes &T, const std::string &Function);
+
 // The functions stored so that a call through the storage passes its
 // arguments at other positions, or fewer: bound by a functools.partial, or
 // taken from their class (PyObjectFacts.h, movesArguments).

@@ -81,6 +81,8 @@ struct PyTypeCache {
   // Whether each project function opens a capture for its caller
   // (PyRegions.cpp).
   std::map<std::string, bool> OpensCapture;
+  // The parameters each project function returns as they are (PyCallGraph.h).
+  std::map<std::string, std::vector<unsigned>> ReturnedParameters;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
   int Depth = 0;
