@@ -764,12 +764,12 @@ ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Ru
                             bool FromRegions) {
   CallGraph G(TUs, Rules);
   ResolvedCalls Out;
-  auto add = [&](const std::string &Caller, const CallEdge &C, const std::string &Self) {
+  auto add = [&](const std::string &Caller, const CallEdge &C) {
     if (C.HandedOn)
       return;
     std::vector<std::string> External;
     std::set<std::string> &To = Out[Caller];
-    for (auto &T : G.targets(C, nullptr, Self, nullptr, &External))
+    for (auto &T : G.targets(C, nullptr, "", nullptr, &External))
       To.insert(std::move(T));
     To.insert(External.begin(), External.end());
   };
@@ -777,7 +777,7 @@ ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Ru
     for (const auto &[Usr, F] : G.functions()) {
       Out[Usr];
       for (const auto &C : F->Calls)
-        add(Usr, C, "");
+        add(Usr, C);
     }
     return Out;
   }
@@ -786,14 +786,14 @@ ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Ru
     for (const auto &C : F->Calls)
       if (C.Context == CaptureContext::InRegion) {
         Roots.push_back(&C);
-        add(Usr, C, "");
+        add(Usr, C);
       }
   for (const auto &[Usr, R] : G.reach(Roots)) {
     Out[Usr];
     for (const auto &C : G.at(Usr)->Calls)
       if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
           R.runs(C.When))
-        add(Usr, C, "");
+        add(Usr, C);
   }
   return Out;
 }

@@ -1,27 +1,15 @@
 #include "PyModule.h"
 
 #include "PyParts.h"
+#include "resolve/ImportSystem.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include <filesystem>
 
 namespace fs = std::filesystem;
 
 namespace graphsafe::lint::py {
-
-namespace {
-
-bool isIdentifier(const std::string &Name) {
-  if (Name.empty() || std::isdigit(static_cast<unsigned char>(Name[0])))
-    return false;
-  return std::all_of(Name.begin(), Name.end(), [](char C) {
-    return C == '_' || std::isalnum(static_cast<unsigned char>(C)) || (C & 0x80);
-  });
-}
-
-} // namespace
 
 std::string moduleNameOf(const std::string &Path, std::string *Package) {
   fs::path P = fs::absolute(Path).lexically_normal();

@@ -3,13 +3,12 @@
 #include "../PyModule.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace fs = std::filesystem;
 
 namespace graphsafe::lint::py {
-
-namespace {
 
 bool isIdentifier(const std::string &Name) {
   if (Name.empty() || std::isdigit(static_cast<unsigned char>(Name[0])))
@@ -18,6 +17,8 @@ bool isIdentifier(const std::string &Name) {
     return C == '_' || std::isalnum(static_cast<unsigned char>(C)) || (C & 0x80);
   });
 }
+
+namespace {
 
 bool isPackage(const fs::path &Dir) {
   std::error_code EC;

@@ -35,4 +35,8 @@ struct ModuleNames {
 
 ModuleNames moduleNamesOf(const std::string &Path, const SourceRoots &Roots);
 
+// Whether a folder's or file's name can be imported (`micro-benchmark`
+// cannot: no folder so named is a package).
+bool isIdentifier(const std::string &Name);
+
 } // namespace graphsafe::lint::py
