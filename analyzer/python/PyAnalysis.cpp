@@ -237,9 +237,15 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           // A decorated function's wrapper calls, here, this function alone.
           if (Target.rfind("py:dec:", 0) == 0)
             FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));
-          if (ReceiverParam >= 0 && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
-            FS.Calls.back().ReceiverParam = ReceiverParam;
-            FS.Calls.back().ParamMethod = ParamMethod;
+          if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
+            if (ReceiverParam >= 0) {
+              FS.Calls.back().ReceiverParam = ReceiverParam;
+              FS.Calls.back().ParamMethod = ParamMethod;
+            }
+            // The callables this call hands the callee's parameters: a call
+            // through one there runs these, not what every caller passes.
+            if (!Cs.Dynamic)
+              FS.Calls.back().Binds = parameterBinds(T, Target.substr(3), N);
           }
         }
       if (Cs.Dynamic && Cs.Keys.empty())

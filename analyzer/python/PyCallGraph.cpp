@@ -671,6 +671,31 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
   return valueTargets(T, Arg);
 }
 
+std::vector<std::pair<std::string, std::string>>
+parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  const PySource &S = *Caller.M.Src;
+  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, S, Call)) {
+    TSNode A = unparen(Arg);
+    // The caller's own parameter handed on: what the walk bound it to.
+    if (is(A, "identifier"))
+      if (int From = Caller.parameterAt(S.text(A), beginOf(A)); From >= 0) {
+        Out.push_back({paramKey(Callee, Index), "=" + paramKey(Caller.F.QualName, From)});
+        continue;
+      }
+    // Functions the argument is known to be, all of them: anything else
+    // (an object with __call__, a value from storage) leaves it unbound.
+    auto Targets = valueTargets(Caller, A);
+    bool Known = !Targets.empty() && std::all_of(Targets.begin(), Targets.end(), [&](const auto &K) {
+                   return isProjectFunctionKey(Caller.P, K);
+                 });
+    if (Known && handedFunctions(Caller, A).size() == Targets.size())
+      for (const auto &K : Targets)
+        Out.push_back({paramKey(Callee, Index), K});
+  }
+  return Out;
+}
+
 std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee,
                                      TSNode Call) {
   std::vector<ConstArg> Out;

@@ -115,6 +115,13 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call);
 
+// What a call to the project function Callee binds its parameters to, for
+// calls made through them in the callee (CallEdge::Binds): the functions an
+// argument is known to be (a def, a lambda, a bound method, a partial), or
+// the caller's own parameter handed on ("=" and its key).
+std::vector<std::pair<std::string, std::string>>
+parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call);
+
 // The arguments of a call to the project function Callee that are
 // instances of exactly one project class (made by its constructor), as
 // ConstArgs whose Attr is ClassFact and the class's key: a method the

@@ -45,6 +45,18 @@ def key_fn(v):
     return v.cpu()  # expected-error {{sync-device-to-host-copy}}
 
 
+def apply(fn, v):
+    return fn(v)
+
+
+def apply_twice(fn, v):
+    return apply(fn, apply(fn, v))
+
+
+def eager_only(v):
+    return v.cpu()  # no finding: only an eager call hands it to apply
+
+
 class A:
     def m(self, v):
         return v
@@ -88,6 +100,10 @@ with torch.cuda.graph(g):
     later = functools.partial(ops.other_syncing, y)
     sig = inspect.signature(inspected)
     ordered = sorted([y, y], key=key_fn)
+    # A callable parameter runs what this call passes, also handed on.
+    y = apply_twice(ops.clean, y)
     # A receiver's class: the one the caller made.
     run_step(Fused())
     y = D().m(y)
+
+eager = apply(eager_only, x)
