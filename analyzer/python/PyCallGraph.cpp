@@ -353,100 +353,55 @@ std::vector<TSNode> decoratorsOf(TSNode Decorated) {
 
 namespace {
 
-// A decorator whose wrapper stands for the one function it decorates: it
-// returns its own first parameter or a function defined in its body. Such a
-// wrapper is followed with that function bound to the decorator's parameter
-// at each call (CallEdge::Binds). Others (a class's __call__ handing the
-// function on through other calls, a factory's result) are taken to call
-// what they wrap: following them would join every function they decorate.
-bool isPlainDecorator(const PyProgram &P, const std::string &D) {
-  const auto [F, M] = P.signature(D);
-  if (!F || !M || F->IsLambda || F->IsModuleBody || !F->ClassQName.empty())
-    return false;
-  const PySource &S = *P.tree(*M).Src;
-  auto Params = callerParameters(*F);
-  if (Params.empty())
-    return false;
-  std::string_view First = S.text(parameterName(Params.front()));
-  bool Returns = false, Other = false;
-  walk(field(F->Node, "body"), [&](TSNode N) {
-    if (!is(N, "return_statement"))
-      return true;
-    TSNode V = unparen(ts_node_named_child(N, 0));
-    std::string_view Name = is(V, "identifier") ? S.text(V) : std::string_view();
-    bool Plain = !Name.empty() && (Name == First || P.isFunction(D + "." + std::string(Name)));
-    Returns |= Plain;
-    Other |= !Plain;
-    return false;
-  });
-  return Returns && !Other;
-}
-
-// What the decorators of a definition do, innermost first: each plain
-// project decorator (with what its parameter receives), and what the name
-// holds after them all.
+// What the decorators of a definition do, innermost first, read from the
+// module's index (PyFunctionDef::Decorators), so that a caller of the
+// decorated function depends on its interface alone: each plain project
+// decorator (PyFunctionDef::PlainDecorator: its wrapper stands for the one
+// function it decorates, and is followed with that function bound to its
+// parameter at each call) with what its parameter receives, and what the
+// name holds after them all. Other decorators (a class's __call__ handing
+// the function on through other calls, a factory's result) are taken to
+// call what they wrap: following them would join every function they
+// decorate.
 struct DecoratorChain {
   std::vector<std::pair<std::string, std::string>> Steps; // (decorator, what it receives)
-  std::vector<std::string> Called;                        // every decorator call made
   std::vector<std::string> Holds;
 };
 
-DecoratorChain decoratorChain(const PyTypes &Scope, TSNode Decorated, const std::string &Function) {
+DecoratorChain decoratorChain(const PyProgram &P, const std::string &Function) {
   DecoratorChain C;
   C.Holds = {usr(Function)};
-  auto Ds = decoratorsOf(Decorated);
-  for (auto It = Ds.rbegin(); It != Ds.rend(); ++It) {
-    std::vector<std::string> Next;
-    for (const auto &K : valueTargets(Scope, *It)) {
-      if (K.rfind("py:ret:", 0) == 0)
-        C.Called.push_back(K); // a factory's result, called on the function
-      if (!isProjectFunctionKey(Scope.P, K))
-        continue;
-      C.Called.push_back(K);
-      if (!isPlainDecorator(Scope.P, K.substr(3)))
-        continue;
-      for (const auto &H : C.Holds)
-        C.Steps.push_back({K.substr(3), H});
-      Next.push_back(returnKey(K.substr(3)));
-      // `def register(f): ...; return f`: the name still holds f.
-      if (auto Returned = returnedParameters(Scope, K.substr(3));
-          std::find(Returned.begin(), Returned.end(), 0u) != Returned.end())
-        Next.insert(Next.end(), C.Holds.begin(), C.Holds.end());
-    }
-    if (!Next.empty())
-      C.Holds = std::move(Next);
+  const auto [F, M] = P.signature(Function);
+  if (!F || !M)
+    return C;
+  for (auto It = F->Decorators.rbegin(); It != F->Decorators.rend(); ++It) {
+    std::string D = P.qualify(*M, *It);
+    const PyFunctionDef *Dec = P.isFunction(D) ? P.signature(D).first : nullptr;
+    if (!Dec || !Dec->PlainDecorator)
+      continue;
+    for (const auto &H : C.Holds)
+      C.Steps.push_back({D, H});
+    std::vector<std::string> Next = {returnKey(D)};
+    // `def register(f): ...; return f`: the name still holds f.
+    if (std::find(Dec->ReturnsParams.begin(), Dec->ReturnsParams.end(), 0u) !=
+        Dec->ReturnsParams.end())
+      Next.insert(Next.end(), C.Holds.begin(), C.Holds.end());
+    C.Holds = std::move(Next);
   }
   return C;
-}
-
-// The analysis of the scope a definition's decorators are spelled in, and
-// the decorated_definition node; null when Function is not decorated.
-std::pair<const PyTypes *, TSNode> decoratedAt(const PyTypes &T, const std::string &Function) {
-  const auto [F, M] = T.P.signature(Function);
-  if (!F || !M || F->IsLambda || F->IsModuleBody)
-    return {nullptr, {}};
-  TSNode Decorated = ts_node_parent(F->Node);
-  if (!is(Decorated, "decorated_definition"))
-    return {nullptr, {}};
-  // A def nested in a function may use that function's own decorators,
-  // which the module's top level does not know: then it is taken as itself.
-  return {T.moduleScope(M), Decorated};
 }
 
 } // namespace
 
 bool wrappedByProject(const PyTypes &T, const std::string &Function) {
-  auto [Scope, Decorated] = decoratedAt(T, Function);
-  return Scope && !decoratorChain(*Scope, Decorated, Function).Steps.empty();
+  return !decoratorChain(T.P, Function).Steps.empty();
 }
 
 std::vector<std::pair<std::string, std::string>> decoratorBinds(const PyTypes &T,
                                                                 const std::string &Function) {
   std::vector<std::pair<std::string, std::string>> Out;
-  auto [Scope, Decorated] = decoratedAt(T, Function);
-  if (Scope)
-    for (const auto &[D, Receives] : decoratorChain(*Scope, Decorated, Function).Steps)
-      Out.push_back({paramKey(D, 0), Receives});
+  for (const auto &[D, Receives] : decoratorChain(T.P, Function).Steps)
+    Out.push_back({paramKey(D, 0), Receives});
   return Out;
 }
 
@@ -459,13 +414,20 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
                          std::string(T.M.Src->text(field(Def, "name")));
   if (!T.P.isFunction(Function))
     return {};
-  DecoratorChain C = decoratorChain(T, Decorated, Function);
+  // Every decorator runs here, on the function: a project function, or a
+  // factory's result (`@factory(x)`).
+  std::vector<std::string> Called;
+  for (TSNode D : decoratorsOf(Decorated))
+    for (const auto &K : valueTargets(T, D))
+      if (isProjectFunctionKey(T.P, K) || K.rfind("py:ret:", 0) == 0)
+        Called.push_back(K);
+  DecoratorChain C = decoratorChain(T.P, Function);
   for (const auto &[D, Receives] : C.Steps)
     Stores.push_back({paramKey(D, 0), Receives});
   if (!C.Steps.empty())
     for (const auto &H : C.Holds)
       Stores.push_back({decoratedKey(Function), H});
-  return C.Called;
+  return Called;
 }
 
 std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {
@@ -512,34 +474,8 @@ bool fromParameter(const PyTypes &T, TSNode E) {
 }
 
 std::vector<unsigned> returnedParameters(const PyTypes &T, const std::string &Function) {
-  PyTypeCache &Cache = T.cache();
-  if (auto It = Cache.ReturnedParameters.find(Function); It != Cache.ReturnedParameters.end())
-    return It->second;
-  std::vector<unsigned> Out;
-  const PyFunctionDef *F = T.P.function(Function);
-  const PyModuleInfo *M = T.P.moduleOfFunction(Function);
-  if (!F || !M || F->IsModuleBody || Cache.Depth > 2)
-    return Out;
-  Cache.ReturnedParameters[Function] = Out;
-  ++Cache.Depth;
-  PyTypes Callee(T.P, *M, *F, Cache);
-  auto note = [&](TSNode V) {
-    V = unparen(V);
-    if (is(V, "identifier"))
-      if (int I = Callee.parameterAt(M->Src->text(V), beginOf(V)); I >= 0 && !Callee.isSelf(V))
-        if (std::find(Out.begin(), Out.end(), unsigned(I)) == Out.end())
-          Out.push_back(static_cast<unsigned>(I));
-  };
-  if (F->IsLambda)
-    note(field(F->Node, "body"));
-  else
-    walk(F->body(), [&](TSNode N) {
-      if (is(N, "return_statement"))
-        note(ts_node_named_child(N, 0));
-      return true;
-    });
-  --Cache.Depth;
-  return Cache.ReturnedParameters[Function] = Out;
+  const PyFunctionDef *F = T.P.signature(Function).first;
+  return F ? F->ReturnsParams : std::vector<unsigned>{};
 }
 
 bool isSuperCall(const PyTypes &T, TSNode N) {

@@ -6,11 +6,13 @@
 namespace graphsafe::lint::py {
 
 std::string packIndex(const PyModuleInfo &M) {
-  return packBinary(M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators);
+  return packBinary(M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
+                    M.GlobalsBuilt);
 }
 
 bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
-  if (!unpackBinary(Bytes, M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators))
+  if (!unpackBinary(Bytes, M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
+                    M.GlobalsBuilt))
     return false;
   for (auto &[Name, C] : M.Classes)
     C.Module = &M;
@@ -22,7 +24,8 @@ std::string interfaceHash(const PyModuleInfo &M) {
   for (const auto &F : M.Functions)
     if (!F.IsLambda)
       Named.push_back(F);
-  return contentHash(packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators));
+  return contentHash(
+      packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }

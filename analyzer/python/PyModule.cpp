@@ -4,6 +4,8 @@
 #include "resolve/ImportSystem.h"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include <filesystem>
 
@@ -125,6 +127,88 @@ void noteSelfEffects(const PySource &S, TSNode Method, std::set<std::string> &St
   });
 }
 
+// The names a function declares `global`.
+std::set<std::string, std::less<>> globalsOf(const PySource &S, TSNode Body) {
+  std::set<std::string, std::less<>> Out;
+  walk(Body, [&](TSNode N) {
+    if (is(N, "global_statement"))
+      for (TSNode C : namedChildren(N))
+        Out.emplace(S.text(C));
+    return true;
+  });
+  return Out;
+}
+
+// The callee of a call that may build a class's instance: named in
+// CapWords, as classes are. Others (`x.item()`, `capturing()`) are left out
+// of the index, so a body edit that changes only them keeps the module's
+// interface, and every other module's result.
+std::optional<std::string> constructorSpelling(const PySource &S, TSNode Call) {
+  std::string Callee = dotted(S, field(Call, "function"));
+  std::string Last = Callee.substr(Callee.rfind('.') + 1);
+  if (Last.empty() || !std::isupper(static_cast<unsigned char>(Last[0])))
+    return std::nullopt;
+  return Callee;
+}
+
+void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
+  const PySource &S = *M.Src;
+  auto Globals = globalsOf(S, F.body());
+  std::vector<std::string> Params;
+  for (TSNode P : callerParameters(F))
+    Params.emplace_back(S.text(parameterName(P)));
+  std::set<std::string, std::less<>> Rebound;
+  if (TSNode Up = ts_node_parent(F.Node); is(Up, "decorated_definition"))
+    for (TSNode D : namedChildren(Up))
+      if (is(D, "decorator")) {
+        TSNode E = unparen(ts_node_named_child(D, 0));
+        F.Decorators.push_back(is(E, "call") ? dotted(S, field(E, "function")) + "()"
+                               : is(E, "identifier") || is(E, "attribute") ? dotted(S, E)
+                                                                            : "?");
+      }
+  bool PlainReturns = false, OtherReturns = false;
+  std::set<std::string, std::less<>> NestedDefs;
+  for (TSNode Stmt : namedChildren(F.body())) {
+    if (is(Stmt, "decorated_definition"))
+      Stmt = field(Stmt, "definition");
+    if (is(Stmt, "function_definition"))
+      NestedDefs.emplace(S.text(field(Stmt, "name")));
+  }
+  walk(F.body(), [&](TSNode N) {
+    if (is(N, "assignment") || is(N, "augmented_assignment")) {
+      TSNode L = unparen(field(N, "left"));
+      if (is(L, "identifier")) {
+        Rebound.emplace(S.text(L));
+        TSNode R = unparen(field(N, "right"));
+        if (Globals.count(S.text(L)) && is(R, "call"))
+          if (auto Built = constructorSpelling(S, R))
+            M.GlobalsBuilt[std::string(S.text(L))].push_back(*Built);
+      }
+      return true;
+    }
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = unparen(ts_node_named_child(N, 0));
+    bool Plain = is(V, "identifier") && ((!Params.empty() && S.text(V) == Params.front()) ||
+                                         NestedDefs.count(S.text(V)));
+    (Plain ? PlainReturns : OtherReturns) = true;
+    if (is(V, "call")) {
+      if (auto Built = constructorSpelling(S, V))
+        F.ReturnsBuilt.push_back(*Built);
+    }
+    else if (is(V, "identifier") && Globals.count(S.text(V)))
+      F.ReturnsBuilt.push_back("global:" + std::string(S.text(V)));
+    else if (is(V, "identifier"))
+      for (unsigned I = 0; I < Params.size(); ++I)
+        if (Params[I] == S.text(V) && !Rebound.count(Params[I]) &&
+            std::find(F.ReturnsParams.begin(), F.ReturnsParams.end(), I) == F.ReturnsParams.end())
+          F.ReturnsParams.push_back(I);
+    return false;
+  });
+  F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
+                     !Rebound.count(Params.front());
+}
+
 void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
                 const std::string &ClassQName, bool TopLevel) {
   const PySource &S = *M.Src;
@@ -151,6 +235,12 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       F.QualName = lambdaName(M.Module, S, N);
       F.Node = N;
       F.IsLambda = true;
+      if (TSNode Body = unparen(field(N, "body")); is(Body, "identifier")) {
+        auto Params = callerParameters(F);
+        for (unsigned I = 0; I < Params.size(); ++I)
+          if (S.text(parameterName(Params[I])) == S.text(Body))
+            F.ReturnsParams.push_back(I);
+      }
       M.Functions.push_back(F);
       indexScope(M, N, F.QualName, "", false);
       return false;
@@ -166,6 +256,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       F.QualName = Prefix + "." + Name;
       F.ClassQName = ClassQName;
       F.Node = N;
+      noteReturns(M, F);
       M.Functions.push_back(F);
       if (TopLevel)
         M.Defs[Name] = F.QualName;
@@ -342,6 +433,18 @@ void indexModule(PyModuleInfo &M) {
   Body.IsModuleBody = true;
   M.Functions.push_back(Body);
   indexScope(M, M.Src->root(), M.Module, "", true);
+  // A global's top-level assignments count with those of the functions
+  // that declare it.
+  walk(M.Src->root(), [&](TSNode N) {
+    if (!is(N, "assignment"))
+      return true;
+    TSNode L = unparen(field(N, "left")), R = unparen(field(N, "right"));
+    if (is(L, "identifier") && is(R, "call"))
+      if (auto It = M.GlobalsBuilt.find(std::string(M.Src->text(L))); It != M.GlobalsBuilt.end())
+        if (auto Built = constructorSpelling(*M.Src, R))
+          It->second.push_back(*Built);
+    return true;
+  });
 }
 
 void PyLearned::merge(const PyLearned &Other) {
@@ -741,6 +844,16 @@ void PyProgram::bindStarImports() {
     if (!Changed)
       break;
   }
+}
+
+std::string PyProgram::qualify(const PyModuleInfo &M, const std::string &Spelled) const {
+  std::string Head = Spelled.substr(0, Spelled.find('.'));
+  std::string Tail = Spelled.substr(Head.size());
+  if (auto It = M.Imports.find(Head); It != M.Imports.end())
+    return canonical(It->second + Tail);
+  if (auto D = M.Defs.find(Head); D != M.Defs.end())
+    return canonical(D->second + Tail);
+  return Spelled;
 }
 
 const PyModuleInfo *PyProgram::moduleFor(const std::string &Dotted) const {

@@ -27,6 +27,19 @@ struct PyFunctionDef {
   TSNode Node{};          // function_definition, lambda, or the module
   bool IsModuleBody = false;
   bool IsLambda = false;
+  // What its returns give, as far as other modules may ask without reading
+  // its body (part of the module's interface): the callees spelled in
+  // `return X(...)` and the globals returned, as `global:NAME`
+  // (PyTypes::returnedInstances); the caller-side indices of the
+  // parameters it returns as they are (`return f`).
+  std::vector<std::string> ReturnsBuilt;
+  std::vector<unsigned> ReturnsParams;
+  // Its decorators as spelled, outermost first (`timed`, `factory()` for a
+  // call, `?` for other expressions); and whether it is itself a plain
+  // decorator: a function (no method) whose every return is its first
+  // parameter or a function defined in its body.
+  std::vector<std::string> Decorators;
+  bool PlainDecorator = false;
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
@@ -62,6 +75,9 @@ struct PyModuleInfo {
   std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
   std::vector<PyFunctionDef> Functions;       // all defs, nested and methods, and the module body
   std::map<std::string, PyClassDef> Classes;  // by qualified name
+  // Per global that functions declare `global`: the callees spelled in the
+  // calls assigned to it, in those functions and at top level.
+  std::map<std::string, std::vector<std::string>> GlobalsBuilt;
   // Spellings handed to g.register_generator_state(...) anywhere in the file.
   std::set<std::string> RegisteredGenerators;
 
@@ -126,6 +142,9 @@ public:
   // The qualified name `Name` means in module M (import aliases and
   // re-exports followed); Name itself when it is neither.
   std::string canonical(const std::string &Name) const;
+  // What a dotted spelling in module M's top-level scope names: through its
+  // imports and definitions, then canonical.
+  std::string qualify(const PyModuleInfo &M, const std::string &Spelled) const;
   const PyClassDef *classNamed(const std::string &QName) const;
   // The module a dotted name imports, or null when no analysed file is it.
   const PyModuleInfo *moduleNamed(const std::string &Dotted) const { return moduleFor(Dotted); }

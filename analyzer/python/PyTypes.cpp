@@ -572,13 +572,41 @@ std::string PyTypes::resolve(TSNode E) const {
   return "";
 }
 
+Value PyTypes::returnedInstances(const std::string &Function) const {
+  if (auto It = Cache.ReturnedInstances.find(Function); It != Cache.ReturnedInstances.end())
+    return It->second;
+  // The instances its returns build (`return Runner(cfg)`), and those a
+  // global it returns is set to in its module (`global acc; ... acc =
+  // CudaAccelerator(); return acc`): the classes the code is seen to build,
+  // read from the module's index (PyFunctionDef::ReturnsBuilt), so a caller
+  // depends on the callee's interface, not its body. A value set from
+  // elsewhere (`acc = accel_obj`) adds none.
+  const auto [Fn, Mod] = P.signature(Function);
+  if (!Fn || !Mod)
+    return {};
+  std::vector<std::string> Classes;
+  auto add = [&](const std::string &Spelled) {
+    if (std::string Q = P.qualify(*Mod, Spelled); P.classNamed(Q))
+      Classes.push_back(Q);
+  };
+  for (const auto &R : Fn->ReturnsBuilt)
+    if (R.rfind("global:", 0) != 0)
+      add(R);
+    else if (auto It = Mod->GlobalsBuilt.find(R.substr(7)); It != Mod->GlobalsBuilt.end())
+      for (const auto &Spelled : It->second)
+        add(Spelled);
+  std::sort(Classes.begin(), Classes.end());
+  Classes.erase(std::unique(Classes.begin(), Classes.end()), Classes.end());
+  return Cache.ReturnedInstances[Function] = Value::instanceOfAny(Classes);
+}
+
 Value PyTypes::returnValue(const std::string &Function) const {
   const auto [Fn, Mod] = P.signature(Function);
   if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
     return {};
   TSNode Ret = field(Fn->Node, "return_type");
   if (ts_node_is_null(Ret))
-    return {};
+    return returnedInstances(Function);
   std::string_view T = Mod->Src->text(Ret);
   if (T.find("Tensor") != std::string_view::npos)
     return {VK::Tensor, ""};

@@ -81,8 +81,8 @@ struct PyTypeCache {
   // Whether each project function opens a capture for its caller
   // (PyRegions.cpp).
   std::map<std::string, bool> OpensCapture;
-  // The parameters each project function returns as they are (PyCallGraph.h).
-  std::map<std::string, std::vector<unsigned>> ReturnedParameters;
+  // The instances each unannotated project function returns (PyTypes.cpp).
+  std::map<std::string, Value> ReturnedInstances;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
   int Depth = 0;
@@ -157,8 +157,10 @@ private:
   void collect();
   void narrowIsinstance(TSNode If);
   Value callValue(TSNode Call) const;
-  // What a project function's return annotation says it returns.
+  // What a project function's return annotation says it returns; without
+  // one, the instances its returns build (returnedInstances).
   Value returnValue(const std::string &Function) const;
+  Value returnedInstances(const std::string &Function) const;
   std::vector<std::string> callerClasses(unsigned Index) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;

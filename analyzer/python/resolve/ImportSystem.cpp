@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -61,20 +62,65 @@ SourceRoots SourceRoots::of(const std::vector<std::string> &Given, const std::st
     if (!S.empty() && std::find(R.Folders.begin(), R.Folders.end(), S) == R.Folders.end())
       R.Folders.push_back(S);
   };
+  auto findLinks = [&](const fs::path &Dir) {
+    static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
+                                               "site-packages", "build"};
+    std::error_code EC;
+    for (auto It = fs::recursive_directory_iterator(Dir, EC); !EC && It != fs::end(It);
+         It.increment(EC)) {
+      std::string Name = It->path().filename().string();
+      std::error_code LinkEC;
+      if (It->is_symlink(LinkEC)) {
+        if (fs::is_directory(It->path(), LinkEC))
+          R.Links.push_back(
+              {It->path().lexically_normal().string(), fs::canonical(It->path(), LinkEC).string()});
+      } else if (It->is_directory(LinkEC) &&
+                 (Name.empty() || Name.front() == '.' || Skip.count(Name))) {
+        It.disable_recursion_pending();
+      }
+    }
+  };
   for (const auto &G : Given) {
     std::error_code EC;
     fs::path P = normal(G);
-    if (fs::is_directory(P, EC))
+    if (fs::is_directory(P, EC)) {
+      if (Top.empty())
+        findLinks(P);
       add(isPackage(P) ? P.parent_path() : P);
-    else if (!isPackage(P.parent_path()))
+    } else if (!isPackage(P.parent_path())) {
       add(P.parent_path()); // a script: Python puts its folder first on sys.path
+    }
   }
-  if (!Top.empty())
+  if (!Top.empty()) {
     add(normal(Top));
+    findLinks(normal(Top));
+  }
   return R;
 }
 
+namespace {
+ModuleNames namesAt(const std::string &Path, const SourceRoots &Roots);
+} // namespace
+
 ModuleNames moduleNamesOf(const std::string &Path, const SourceRoots &Roots) {
+  ModuleNames N = namesAt(Path, Roots);
+  std::error_code EC;
+  std::string Real = fs::weakly_canonical(Path, EC).string();
+  for (const auto &[Link, Target] : Roots.Links) {
+    if (Real.rfind(Target + "/", 0) != 0)
+      continue;
+    ModuleNames Through = namesAt(Link + Real.substr(Target.size()), Roots);
+    Through.Aliases.push_back(Through.Module);
+    for (const auto &A : Through.Aliases)
+      if (A != N.Module && std::find(N.Aliases.begin(), N.Aliases.end(), A) == N.Aliases.end())
+        N.Aliases.push_back(A);
+  }
+  return N;
+}
+
+namespace {
+
+ModuleNames namesAt(const std::string &Path, const SourceRoots &Roots) {
   ModuleNames N;
   N.Module = moduleNameOf(Path, &N.Package);
   // The folder above the top package (the file's own for a script).
@@ -107,5 +153,7 @@ ModuleNames moduleNamesOf(const std::string &Path, const SourceRoots &Roots) {
   }
   return N;
 }
+
+} // namespace
 
 } // namespace graphsafe::lint::py

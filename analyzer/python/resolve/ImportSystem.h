@@ -17,6 +17,10 @@ namespace graphsafe::lint::py {
 struct SourceRoots {
   // Folders, absolute and normal: where names start.
   std::vector<std::string> Folders;
+  // Folders that are symbolic links to other folders below the given ones
+  // (DeepSpeed's `deepspeed/accelerator -> ../accelerator`): the target's
+  // modules are importable through the link's path too.
+  std::vector<std::pair<std::string, std::string>> Links; // (link, target)
   // The roots of a run: each folder given that is no package, the parent
   // of each one that is, each given script's folder, and Top (a git work
   // tree's top), when set.
