@@ -189,7 +189,7 @@ RuleSet loadRuleSet(const Options &Opts, std::vector<std::string> &Dirs, Report 
 }
 
 struct Inputs {
-  Analysis A; // Its file lists, named files first.
+  Analysis A;              // Its file lists, named files first.
   py::SourceRoots PyRoots; // Where Python module names start.
   std::unique_ptr<tooling::CompilationDatabase> DB;
   std::vector<std::string> PreamblesWanted; // Built after the report (PreambleBuilder.h).

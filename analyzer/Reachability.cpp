@@ -627,9 +627,9 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       if (C.Context != CaptureContext::Ambient || !Rd.runs(C.When))
         continue;
       Ambient.push_back(&C);
-      if (C.ReceiverParam >= 0 &&
-          std::none_of(Rd.With.begin(), Rd.With.end(),
-                       [&](const auto &W) { return G.receiverMayRun(C, W); }))
+      if (C.ReceiverParam >= 0 && std::none_of(Rd.With.begin(), Rd.With.end(), [&](const auto &W) {
+            return G.receiverMayRun(C, W);
+          }))
         Left.emplace(C.Loc, std::make_pair(&C, 0)).first->second.second++;
     }
     report(Ambient, Chain);

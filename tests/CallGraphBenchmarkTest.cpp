@@ -82,7 +82,8 @@ TEST(PyCallGraph, PyCGMicroBenchmark) {
     auto R = runGraphlint({"--no-cache", "-q", "--format", "json", "-o", Tmp + "/report.json",
                            "--call-graph", Out, "--call-graph-all", Case.string()});
     ASSERT_LE(R.ExitCode, 1) << Case << ": " << R.Stderr;
-    Edges Expected = edgesOf(nlohmann::json::parse(readFile((Case / "callgraph.json").string())), Name);
+    Edges Expected =
+        edgesOf(nlohmann::json::parse(readFile((Case / "callgraph.json").string())), Name);
     Edges Got = edgesOf(nlohmann::json::parse(readFile(Out)), Name);
     Score S;
     S.Expected = Expected.size();
@@ -111,8 +112,9 @@ TEST(PyCallGraph, PyCGMicroBenchmark) {
     Table << Line;
     All.add(S);
   }
-  std::snprintf(Line, sizeof Line, "| **all %zu programs** | %zu | %zu | %zu | **%.3f** | **%.3f** |\n",
-                Programs, All.Expected, All.Reported, All.Correct, All.precision(), All.recall());
+  std::snprintf(Line, sizeof Line,
+                "| **all %zu programs** | %zu | %zu | %zu | **%.3f** | **%.3f** |\n", Programs,
+                All.Expected, All.Reported, All.Correct, All.precision(), All.recall());
   Table << Line;
   std::cout << Table.str() << "Edges that differ:\n" << Misses.str();
   EXPECT_EQ(Programs, 119u);

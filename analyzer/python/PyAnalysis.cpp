@@ -9,11 +9,11 @@
 #include "PyObjectFacts.h"
 #include "PyParts.h"
 #include "PyResultCache.h"
-#include "resolve/LibrarySemantics.h"
 #include "ReadFile.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <fmt/format.h>
 
@@ -60,8 +60,8 @@ bool constructs(const PySource &S, TSNode N) {
     std::string_view Fn = S.text(field(Call, "function"));
     return Fn != "isinstance" && Fn != "issubclass";
   }
-  return is(Up, "assignment") || is(Up, "keyword_argument") || is(Up, "list") ||
-         is(Up, "tuple") || is(Up, "set") || is(Up, "pair") || is(Up, "expression_list") ||
+  return is(Up, "assignment") || is(Up, "keyword_argument") || is(Up, "list") || is(Up, "tuple") ||
+         is(Up, "set") || is(Up, "pair") || is(Up, "expression_list") ||
          is(Up, "return_statement") || is(Up, "default_parameter") ||
          is(Up, "typed_default_parameter") || is(Up, "conditional_expression");
 }
@@ -258,9 +258,9 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       });
       // Through storage, they go to the parameters of what it holds
       // (collectStores): no guess here.
-      bool ThroughStorage = Cs.Dynamic && std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [](const auto &K) {
-                              return K.rfind("py:", 0) == 0;
-                            });
+      bool ThroughStorage =
+          Cs.Dynamic && std::any_of(Cs.Keys.begin(), Cs.Keys.end(),
+                                    [](const auto &K) { return K.rfind("py:", 0) == 0; });
       if (!ToProject && !ThroughStorage) {
         CallArgs A = argsOf(S, N);
         std::vector<std::pair<std::string_view, TSNode>> Handed;

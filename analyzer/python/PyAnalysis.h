@@ -37,8 +37,7 @@ struct PyResult {
 // Roots: where module names start (resolve/ImportSystem.h); none: each
 // file's package root and script folder alone.
 PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceRoots &Roots,
-                            const RuleSet &Rules,
-                            unsigned Jobs, Progress *Shown = nullptr,
+                            const RuleSet &Rules, unsigned Jobs, Progress *Shown = nullptr,
                             const std::function<bool(size_t)> &Mine = nullptr,
                             const PyCacheSetup *Cache = nullptr);
 

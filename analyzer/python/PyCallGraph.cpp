@@ -53,8 +53,8 @@ bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
 // Storage whose callables are known only once every file's stores are
 // joined: parameters, attributes, items, returns, decorated names.
 bool isStorageKey(const std::string &K) {
-  for (const char *Prefix : {"py:param:", "py:attr:", "py:item:", "py:ret:", "py:retof:",
-                             "py:dec:", "py:yield:"})
+  for (const char *Prefix :
+       {"py:param:", "py:attr:", "py:item:", "py:ret:", "py:retof:", "py:dec:", "py:yield:"})
     if (K.rfind(Prefix, 0) == 0)
       return true;
   return false;
@@ -410,8 +410,8 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
   TSNode Def = field(Decorated, "definition");
   if (!is(Def, "function_definition"))
     return {};
-  std::string Function = scopeName(T.M.Module, *T.M.Src, Def) + "." +
-                         std::string(T.M.Src->text(field(Def, "name")));
+  std::string Function =
+      scopeName(T.M.Module, *T.M.Src, Def) + "." + std::string(T.M.Src->text(field(Def, "name")));
   if (!T.P.isFunction(Function))
     return {};
   // Every decorator runs here, on the function: a project function, or a
@@ -622,9 +622,9 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
     // Functions the argument is known to be, all of them: anything else
     // (an object with __call__, a value from storage) leaves it unbound.
     auto Targets = valueTargets(Caller, A);
-    bool Known = !Targets.empty() && std::all_of(Targets.begin(), Targets.end(), [&](const auto &K) {
-                   return isProjectFunctionKey(Caller.P, K);
-                 });
+    bool Known = !Targets.empty() &&
+                 std::all_of(Targets.begin(), Targets.end(),
+                             [&](const auto &K) { return isProjectFunctionKey(Caller.P, K); });
     if (Known && handedFunctions(Caller, A).size() == Targets.size())
       for (const auto &K : Targets)
         Out.push_back({paramKey(Callee, Index), K});
@@ -637,7 +637,8 @@ std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &C
   std::vector<ConstArg> Out;
   for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, *Caller.M.Src, Call)) {
     Value V = Caller.valueOf(Arg);
-    if (V.K != VK::Instance || V.Many || !V.Exact || !V.Also.empty() || !Caller.P.classNamed(V.Name))
+    if (V.K != VK::Instance || V.Many || !V.Exact || !V.Also.empty() ||
+        !Caller.P.classNamed(V.Name))
       continue;
     ConstArg C{Index};
     C.Attr = std::string(ClassFact) + classKey(V.Name);
@@ -689,9 +690,9 @@ void collectStores(const PyTypes &T, TSNode N,
   if (is(N, "function_definition") || (is(N, "lambda") && !ts_node_eq(N, T.F.Node))) {
     // Defaults are evaluated where the definition runs: a call that leaves
     // the parameter out passes them.
-    std::string Function = is(N, "lambda") ? lambdaName(T.M.Module, S, N)
-                                           : scopeName(T.M.Module, S, N) + "." +
-                                                 std::string(S.text(field(N, "name")));
+    std::string Function =
+        is(N, "lambda") ? lambdaName(T.M.Module, S, N)
+                        : scopeName(T.M.Module, S, N) + "." + std::string(S.text(field(N, "name")));
     const PyFunctionDef *F = T.P.signature(Function).first;
     if (!F)
       return;
@@ -787,8 +788,8 @@ void collectStores(const PyTypes &T, TSNode N,
   }
   for (const auto &[Target, Value] : Pairs) {
     if (is(Target, "subscript")) {
-      if (auto Keys = itemStoreKeys(T, field(Target, "value"),
-                                    literalKey(S, field(Target, "subscript")));
+      if (auto Keys =
+              itemStoreKeys(T, field(Target, "value"), literalKey(S, field(Target, "subscript")));
           !Keys.empty())
         store(Keys, Value);
       continue;

@@ -126,8 +126,7 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call);
 // instances of exactly one project class (made by its constructor), as
 // ConstArgs whose Attr is ClassFact and the class's key: a method the
 // callee calls on that parameter runs that class's own.
-std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee,
-                                     TSNode Call);
+std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee, TSNode Call);
 
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters, values assigned to attributes and

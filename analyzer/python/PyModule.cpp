@@ -164,7 +164,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
         TSNode E = unparen(ts_node_named_child(D, 0));
         F.Decorators.push_back(is(E, "call") ? dotted(S, field(E, "function")) + "()"
                                : is(E, "identifier") || is(E, "attribute") ? dotted(S, E)
-                                                                            : "?");
+                                                                           : "?");
       }
   bool PlainReturns = false, OtherReturns = false;
   std::set<std::string, std::less<>> NestedDefs;
@@ -189,14 +189,13 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     if (!is(N, "return_statement"))
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
-    bool Plain = is(V, "identifier") && ((!Params.empty() && S.text(V) == Params.front()) ||
-                                         NestedDefs.count(S.text(V)));
+    bool Plain = is(V, "identifier") &&
+                 ((!Params.empty() && S.text(V) == Params.front()) || NestedDefs.count(S.text(V)));
     (Plain ? PlainReturns : OtherReturns) = true;
     if (is(V, "call")) {
       if (auto Built = constructorSpelling(S, V))
         F.ReturnsBuilt.push_back(*Built);
-    }
-    else if (is(V, "identifier") && Globals.count(S.text(V)))
+    } else if (is(V, "identifier") && Globals.count(S.text(V)))
       F.ReturnsBuilt.push_back("global:" + std::string(S.text(V)));
     else if (is(V, "identifier"))
       for (unsigned I = 0; I < Params.size(); ++I)
@@ -578,11 +577,10 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
     const PyClassDef *D = classNamed(Sub);
     if (!D || !D->Methods.count(Method))
       continue;
-    bool Runs = !BuiltKnown || built(Sub) || std::any_of(Descendants.begin(), Descendants.end(),
-                                          [&](const std::string &Below) {
-                                            return built(Below) && methodOf(Below, Method) ==
-                                                                       Sub + "." + Method;
-                                          });
+    bool Runs = !BuiltKnown || built(Sub) ||
+                std::any_of(Descendants.begin(), Descendants.end(), [&](const std::string &Below) {
+                  return built(Below) && methodOf(Below, Method) == Sub + "." + Method;
+                });
     if (Runs)
       Out.push_back(Sub + "." + Method);
   }
@@ -616,7 +614,7 @@ std::vector<std::string> PyProgram::findDescendants(const std::string &Class) co
 }
 
 const std::vector<std::string> &PyProgram::linearize(const std::string &Class,
-                                                    std::set<std::string> &Visiting) {
+                                                     std::set<std::string> &Visiting) {
   if (auto It = Mro.find(Class); It != Mro.end())
     return It->second;
   const PyClassDef *D = classNamed(Class);

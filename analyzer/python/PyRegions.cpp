@@ -83,8 +83,7 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
 // name: it returns a capture context manager (`return torch.cuda.graph(g)`,
 // an accelerator's `capture_to_graph`), or it is a generator context
 // manager that yields inside one. `with helper(g):` is then a region.
-bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
-                  int Depth);
+bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec, int Depth);
 
 bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int Depth) {
   Call = unparen(Call);
@@ -99,8 +98,7 @@ bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int D
   return false;
 }
 
-bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
-                  int Depth) {
+bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec, int Depth) {
   PyTypeCache &Cache = Caller.cache();
   if (auto It = Cache.OpensCapture.find(Q); It != Cache.OpensCapture.end())
     return It->second;

@@ -138,7 +138,12 @@ void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
       TSNode Name = unparen(ts_node_named_child(Ts[I], 0));
       if (is(Name, "identifier"))
         Bindings[std::string(M.Src->text(Name))].push_back(
-            {Offset, Value{}, E, -1, {}, static_cast<int>(I),
+            {Offset,
+             Value{},
+             E,
+             -1,
+             {},
+             static_cast<int>(I),
              static_cast<int>(Es.size() - (Ts.size() - 1 - I))});
       continue;
     }
@@ -184,8 +189,7 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
         V = Value::instanceOfAny(Passed);
       else
         V = {VK::Instance, Q};
-    }
-    else
+    } else
       // An annotation naming a library base (`model: torch.nn.Module`) says
       // less than the project classes callers pass.
       V = Value::instanceOfAny(callerClasses(Index));

@@ -112,7 +112,8 @@ public:
   const PyTypes *moduleScope(const PyModuleInfo *Of = nullptr) const;
   // A name imported from another project module that binds it at its top
   // level (`from cfg import table`): that module's analysis and the name.
-  std::optional<std::pair<const PyTypes *, std::string>> importedGlobal(std::string_view Name) const;
+  std::optional<std::pair<const PyTypes *, std::string>>
+  importedGlobal(std::string_view Name) const;
   // `for name in expr`: the expression name takes elements of, if that is
   // its binding before Offset; else null.
   TSNode iteratedExpr(std::string_view Name, unsigned Offset) const;
@@ -145,9 +146,9 @@ private:
   struct Binding {
     unsigned At = 0;
     Value V;
-    TSNode Expr{};      // the bound expression, for `name = expr`
-    int Parameter = -1; // caller-side index, for a parameter
-    TSNode Entered{};   // the context expression, for `with expr as name`
+    TSNode Expr{};         // the bound expression, for `name = expr`
+    int Parameter = -1;    // caller-side index, for a parameter
+    TSNode Entered{};      // the context expression, for `with expr as name`
     int From = 0, To = -1; // a starred target's elements of Expr
     TSNode Iterated{};     // the iterated expression, for `for name in expr`
   };

@@ -34,8 +34,7 @@ public:
         TSNode Up = ts_node_parent(N);
         bool FillsScalar = is(Up, "assignment") && ts_node_eq(field(Up, "left"), N) &&
                            T.valueOf(field(Up, "right")).K == VK::Host;
-        if (!FillsScalar && mayBeTensor(T, field(N, "value")) &&
-            T.valueOf(Idx).K == VK::BoolTensor)
+        if (!FillsScalar && mayBeTensor(T, field(N, "value")) && T.valueOf(Idx).K == VK::BoolTensor)
           Ctx.reportCheck("boolean-mask-index", N,
                           fmt::format("indexing with boolean mask '{}' gives a data-dependent "
                                       "shape: the mask is read on the host, and a graph cannot "

@@ -12,22 +12,21 @@ namespace {
 // The functions and types of Python's builtins module that a call names.
 bool isBuiltin(const std::string &Name) {
   static const std::set<std::string> Names = {
-      "abs",       "aiter",      "all",        "anext",        "any",         "ascii",
-      "bin",       "bool",       "breakpoint", "bytearray",    "bytes",       "callable",
-      "chr",       "classmethod", "compile",   "complex",      "delattr",     "dict",
-      "dir",       "divmod",     "enumerate",  "eval",         "exec",        "filter",
-      "float",     "format",     "frozenset",  "getattr",      "globals",     "hasattr",
-      "hash",      "help",       "hex",        "id",           "input",       "int",
-      "isinstance", "issubclass", "iter",      "len",          "list",        "locals",
-      "map",       "max",        "memoryview", "min",          "next",        "object",
-      "oct",       "open",       "ord",        "pow",          "print",       "property",
-      "range",     "repr",       "reversed",   "round",        "set",         "setattr",
-      "slice",     "sorted",     "staticmethod", "str",        "sum",         "super",
-      "tuple",     "type",       "vars",       "zip",          "__import__",  "exit",
-      "quit"};
+      "abs",        "aiter",      "all",        "anext",   "any",      "ascii",     "bin",
+      "bool",       "breakpoint", "bytearray",  "bytes",   "callable", "chr",       "classmethod",
+      "compile",    "complex",    "delattr",    "dict",    "dir",      "divmod",    "enumerate",
+      "eval",       "exec",       "filter",     "float",   "format",   "frozenset", "getattr",
+      "globals",    "hasattr",    "hash",       "help",    "hex",      "id",        "input",
+      "int",        "isinstance", "issubclass", "iter",    "len",      "list",      "locals",
+      "map",        "max",        "memoryview", "min",     "next",     "object",    "oct",
+      "open",       "ord",        "pow",        "print",   "property", "range",     "repr",
+      "reversed",   "round",      "set",        "setattr", "slice",    "sorted",    "staticmethod",
+      "str",        "sum",        "super",      "tuple",   "type",     "vars",      "zip",
+      "__import__", "exit",       "quit"};
   // The exception classes are builtins too (StopIteration, ValueError, ...).
   auto endsWith = [&](std::string_view Tail) {
-    return Name.size() > Tail.size() && Name.compare(Name.size() - Tail.size(), Tail.size(), Tail) == 0;
+    return Name.size() > Tail.size() &&
+           Name.compare(Name.size() - Tail.size(), Tail.size(), Tail) == 0;
   };
   bool Exception = Name.find('.') == std::string::npos &&
                    (endsWith("Error") || endsWith("Exception") || endsWith("Warning") ||
@@ -92,7 +91,8 @@ nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls) {
   for (auto &[Scope, Lambdas] : LambdasOf) {
     std::sort(Lambdas.begin(), Lambdas.end());
     for (size_t I = 0; I < Lambdas.size(); ++I)
-      Renamed[Lambdas[I].second] = pycgName("py:" + Scope) + ".<lambda" + std::to_string(I + 1) + ">";
+      Renamed[Lambdas[I].second] =
+          pycgName("py:" + Scope) + ".<lambda" + std::to_string(I + 1) + ">";
   }
   auto name = [&](const std::string &K) {
     auto It = Renamed.find(K);

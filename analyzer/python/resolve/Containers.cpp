@@ -230,9 +230,8 @@ std::string literalKey(const PySource &S, TSNode K) {
   if (Prefix.find_first_of("bBfF") != std::string_view::npos)
     return "";
   Text.remove_prefix(Q);
-  size_t Quote = Text.size() >= 6 && (Text.substr(0, 3) == "'''" || Text.substr(0, 3) == "\"\"\"")
-                     ? 3
-                     : 1;
+  size_t Quote =
+      Text.size() >= 6 && (Text.substr(0, 3) == "'''" || Text.substr(0, 3) == "\"\"\"") ? 3 : 1;
   if (Text.size() < 2 * Quote)
     return "";
   // An empty string stands apart from "no literal".

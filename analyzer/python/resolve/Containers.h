@@ -28,8 +28,7 @@ std::optional<std::vector<Element>> sequenceElements(const PyTypes &T, TSNode E)
 
 // The entries of a dict E spells (a literal, or a name bound to one), each
 // with its literal key ("" where the key is no literal).
-std::optional<std::vector<std::pair<std::string, Element>>> dictEntries(const PyTypes &T,
-                                                                        TSNode E);
+std::optional<std::vector<std::pair<std::string, Element>>> dictEntries(const PyTypes &T, TSNode E);
 
 // The key a literal spells, as subscripts and dict entries compare it: a
 // string's contents, an integer as written; "" for anything else.
@@ -41,8 +40,7 @@ std::string constantKey(const PyTypes &T, TSNode K);
 // Where the name Name used in T at Offset is bound: T itself, the function
 // around it, or the module's top level (with the offset to look it up at).
 // Null for parameters, imports, definitions and unknown names.
-const PyTypes *bindingScope(const PyTypes &T, std::string_view Name, unsigned Offset,
-                            unsigned &At);
+const PyTypes *bindingScope(const PyTypes &T, std::string_view Name, unsigned Offset, unsigned &At);
 
 // Whether Container[Key] was written (`d[k] = f`, `d.update(k=f)`) after
 // the literal Container is bound to and before Use, on every path there:

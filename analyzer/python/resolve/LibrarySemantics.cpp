@@ -15,26 +15,59 @@ bool endsWith(std::string_view S, std::string_view Tail) {
 using Names = std::set<std::string, std::less<>>;
 
 // Functions that look at a callable and return without calling it.
-const Names Inspecting = {
-    "callable", "getattr", "hasattr", "setattr", "delattr", "id", "isinstance", "issubclass",
-    "type", "repr", "str", "print", "len", "hash", "vars", "dir", "format", "bool",
-    "functools.wraps", "functools.update_wrapper", "functools.cache", "functools.lru_cache",
-    "typing.cast", "copy.copy", "copy.deepcopy", "pickle.dumps", "staticmethod", "classmethod",
-    "property", "weakref.ref", "weakref.WeakMethod", "torch.jit.ignore", "torch.jit.unused",
-    "torch._dynamo.disable", "torch.compiler.disable"};
+const Names Inspecting = {"callable",
+                          "getattr",
+                          "hasattr",
+                          "setattr",
+                          "delattr",
+                          "id",
+                          "isinstance",
+                          "issubclass",
+                          "type",
+                          "repr",
+                          "str",
+                          "print",
+                          "len",
+                          "hash",
+                          "vars",
+                          "dir",
+                          "format",
+                          "bool",
+                          "functools.wraps",
+                          "functools.update_wrapper",
+                          "functools.cache",
+                          "functools.lru_cache",
+                          "typing.cast",
+                          "copy.copy",
+                          "copy.deepcopy",
+                          "pickle.dumps",
+                          "staticmethod",
+                          "classmethod",
+                          "property",
+                          "weakref.ref",
+                          "weakref.WeakMethod",
+                          "torch.jit.ignore",
+                          "torch.jit.unused",
+                          "torch._dynamo.disable",
+                          "torch.compiler.disable"};
 
 // Functions that keep a callable to call it later, when something else
 // happens (an object dies, the interpreter exits, a module runs).
-const Names Keeping = {"functools.partial", "functools.partialmethod", "weakref.finalize",
-                       "atexit.register",   "signal.signal",           "sys.settrace",
-                       "sys.setprofile",    "threading.settrace",      "contextlib.ExitStack.callback",
-                       "copyreg.pickle"};
+const Names Keeping = {
+    "functools.partial", "functools.partialmethod", "weakref.finalize",
+    "atexit.register",   "signal.signal",           "sys.settrace",
+    "sys.setprofile",    "threading.settrace",      "contextlib.ExitStack.callback",
+    "copyreg.pickle"};
 
 // Constructors and functions that run a callable on another thread or
 // process.
-const Names Threads = {"threading.Thread", "threading.Timer", "multiprocessing.Process",
-                       "torch.multiprocessing.Process", "_thread.start_new_thread",
-                       "torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"};
+const Names Threads = {"threading.Thread",
+                       "threading.Timer",
+                       "multiprocessing.Process",
+                       "torch.multiprocessing.Process",
+                       "_thread.start_new_thread",
+                       "torch.multiprocessing.spawn",
+                       "torch.multiprocessing.start_processes"};
 
 } // namespace
 
