@@ -155,14 +155,17 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   const PySource &S = *M.Src;
   auto Globals = globalsOf(S, F.body());
   std::vector<std::string> Params;
-  for (TSNode P : callerParameters(F))
-    Params.emplace_back(S.text(parameterName(P)));
+  for (TSNode P : callerParameters(F)) {
+    TSNode Name = parameterName(P);
+    Params.emplace_back(ts_node_is_null(Name) ? std::string_view() : S.text(Name));
+  }
   std::set<std::string, std::less<>> Rebound;
   if (TSNode Up = ts_node_parent(F.Node); is(Up, "decorated_definition"))
     for (TSNode D : namedChildren(Up))
       if (is(D, "decorator")) {
         TSNode E = unparen(ts_node_named_child(D, 0));
-        F.Decorators.push_back(is(E, "call") ? dotted(S, field(E, "function")) + "()"
+        F.Decorators.push_back(ts_node_is_null(E) ? "?"
+                               : is(E, "call") ? dotted(S, field(E, "function")) + "()"
                                : is(E, "identifier") || is(E, "attribute") ? dotted(S, E)
                                                                            : "?");
       }
@@ -190,7 +193,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
     bool Plain = is(V, "identifier") &&
-                 ((!Params.empty() && S.text(V) == Params.front()) || NestedDefs.count(S.text(V)));
+                 ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) || NestedDefs.count(S.text(V)));
     (Plain ? PlainReturns : OtherReturns) = true;
     if (is(V, "call")) {
       if (auto Built = constructorSpelling(S, V))
@@ -199,7 +202,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       F.ReturnsBuilt.push_back("global:" + std::string(S.text(V)));
     else if (is(V, "identifier"))
       for (unsigned I = 0; I < Params.size(); ++I)
-        if (Params[I] == S.text(V) && !Rebound.count(Params[I]) &&
+        if (!Params[I].empty() && Params[I] == S.text(V) && !Rebound.count(Params[I]) &&
             std::find(F.ReturnsParams.begin(), F.ReturnsParams.end(), I) == F.ReturnsParams.end())
           F.ReturnsParams.push_back(I);
     return false;
@@ -237,7 +240,8 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       if (TSNode Body = unparen(field(N, "body")); is(Body, "identifier")) {
         auto Params = callerParameters(F);
         for (unsigned I = 0; I < Params.size(); ++I)
-          if (S.text(parameterName(Params[I])) == S.text(Body))
+          if (TSNode Name = parameterName(Params[I]);
+              !ts_node_is_null(Name) && S.text(Name) == S.text(Body))
             F.ReturnsParams.push_back(I);
       }
       M.Functions.push_back(F);

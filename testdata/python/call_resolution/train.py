@@ -45,7 +45,7 @@ def key_fn(v):
     return v.cpu()  # expected-error {{sync-device-to-host-copy}}
 
 
-def apply(fn, v):
+def apply(fn, v, *rest: int, **options: int):  # typed splats: no parameter names
     return fn(v)
 
 
