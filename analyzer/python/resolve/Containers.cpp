@@ -282,24 +282,61 @@ const PyTypes *bindingScope(const PyTypes &T, std::string_view Name, unsigned Of
   return Module && Module->bindsHere(Name) ? Module : nullptr;
 }
 
+namespace {
+
+// The storage scopes of a container: a name's binding scope, or for
+// `self.parts` (an attribute of an instance of a project class) the
+// classes whose instances hold it. A store goes under the storing class; a
+// load looks under the class and its ancestors, as attribute stores do.
+std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, bool Load,
+                                         std::string &Name) {
+  Container = unparen(Container);
+  if (is(Container, "attribute")) {
+    TSNode Obj = unparen(field(Container, "object"));
+    std::vector<std::string> Classes;
+    if (T.isSelf(Obj)) {
+      Classes = {T.selfClass()};
+    } else if (Value V = T.valueOf(Obj); V.K == VK::Instance && !V.Many) {
+      for (auto &C : V.classes())
+        if (T.P.classNamed(C))
+          Classes.push_back(std::move(C));
+    }
+    Name = std::string(T.M.Src->text(field(Container, "attribute")));
+    std::vector<std::string> Out;
+    for (const auto &C : Classes)
+      for (const auto &A : Load ? T.P.ancestors(C) : std::vector<std::string>{C})
+        Out.push_back("attr:" + A);
+    return Out;
+  }
+  if (const PyTypes *Scope = containerScope(T, Container, Name))
+    return {Scope->F.QualName};
+  return {};
+}
+
+} // namespace
+
 std::vector<std::string> itemStoreKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
   std::string Name;
-  const PyTypes *Scope = containerScope(T, Container, Name);
-  if (!Scope)
-    return {};
-  const std::string &Q = Scope->F.QualName;
-  return {itemKey(Q, Name, Key.empty() ? UnknownKey : Key), itemKey(Q, Name, AnyKey)};
+  std::vector<std::string> Out;
+  for (const auto &Q : containerScopes(T, Container, false, Name)) {
+    Out.push_back(itemKey(Q, Name, Key.empty() ? UnknownKey : Key));
+    Out.push_back(itemKey(Q, Name, AnyKey));
+  }
+  return Out;
 }
 
 std::vector<std::string> itemLoadKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
   std::string Name;
-  const PyTypes *Scope = containerScope(T, Container, Name);
-  if (!Scope)
-    return {};
-  const std::string &Q = Scope->F.QualName;
-  if (Key.empty())
-    return {itemKey(Q, Name, AnyKey)};
-  return {itemKey(Q, Name, Key), itemKey(Q, Name, UnknownKey)};
+  std::vector<std::string> Out;
+  for (const auto &Q : containerScopes(T, Container, true, Name)) {
+    if (Key.empty()) {
+      Out.push_back(itemKey(Q, Name, AnyKey));
+    } else {
+      Out.push_back(itemKey(Q, Name, Key));
+      Out.push_back(itemKey(Q, Name, UnknownKey));
+    }
+  }
+  return Out;
 }
 
 } // namespace graphsafe::lint::py
