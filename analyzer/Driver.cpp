@@ -140,13 +140,11 @@ std::vector<std::string> filesUnder(const std::string &Dir) {
         Out.push_back(P.string());
     }
   } else {
-    static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
-                                               "site-packages", "build"};
     std::error_code EC;
     for (auto It = fs::recursive_directory_iterator(Dir, EC); !EC && It != fs::end(It);
          It.increment(EC)) {
       std::string Name = It->path().filename().string();
-      if (It->is_directory() && (Name.front() == '.' || Skip.count(Name))) {
+      if (It->is_directory() && py::isSkippedFolder(Name)) {
         It.disable_recursion_pending();
         continue;
       }

@@ -11,6 +11,12 @@ namespace fs = std::filesystem;
 
 namespace graphsafe::lint::py {
 
+bool isSkippedFolder(const std::string &Name) {
+  static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
+                                             "site-packages", "build"};
+  return Name.empty() || Name.front() == '.' || Skip.count(Name) > 0;
+}
+
 bool isIdentifier(const std::string &Name) {
   if (Name.empty() || std::isdigit(static_cast<unsigned char>(Name[0])))
     return false;
@@ -63,8 +69,6 @@ SourceRoots SourceRoots::of(const std::vector<std::string> &Given, const std::st
       R.Folders.push_back(S);
   };
   auto findLinks = [&](const fs::path &Dir) {
-    static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
-                                               "site-packages", "build"};
     std::error_code EC;
     for (auto It = fs::recursive_directory_iterator(Dir, EC); !EC && It != fs::end(It);
          It.increment(EC)) {
@@ -74,8 +78,7 @@ SourceRoots SourceRoots::of(const std::vector<std::string> &Given, const std::st
         if (fs::is_directory(It->path(), LinkEC))
           R.Links.push_back(
               {It->path().lexically_normal().string(), fs::canonical(It->path(), LinkEC).string()});
-      } else if (It->is_directory(LinkEC) &&
-                 (Name.empty() || Name.front() == '.' || Skip.count(Name))) {
+      } else if (It->is_directory(LinkEC) && isSkippedFolder(Name)) {
         It.disable_recursion_pending();
       }
     }

@@ -39,6 +39,10 @@ struct ModuleNames {
 
 ModuleNames moduleNamesOf(const std::string &Path, const SourceRoots &Roots);
 
+// Folders whose Python files are not the project's own code: hidden ones,
+// caches, virtual environments, installed packages, build outputs.
+bool isSkippedFolder(const std::string &Name);
+
 // Whether a folder's or file's name can be imported (`micro-benchmark`
 // cannot: no folder so named is a package).
 bool isIdentifier(const std::string &Name);
