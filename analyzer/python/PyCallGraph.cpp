@@ -333,8 +333,16 @@ void dedupe(std::vector<std::string> &Keys) {
 } // namespace
 
 std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
+  // What a call returns is asked of the call's own callee (calleesOf), which
+  // may be a name bound to that very call (`x = x()` in a loop): nesting,
+  // not the depth within one question, bounds it.
+  static thread_local int Nesting = 0;
+  if (Nesting > 8)
+    return {};
+  ++Nesting;
   std::vector<std::string> Out;
   valueTargetsAt(T, Expr, 0, Out);
+  --Nesting;
   dedupe(Out);
   return Out;
 }
