@@ -28,7 +28,6 @@ std::optional<long> literalIndex(const PySource &S, TSNode K) {
 
 // `ls[a:b]` with literal (or absent) bounds and no step: [From, To) of Size.
 bool sliceBounds(const PySource &S, TSNode Slice, size_t Size, size_t &From, size_t &To) {
-  auto Parts = namedChildren(Slice);
   // tree-sitter gives the written bounds only; find which side each is on
   // by the colons around it.
   std::optional<long> Lo, Hi;
@@ -53,7 +52,6 @@ bool sliceBounds(const PySource &S, TSNode Slice, size_t Size, size_t &From, siz
   };
   From = Lo ? clamp(*Lo) : 0;
   To = Hi ? clamp(*Hi) : Size;
-  (void)Parts;
   return From <= To;
 }
 
