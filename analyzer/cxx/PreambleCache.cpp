@@ -60,12 +60,22 @@ void usePreamble(CompilerInvocation &Inv, const std::string &Pch, PreambleBounds
   PPO.UsePredefines = false;
 }
 
+// The PCH of one build, named by the headers it was built from: a builder
+// finishing while a reader checks the entry never swaps the file under it.
+std::string pchPath(const std::string &Meta, const std::vector<Dependency> &Deps) {
+  KeyBuilder K;
+  for (const Dependency &D : Deps)
+    K.add(D.Path).add(D.Hash);
+  fs::path Path(Meta);
+  return (Path.parent_path() / (Path.stem().string() + "-" + K.final() + ".pch")).string();
+}
+
 // Builds the preamble into the cache; false when it cannot be built (a
 // header with errors: the full parse then reports them).
 std::optional<std::vector<Dependency>>
 buildInto(const CacheStore &Store, const CompilerInvocation &Inv, const llvm::MemoryBuffer &Main,
           PreambleBounds Bounds, FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
-          const std::string &Pch, const std::string &Meta) {
+          const std::string &Meta) {
   IgnoringDiagConsumer Ignore;
   // The engine takes shared ownership of its options.
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags = CompilerInstance::createDiagnostics(
@@ -91,24 +101,37 @@ buildInto(const CacheStore &Store, const CompilerInvocation &Inv, const llvm::Me
   Built->AddImplicitPreamble(Probe, VFS, Copy.get());
   Probe.getPreprocessorOpts().clearRemappedFiles();
   std::string Temporary = Probe.getPreprocessorOpts().ImplicitPCHInclude;
+  std::string Pch = pchPath(Meta, Callbacks.Deps);
   if (Temporary.empty() || !Store.commit(Temporary, Pch))
     return std::nullopt;
-  if (!writeEntry(Store, Meta, nlohmann::json::object(), Callbacks.Deps))
+  nlohmann::json Body = {{"pch", fs::path(Pch).filename().string()}};
+  if (!writeEntry(Store, Meta, std::move(Body), Callbacks.Deps))
     return std::nullopt;
   return std::move(Callbacks.Deps);
 }
 
-// The cached preamble's dependencies, when it exists and they are unchanged.
-std::optional<std::vector<Dependency>> stillValid(const CacheStore &Store, const std::string &Pch,
-                                                  const std::string &Meta) {
-  std::error_code EC;
-  if (!fs::exists(Pch, EC))
-    return std::nullopt;
+struct ValidPreamble {
+  std::string Pch;
   std::vector<Dependency> Deps;
-  if (!readFreshEntry(Store, Meta, &Deps))
+};
+
+// The cached preamble and its dependencies, when it exists and they are
+// unchanged.
+std::optional<ValidPreamble> stillValid(const CacheStore &Store, const std::string &Meta) {
+  ValidPreamble Out;
+  std::optional<nlohmann::json> Body = readFreshEntry(Store, Meta, &Out.Deps);
+  if (!Body || !Body->contains("pch") || !(*Body)["pch"].is_string())
     return std::nullopt;
-  Store.touch(Pch);
-  return Deps;
+  // A bare file name: an entry cannot point outside its folder.
+  std::string Name = (*Body)["pch"].get<std::string>();
+  if (Name.empty() || Name.find('/') != std::string::npos)
+    return std::nullopt;
+  Out.Pch = (fs::path(Meta).parent_path() / Name).string();
+  std::error_code EC;
+  if (!fs::exists(Out.Pch, EC))
+    return std::nullopt;
+  Store.touch(Out.Pch);
+  return Out;
 }
 
 // One process builds a preamble; the others parse without it meanwhile. A
@@ -137,7 +160,7 @@ bool claimBuild(const std::string &Mark) {
 struct PreambleCache::Slot {
   std::unique_ptr<llvm::MemoryBuffer> Main;
   PreambleBounds Bounds{0, false};
-  std::string Pch, Meta;
+  std::string Meta;
 };
 
 std::optional<PreambleCache::Slot> PreambleCache::locate(const CompilerInvocation &Inv,
@@ -157,8 +180,8 @@ std::optional<PreambleCache::Slot> PreambleCache::locate(const CompilerInvocatio
   for (const std::string &Arg : Inv.getCC1CommandLine())
     K.add(Arg);
   std::string Key = K.final();
-  return Slot{std::move(*Main), Bounds, Store.pathOf(Kind, Key, ".pch"),
-              Store.pathOf(Kind, Key, ".json")};
+  std::string Meta = Store.pathOf(Kind, Key, ".json");
+  return Slot{std::move(*Main), Bounds, std::move(Meta)};
 }
 
 PreambleUse PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files) const {
@@ -166,13 +189,13 @@ PreambleUse PreambleCache::apply(CompilerInvocation &Inv, FileManager &Files) co
   std::optional<Slot> S = locate(Inv, Files);
   if (!S)
     return Use;
-  std::optional<std::vector<Dependency>> Deps = stillValid(Store, S->Pch, S->Meta);
-  if (!Deps) {
+  std::optional<ValidPreamble> Valid = stillValid(Store, S->Meta);
+  if (!Valid) {
     Use.Missing = true;
     return Use;
   }
-  usePreamble(Inv, S->Pch, S->Bounds);
-  Use.Headers = std::move(*Deps);
+  usePreamble(Inv, Valid->Pch, S->Bounds);
+  Use.Headers = std::move(Valid->Deps);
   return Use;
 }
 
@@ -182,13 +205,13 @@ bool PreambleCache::build(const CompilerInvocation &Inv, FileManager &Files,
   // A cache folder removed since the run that asked (a test's, a CI job's
   // scratch space) is not made again for one preamble.
   std::error_code EC;
-  if (!S || !fs::is_directory(Store.root(), EC) || stillValid(Store, S->Pch, S->Meta))
+  if (!S || !fs::is_directory(Store.root(), EC) || stillValid(Store, S->Meta))
     return false;
-  std::string Mark = S->Pch + ".building";
+  std::string Mark = S->Meta + ".building";
   if (!claimBuild(Mark))
     return false;
-  bool Built = buildInto(Store, Inv, *S->Main, S->Bounds, Files, std::move(PCHOps), S->Pch, S->Meta)
-                   .has_value();
+  bool Built =
+      buildInto(Store, Inv, *S->Main, S->Bounds, Files, std::move(PCHOps), S->Meta).has_value();
   // A preamble that cannot be built keeps its mark: the next try comes once
   // the mark is stale, not on every run.
   if (Built)
