@@ -16,7 +16,11 @@ struct PyRegion {
   unsigned Begin = 0, End = 0; // byte offsets, [Begin, End)
   SourceLoc BeginLoc;
   std::string Graph; // the graph object's spelling, when the region names one
-  TSNode Opener{};   // the `with` statement or the capture_begin call
+  TSNode Opener{};   // the `with` statement, the capture_begin call or a call that begins
+  TSNode Closer{};   // the capture_end call or a call that ends; null for `with`
+  // The streams the begin and the end run on, canonical
+  // (PyCaptureEffects.h): empty for the current stream where they are called.
+  std::string BeginStream, EndStream;
 };
 
 class PyFunctionContext {
@@ -63,6 +67,10 @@ private:
   const std::map<std::string, const Rule *> &CheckRules;
   FunctionSummary &Out;
 };
+
+// Whether Call, as a `with` context, captures: a capture context manager,
+// or a project function that returns or yields inside one.
+bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call);
 
 // Finds the capture regions (`with torch.cuda.graph(g):`, capture_begin/end)
 // and the ranges a capture-status test keeps out of capture.

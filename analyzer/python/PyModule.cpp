@@ -165,7 +165,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       if (is(D, "decorator")) {
         TSNode E = unparen(ts_node_named_child(D, 0));
         F.Decorators.push_back(ts_node_is_null(E) ? "?"
-                               : is(E, "call") ? dotted(S, field(E, "function")) + "()"
+                               : is(E, "call")    ? dotted(S, field(E, "function")) + "()"
                                : is(E, "identifier") || is(E, "attribute") ? dotted(S, E)
                                                                            : "?");
       }
@@ -193,7 +193,8 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
     bool Plain = is(V, "identifier") &&
-                 ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) || NestedDefs.count(S.text(V)));
+                 ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) ||
+                  NestedDefs.count(S.text(V)));
     (Plain ? PlainReturns : OtherReturns) = true;
     if (is(V, "call")) {
       if (auto Built = constructorSpelling(S, V))
@@ -209,6 +210,18 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   });
   F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
                      !Rebound.count(Params.front());
+  walk(F.IsLambda ? F.Node : F.body(), [&](TSNode N) {
+    if (F.MentionsCapture || is(N, "function_definition") || is(N, "class_definition"))
+      return false;
+    if (is(N, "identifier")) {
+      std::string Name(S.text(N));
+      std::transform(Name.begin(), Name.end(), Name.begin(),
+                     [](unsigned char C) { return std::tolower(C); });
+      F.MentionsCapture =
+          Name.find("capture") != std::string::npos || Name.find("graph") != std::string::npos;
+    }
+    return true;
+  });
 }
 
 void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,

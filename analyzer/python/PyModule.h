@@ -40,6 +40,12 @@ struct PyFunctionDef {
   // parameter or a function defined in its body.
   std::vector<std::string> Decorators;
   bool PlainDecorator = false;
+  // A name in its own code (nested definitions aside) speaks of a capture
+  // or a graph (`capture_begin`, `torch.cuda.graph`, `self._capture_one`):
+  // only such a function's body is read for what calling it does to capture
+  // state (PyCaptureEffects.cpp), so that callers of everything else keep
+  // their cached results when a body changes.
+  bool MentionsCapture = false;
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
@@ -160,6 +166,12 @@ public:
   const PyFunctionDef *function(const std::string &QName) const {
     auto It = FunctionByName.find(QName);
     return It == FunctionByName.end() ? nullptr : readFunction(It->second, false).first;
+  }
+  // Its index entry alone: what other modules see without its tree (the
+  // module's interface, PyIndexArchive.h), no read noted.
+  const PyFunctionDef *functionIndex(const std::string &QName) const {
+    auto It = FunctionByName.find(QName);
+    return It == FunctionByName.end() ? nullptr : It->second.first;
   }
   const PyModuleInfo *moduleOfFunction(const std::string &QName) const {
     auto It = FunctionByName.find(QName);

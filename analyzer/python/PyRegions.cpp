@@ -1,4 +1,5 @@
 #include "PyCallGraph.h"
+#include "PyCaptureEffects.h"
 #include "PyContext.h"
 
 #include <algorithm>
@@ -136,19 +137,39 @@ int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Con
 
 } // namespace
 
+bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call) {
+  return capturingCall(T, Spec, Call, 0);
+}
+
 void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
   const PySource &S = Ctx.S;
+  const PyTypes &T = Ctx.T;
   struct Open {
-    std::string Graph;
+    std::string Graph, Canonical, Stream;
     unsigned Begin;
     TSNode Call;
   };
   std::vector<Open> Pending;
+  // An end with no begin here ends a capture the caller began: everything
+  // before it in this function runs in that capture.
+  auto close = [&](const std::string &Canonical, TSNode Call, const std::string &Stream) {
+    auto It = std::find_if(Pending.rbegin(), Pending.rend(),
+                           [&](const Open &O) { return O.Canonical == Canonical; });
+    if (It == Pending.rend()) {
+      if (Pending.empty() && !T.F.IsModuleBody)
+        Ctx.Regions.push_back(
+            {beginOf(Ctx.body()), beginOf(Call), S.loc(T.F.Node), "", TSNode{}, Call, "", Stream});
+      return;
+    }
+    Ctx.Regions.push_back(
+        {It->Begin, beginOf(Call), S.loc(It->Call), It->Graph, It->Call, Call, It->Stream, Stream});
+    Pending.erase(std::next(It).base());
+  };
   walk(Ctx.body(), [&](TSNode N) {
     auto K = kind(N);
     if (K == "with_statement") {
       for (TSNode V : withContexts(N)) {
-        if (!capturingCall(Ctx.T, Spec, V, 0))
+        if (!capturingCall(T, Spec, V, 0))
           continue;
         TSNode Body = field(N, "body");
         CallArgs A = argsOf(S, V);
@@ -158,19 +179,26 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
       }
     } else if (K == "call") {
       TSNode Fn = field(N, "function");
-      if (is(Fn, "attribute")) {
-        std::string Method(S.text(field(Fn, "attribute")));
+      std::string Method = is(Fn, "attribute") ? std::string(S.text(field(Fn, "attribute"))) : "";
+      if (listed(Spec.PyBegin, Method) || listed(Spec.PyEnd, Method)) {
         std::string Graph(S.text(field(Fn, "object")));
-        if (listed(Spec.PyBegin, Method)) {
-          Pending.push_back({Graph, endOf(N), N});
-        } else if (listed(Spec.PyEnd, Method)) {
-          auto It = std::find_if(Pending.rbegin(), Pending.rend(),
-                                 [&](const Open &O) { return O.Graph == Graph; });
-          if (It != Pending.rend()) {
-            Ctx.Regions.push_back({It->Begin, beginOf(N), S.loc(It->Call), It->Graph, It->Call});
-            Pending.erase(std::next(It).base());
-          }
-        }
+        std::string Canonical = canonicalSpelling(T, Graph);
+        std::string Stream = canonicalSpelling(T, streamAt(T, N));
+        if (listed(Spec.PyBegin, Method))
+          Pending.push_back({Graph, Canonical, Stream, endOf(N), N});
+        else
+          close(Canonical, N, Stream);
+        return true;
+      }
+      // A helper that begins a capture and returns with it open, or ends
+      // one: what runs between its call and the end is captured.
+      for (const CaptureEffect &E : captureEffects(T, Spec, N)) {
+        if (E.K == CaptureEffect::Begins)
+          Pending.push_back({E.Graph.empty() ? std::string(S.text(N)) : E.Graph,
+                             E.Graph.empty() ? "call:" + std::to_string(beginOf(N)) : E.Graph,
+                             E.Stream, endOf(N), N});
+        else if (E.K == CaptureEffect::Ends)
+          close(E.Graph, N, E.Stream);
       }
     } else if (K == "if_statement") {
       int Test = statusTest(Ctx, Spec, field(N, "condition"));
@@ -197,7 +225,8 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
   });
   // Begun here, ended by a caller or never: capture runs to the end.
   for (const auto &O : Pending)
-    Ctx.Regions.push_back({O.Begin, endOf(Ctx.body()), S.loc(O.Call), O.Graph, O.Call});
+    Ctx.Regions.push_back(
+        {O.Begin, endOf(Ctx.body()), S.loc(O.Call), O.Graph, O.Call, TSNode{}, O.Stream, ""});
 }
 
 const PyRegion *PyFunctionContext::regionAt(unsigned Offset) const {

@@ -81,6 +81,9 @@ struct PyTypeCache {
   // Whether each project function opens a capture for its caller
   // (PyRegions.cpp).
   std::map<std::string, bool> OpensCapture;
+  // What calling each project function does to capture state
+  // (PyCaptureEffects.cpp, its own type).
+  std::shared_ptr<void> CaptureEffects;
   // The instances each unannotated project function returns (PyTypes.cpp).
   std::map<std::string, Value> ReturnedInstances;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.

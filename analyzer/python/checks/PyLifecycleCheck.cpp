@@ -1,5 +1,8 @@
 #include "PyCheck.h"
 
+#include "../PyCallGraph.h"
+#include "../PyCaptureEffects.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +10,10 @@
 namespace graphsafe::lint::py {
 
 namespace {
+
+bool listed(const std::vector<std::string> &Names, std::string_view Q) {
+  return std::find(Names.begin(), Names.end(), Q) != Names.end();
+}
 
 // A graph object's spelling the check can follow: `g`, `self.graph`.
 bool simpleSpelling(const std::string &G) {
@@ -43,12 +50,14 @@ public:
 
   void run(PyFunctionContext &Ctx) override {
     for (const auto &R : Ctx.Regions) {
+      checkStreams(Ctx, R);
       if (ts_node_is_null(R.Opener))
         continue;
       checkNested(Ctx, R);
-      checkTwice(Ctx, R);
       checkRaise(Ctx, R);
     }
+    checkNestedGraphedCallables(Ctx);
+    checkTwice(Ctx);
     checkSharedPoolOrder(Ctx);
   }
 
@@ -147,72 +156,206 @@ private:
   }
 
   static void checkNested(PyFunctionContext &Ctx, const PyRegion &R) {
+    reportNested(Ctx, R.Opener, enclosing(Ctx, R));
+  }
+
+  // make_graphed_callables captures its callables there and then (warm-up
+  // on a side stream, then one capture per callable and pass).
+  void checkNestedGraphedCallables(PyFunctionContext &Ctx) {
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return true;
+      std::string Q = Ctx.T.resolve(field(N, "function"));
+      for (const auto &H : Spec.PyGraphedCallables)
+        if (H.Name == Q) {
+          const PyRegion *Outer = Ctx.regionAt(beginOf(N));
+          if (Outer && !ts_node_is_null(Outer->Opener) && exclusive(Outer->Opener, N))
+            Outer = nullptr;
+          reportNested(Ctx, N, Outer);
+          break;
+        }
+      return true;
+    });
+  }
+
+  static void reportNested(PyFunctionContext &Ctx, TSNode Opener, const PyRegion *Outer) {
     const std::string Msg =
         "a capture begins while another capture is under way: capture_begin fails in the "
         "default global mode, and the two graphs' dependencies tangle";
-    if (const PyRegion *Outer = enclosing(Ctx, R)) {
-      Ctx.reportCheckIn("nested-capture", R.Opener, Msg, {}, CaptureContext::InRegion,
+    if (Outer) {
+      Ctx.reportCheckIn("nested-capture", Opener, Msg, {}, CaptureContext::InRegion,
                         Outer->BeginLoc);
       return;
     }
     // Not inside one here: nested exactly when a capture reaches this function.
     for (const auto &[B, E] : Ctx.Guarded)
-      if (B <= beginOf(R.Opener) && beginOf(R.Opener) < E)
+      if (B <= beginOf(Opener) && beginOf(Opener) < E)
         return;
-    Ctx.reportCheckIn("nested-capture", R.Opener, Msg, {}, CaptureContext::Ambient);
+    Ctx.reportCheckIn("nested-capture", Opener, Msg, {}, CaptureContext::Ambient);
   }
 
-  // Whether [From, To) rebinds or resets the graph object.
-  static bool renewed(const PyFunctionContext &Ctx, const std::string &G, unsigned From,
-                      unsigned To) {
+  // Whether [From, To) rebinds or resets the graph object (canonical G).
+  // A call that may do it for us counts too, so as not to report what we
+  // cannot see: a project function handed the graph or its owner, or a
+  // method of its owner, that captures nothing itself.
+  bool renewed(const PyFunctionContext &Ctx, const std::string &G, unsigned From,
+               unsigned To) const {
     const PySource &S = Ctx.S;
+    auto names = [&](TSNode E) {
+      E = unparen(E);
+      if (!is(E, "identifier") && !is(E, "attribute"))
+        return false;
+      std::string C = canonicalSpelling(Ctx.T, std::string(S.text(E)));
+      return C == G || G.rfind(C + ".", 0) == 0;
+    };
     bool Found = false;
     walk(Ctx.body(), [&](TSNode N) {
       if (Found || endOf(N) <= From || beginOf(N) >= To)
         return !Found;
       if (is(N, "assignment") || is(N, "for_statement")) {
-        TSNode Target = field(N, is(N, "assignment") ? "left" : "left");
-        std::string T(S.text(Target));
-        Found = T == G || T.find(G + ",") == 0 || T.find(", " + G) != std::string::npos;
+        TSNode Target = unparen(field(N, "left"));
+        std::vector<TSNode> Targets = {Target};
+        if (is(Target, "pattern_list") || is(Target, "tuple_pattern"))
+          Targets = namedChildren(Target);
+        for (TSNode X : Targets)
+          Found |= (is(X, "identifier") || is(X, "attribute")) &&
+                   canonicalSpelling(Ctx.T, std::string(S.text(X))) == G;
       } else if (is(N, "call")) {
         TSNode Fn = field(N, "function");
-        Found = is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "reset" &&
-                S.text(field(Fn, "object")) == G;
+        bool Reset = is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "reset" &&
+                     names(field(Fn, "object"));
+        bool Handed = false;
+        if (!Reset) {
+          Handed = is(Fn, "attribute") && names(field(Fn, "object"));
+          for (TSNode A : argsOf(S, N).Positional)
+            Handed |= names(A);
+          if (Handed) {
+            bool Project = false;
+            for (const auto &K : calleesOf(Ctx.T, N).Keys)
+              Project |= K.rfind("py:", 0) == 0 && Ctx.T.P.isFunction(K.substr(3));
+            Handed = Project && captureEffects(Ctx.T, Spec, N).empty();
+          }
+        }
+        Found = Reset || Handed;
       }
       return !Found;
     });
     return Found;
   }
 
-  static void checkTwice(PyFunctionContext &Ctx, const PyRegion &R) {
-    if (!simpleSpelling(R.Graph))
+  // A capture of one graph object: a region here, or one a call makes.
+  struct Capture {
+    TSNode Node;
+    std::string Graph, Canonical;
+    bool Renews = false; // the callee rebinds or resets the graph first
+    SourceLoc Inside;    // where a call captures, in its callee
+  };
+
+  std::vector<Capture> capturesOf(PyFunctionContext &Ctx) const {
+    std::vector<Capture> Out;
+    std::set<unsigned> Openers; // the calls regions here already stand for
+    for (const auto &R : Ctx.Regions) {
+      if (ts_node_is_null(R.Opener))
+        continue;
+      Openers.insert(beginOf(R.Opener));
+      if (is(R.Opener, "with_statement"))
+        for (TSNode V : withContexts(R.Opener))
+          Openers.insert(beginOf(V));
+      if (simpleSpelling(R.Graph))
+        Out.push_back({R.Opener, R.Graph, canonicalSpelling(Ctx.T, R.Graph)});
+    }
+    walk(Ctx.body(), [&](TSNode N) {
+      if (!is(N, "call") || Openers.count(beginOf(N)))
+        return true;
+      for (const CaptureEffect &E : captureEffects(Ctx.T, Spec, N))
+        if (E.K == CaptureEffect::Captures && simpleSpelling(E.Graph))
+          Out.push_back({N, displaySpelling(Ctx.T, E.Graph), E.Graph, E.Renews, E.Where});
+      return true;
+    });
+    std::stable_sort(Out.begin(), Out.end(), [](const Capture &A, const Capture &B) {
+      return beginOf(A.Node) < beginOf(B.Node);
+    });
+    return Out;
+  }
+
+  // What the message calls the graph: as this function spells it where it
+  // can, else the global's name.
+  static std::string shown(const PyFunctionContext &Ctx, const Capture &C) {
+    if (C.Inside.File.empty())
+      return C.Graph;
+    std::string Text(Ctx.S.text(C.Node));
+    return Text.substr(0, Text.find('\n'));
+  }
+
+  void checkTwice(PyFunctionContext &Ctx) const {
+    std::vector<Capture> All = capturesOf(Ctx);
+    for (size_t J = 0; J < All.size(); ++J) {
+      const Capture &R = All[J];
+      const bool ByCall = !R.Inside.File.empty();
+      const std::string Msg =
+          ByCall ? fmt::format("'{}' captures '{}' again without reset(): a CUDAGraph holds one "
+                               "graph, and capture fails ('This CUDAGraph instance already owns a "
+                               "captured graph')",
+                               shown(Ctx, R), R.Graph)
+                 : fmt::format("'{}' is captured again without reset(): a CUDAGraph holds one "
+                               "graph, and capture fails ('This CUDAGraph instance already owns a "
+                               "captured graph')",
+                               R.Graph);
+      std::vector<Note> Inner;
+      if (ByCall)
+        Inner.push_back({"the call captures into it here", R.Inside});
+      if (R.Renews)
+        continue;
+      bool Reported = false;
+      for (size_t I = 0; I < J && !Reported; ++I) {
+        const Capture &O = All[I];
+        if (O.Canonical != R.Canonical || ts_node_eq(O.Node, R.Node) || exclusive(O.Node, R.Node) ||
+            renewed(Ctx, R.Canonical, endOf(O.Node), beginOf(R.Node)))
+          continue;
+        std::vector<Note> Notes = {
+            {fmt::format("'{}' was captured here", R.Graph), Ctx.S.loc(O.Node)}};
+        Notes.insert(Notes.end(), Inner.begin(), Inner.end());
+        Ctx.reportCheck("capture-begin-twice", R.Node, Msg, std::move(Notes), true);
+        Reported = true;
+      }
+      for (TSNode P = ts_node_parent(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
+           P = ts_node_parent(P))
+        if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P))) {
+          std::vector<Note> Notes = {
+              {"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}};
+          Notes.insert(Notes.end(), Inner.begin(), Inner.end());
+          Ctx.reportCheck("capture-begin-twice", R.Node, Msg, std::move(Notes), true);
+          Reported = true;
+        }
+    }
+  }
+
+  // capture_end must run on the stream capture_begin ran on:
+  // torch.cuda.CUDAGraph.capture_end checks it ("Capture must end on the
+  // same stream it began on").
+  static void checkStreams(PyFunctionContext &Ctx, const PyRegion &R) {
+    if (ts_node_is_null(R.Opener) || ts_node_is_null(R.Closer) || R.BeginStream == R.EndStream)
       return;
-    const std::string Msg = fmt::format(
-        "'{}' is captured again without reset(): a CUDAGraph holds one graph, and capture fails "
-        "('This CUDAGraph instance already owns a captured graph')",
-        R.Graph);
-    for (const auto &O : Ctx.Regions)
-      if (&O != &R && O.Graph == R.Graph && !ts_node_is_null(O.Opener) &&
-          beginOf(O.Opener) < beginOf(R.Opener) && !exclusive(O.Opener, R.Opener) &&
-          !renewed(Ctx, R.Graph, endOf(O.Opener), beginOf(R.Opener))) {
-        Ctx.reportCheck("capture-begin-twice", R.Opener, Msg,
-                        {{fmt::format("'{}' was captured here", R.Graph), O.BeginLoc}}, true);
-        return;
-      }
-    for (TSNode P = ts_node_parent(R.Opener); !ts_node_is_null(P) && !isScope(P);
-         P = ts_node_parent(P))
-      if (isLoop(P) && !renewed(Ctx, R.Graph, beginOf(P), endOf(P))) {
-        Ctx.reportCheck("capture-begin-twice", R.Opener, Msg,
-                        {{"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}},
-                        true);
-        return;
-      }
+    auto says = [&Ctx](const std::string &Stream) {
+      if (Stream.empty())
+        return std::string("the current stream");
+      if (Stream.rfind("local:", 0) == 0)
+        return fmt::format("a stream the callee makes current ('{}')",
+                           Stream.substr(Stream.rfind(':') + 1));
+      return fmt::format("'{}'", displaySpelling(Ctx.T, Stream));
+    };
+    Ctx.reportCheck("capture-end-other-stream", R.Closer,
+                    fmt::format("this ends the capture of '{}' on {}, but it began on {}: "
+                                "capture_end fails ('Capture must end on the same stream it "
+                                "began on') and the stream stays capturing",
+                                R.Graph, says(R.EndStream), says(R.BeginStream)),
+                    {{"the capture began here", Ctx.S.loc(R.Opener)}}, true);
   }
 
   // raise and assert between capture_begin() and capture_end() skip the end
   // unless a try around them can end it; `with torch.cuda.graph` ends it
   // itself.
-  static void checkRaise(PyFunctionContext &Ctx, const PyRegion &R) {
+  void checkRaise(PyFunctionContext &Ctx, const PyRegion &R) const {
     if (!is(R.Opener, "call") || R.End >= endOf(Ctx.body()))
       return;
     TSNode Thrower{};
@@ -230,12 +373,17 @@ private:
     if (ts_node_is_null(Thrower))
       return;
     std::string What = is(Thrower, "raise_statement") ? "a raise" : "a failing assert";
-    Ctx.reportCheck("throw-leaves-capture-open", R.Opener,
-                    fmt::format("{} between this capture_begin() and its capture_end() skips the "
-                                "end, leaving the stream capturing",
-                                What),
-                    {{What + " may leave the capture here, skipping the end", Ctx.S.loc(Thrower)}},
-                    true);
+    TSNode Fn = field(R.Opener, "function");
+    bool Direct = is(Fn, "attribute") && listed(Spec.PyBegin, Ctx.S.text(field(Fn, "attribute")));
+    Ctx.reportCheck(
+        "throw-leaves-capture-open", R.Opener,
+        fmt::format("{} between {} and {} skips the end, leaving the stream capturing", What,
+                    Direct ? "this capture_begin()"
+                           : "this call, which begins a capture and returns with it open,",
+                    ts_node_is_null(R.Closer)
+                        ? "its end"
+                        : "the end at line " + std::to_string(Ctx.S.loc(R.Closer).Line)),
+        {{What + " may leave the capture here, skipping the end", Ctx.S.loc(Thrower)}}, true);
   }
 };
 

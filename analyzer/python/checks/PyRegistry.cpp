@@ -31,7 +31,7 @@ const std::set<std::string> &knownPyCheckNames() {
       "output-read-after-replay", "scalar-changed-between-replays", "state-replaced-after-capture",
       // PyLifecycleCheck
       "nested-capture", "capture-begin-twice", "throw-leaves-capture-open",
-      "shared-pool-replay-order"};
+      "shared-pool-replay-order", "capture-end-other-stream"};
   return Names;
 }
 
