@@ -507,6 +507,16 @@ bool isContextManager(const PyProgram &P, const std::string &Function) {
   return false;
 }
 
+std::string autogradForward(const PyProgram &P, const std::string &Class) {
+  if (Class.empty() || !P.classNamed(Class))
+    return "";
+  bool Autograd = false;
+  for (const auto &B : P.libraryBases(Class))
+    Autograd |= B == "torch.autograd.Function" || B == "torch.autograd.function.Function" ||
+                B == "torch.autograd.function.InplaceFunction";
+  return Autograd ? P.methodOf(Class, "forward") : "";
+}
+
 Callees calleesOf(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
@@ -525,6 +535,14 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
           }
       return Out;
     }
+    // Function.apply(...) of a project autograd Function runs its forward
+    // with the arguments after ctx.
+    if (Method == "apply")
+      if (std::string Q = autogradForward(T.P, T.resolve(Obj)); !Q.empty()) {
+        Out.Keys.push_back(usr(Q));
+        Out.Exact = true;
+        return Out;
+      }
     bool Exact = false;
     if (auto Classes = receiverClasses(T, Obj, &Exact); Classes.size() == 1) {
       const std::string &Class = Classes.front();

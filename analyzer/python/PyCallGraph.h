@@ -77,6 +77,10 @@ struct Callees {
 // The key a class goes by in the summaries' class hierarchy.
 std::string classKey(const std::string &Class);
 
+// The forward of a project torch.autograd.Function subclass, which its
+// apply() runs; empty for other classes.
+std::string autogradForward(const PyProgram &P, const std::string &Class);
+
 // A project function decorated as a generator context manager
 // (@contextlib.contextmanager, @asynccontextmanager).
 bool isContextManager(const PyProgram &P, const std::string &Function);

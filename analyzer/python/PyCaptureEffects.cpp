@@ -246,6 +246,13 @@ std::vector<CaptureEffect> captureEffects(const PyTypes &Caller, const CaptureSp
                                           TSNode Call) {
   EffectList Out;
   const PyProgram &P = Caller.P;
+  // Most calls name no function that speaks of capture: not resolved.
+  // (A call through a stored callable is left out with them.)
+  TSNode Fn = unparen(field(Call, "function"));
+  if (is(Fn, "attribute"))
+    Fn = field(Fn, "attribute");
+  if (!is(Fn, "identifier") || !P.someCaptureFunctionNamed(Caller.M.Src->text(Fn)))
+    return Out;
   Callees Cs = calleesOf(Caller, Call);
   std::string Here = canonicalSpelling(Caller, streamAt(Caller, Call));
   EffectMemo &Memo = memoOf(Caller.cache());

@@ -484,6 +484,8 @@ void PyProgram::link() {
     for (const auto &F : M->Functions) {
       FunctionNames.insert(F.QualName);
       FunctionByName.emplace(F.QualName, std::make_pair(&F, M.get()));
+      if (F.MentionsCapture)
+        CaptureNames.insert(F.Name);
     }
     for (const auto &Alias : M->Aliases) {
       auto [It, New] = ByAlias.emplace(Alias, M.get());

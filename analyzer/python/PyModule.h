@@ -167,6 +167,12 @@ public:
     auto It = FunctionByName.find(QName);
     return It == FunctionByName.end() ? nullptr : readFunction(It->second, false).first;
   }
+  // Whether some project function of this name (unqualified) speaks of
+  // capture (PyFunctionDef::MentionsCapture): a cheap test before a call's
+  // callees are resolved for it.
+  bool someCaptureFunctionNamed(std::string_view Name) const {
+    return CaptureNames.find(Name) != CaptureNames.end();
+  }
   // Its index entry alone: what other modules see without its tree (the
   // module's interface, PyIndexArchive.h), no read noted.
   const PyFunctionDef *functionIndex(const std::string &QName) const {
@@ -292,6 +298,7 @@ private:
   bool BuiltKnown = false;
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
   std::set<std::string> FunctionNames;
+  std::set<std::string, std::less<>> CaptureNames;
   std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
   std::pair<const PyFunctionDef *, const PyModuleInfo *>
   readFunction(const std::pair<const PyFunctionDef *, const PyModuleInfo *> &Def,

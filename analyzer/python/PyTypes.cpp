@@ -162,12 +162,75 @@ std::vector<std::string> PyTypes::callerClasses(unsigned Index) const {
   return P.paramClasses(F.QualName, Index);
 }
 
+namespace {
+
+// The type an annotation gives the value itself: quotes, `Optional[...]`,
+// `Union[X, None]` and `X | None` taken off. `List[Tensor]` stays whole:
+// it is a list, whatever it holds.
+std::string valueAnnotation(std::string_view Text) {
+  std::string T;
+  for (char C : Text)
+    if (C != ' ' && C != '\n' && C != '"' && C != '\'')
+      T.push_back(C);
+  auto strip = [&](const std::string &Head) {
+    if (T.rfind(Head, 0) == 0 && T.back() == ']') {
+      T = T.substr(Head.size(), T.size() - Head.size() - 1);
+      return true;
+    }
+    return false;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = strip("Optional[") || strip("typing.Optional[");
+    if (T.size() > 5 && T.compare(T.size() - 5, 5, "|None") == 0)
+      T.resize(T.size() - 5), Changed = true;
+    if (T.rfind("None|", 0) == 0)
+      T = T.substr(5), Changed = true;
+    std::string Before = T;
+    if ((strip("Union[") || strip("typing.Union[")) && T.find('[') == std::string::npos) {
+      // Union[X, None]: X; a union of several types says no one kind.
+      std::string Rest = T;
+      if (auto At = Rest.find(",None"); At != std::string::npos)
+        Rest.erase(At, 5);
+      else if (Rest.rfind("None,", 0) == 0)
+        Rest.erase(0, 5);
+      T = Rest.find(',') == std::string::npos ? Rest : "";
+      Changed = true;
+    } else {
+      T = Before;
+    }
+  }
+  return T;
+}
+
+// A subscripted annotation whose outer type holds other values: what it
+// holds (`List[Tensor]`, `Dict[str, Tensor]`) is not the value.
+bool containerAnnotation(const std::string &T) {
+  auto Open = T.find('[');
+  if (Open == std::string::npos)
+    return false;
+  std::string Outer = T.substr(0, Open);
+  Outer = Outer.substr(Outer.rfind('.') == std::string::npos ? 0 : Outer.rfind('.') + 1);
+  static const std::set<std::string> Holders = {
+      "List",        "list",        "Tuple",     "tuple",     "Sequence",      "MutableSequence",
+      "Iterable",    "Iterator",    "Dict",      "dict",      "Mapping",       "MutableMapping",
+      "Set",         "set",         "FrozenSet", "frozenset", "Deque",         "deque",
+      "Callable",    "Type",        "type",      "Generator", "AsyncIterator", "Collection",
+      "DefaultDict", "OrderedDict", "Awaitable", "Coroutine"};
+  return Holders.count(Outer) > 0;
+}
+
+} // namespace
+
 // A parameter's kind: its annotation, its default, or what callers pass.
 Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const {
   const PySource &S = *M.Src;
   Value V;
-  if (!ts_node_is_null(Type)) {
-    std::string_view T = S.text(Type);
+  const std::string Annotation =
+      ts_node_is_null(Type) ? std::string() : valueAnnotation(S.text(Type));
+  if (!ts_node_is_null(Type) && (Annotation.empty() || containerAnnotation(Annotation))) {
+    // A container, or a union of kinds: nothing the rules can lean on.
+  } else if (!ts_node_is_null(Type)) {
+    std::string_view T = Annotation;
     TSNode TypeExpr = is(Type, "type") ? ts_node_named_child(Type, 0) : Type;
     if (T.find("Tensor") != std::string_view::npos)
       V.K = VK::Tensor;
@@ -195,10 +258,11 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       V = Value::instanceOfAny(callerClasses(Index));
   } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) && !is(Default, "none")) {
     V.K = VK::Host;
-  } else if ((F.Name == "forward" || P.tensorParam(F.QualName, Index)) &&
+  } else if (((F.Name == "forward" && !staticMethod()) || P.tensorParam(F.QualName, Index)) &&
              ts_node_is_null(Default)) {
     // nn.Module.forward takes the tensors the graph captures; other
-    // functions, what their callers pass.
+    // functions, an autograd Function's static forward among them (its flags
+    // and lists beside the tensors), what their callers pass.
     V.K = VK::Tensor;
   } else {
     V = Value::instanceOfAny(callerClasses(Index));

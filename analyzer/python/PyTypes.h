@@ -6,6 +6,7 @@
 #include "PyModule.h"
 #include "Summary.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -138,6 +139,12 @@ public:
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
+  // Whether the function is a @staticmethod (an autograd Function's forward
+  // and backward are).
+  bool staticMethod() const {
+    return std::find(F.Decorators.begin(), F.Decorators.end(), "staticmethod") !=
+           F.Decorators.end();
+  }
   PyTypeCache &cache() const { return Cache; }
 
   const PyProgram &P;

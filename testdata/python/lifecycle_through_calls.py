@@ -173,3 +173,12 @@ def guarded_end(graph):
     finally:
         graph.capture_end()
     return y
+
+
+# The loop binds a new graph object each pass, however nested its target.
+pairs = [(torch.cuda.CUDAGraph(), model) for _ in range(2)]
+for i, (graph_i, fn_i) in enumerate(pairs):
+    with torch.cuda.graph(graph_i):
+        fn_i(x)
+for i, (graph_j, fn_j) in enumerate(pairs):
+    capture_into(graph_j, lambda: fn_j(x))

@@ -213,13 +213,15 @@ private:
       if (Found || endOf(N) <= From || beginOf(N) >= To)
         return !Found;
       if (is(N, "assignment") || is(N, "for_statement")) {
-        TSNode Target = unparen(field(N, "left"));
-        std::vector<TSNode> Targets = {Target};
-        if (is(Target, "pattern_list") || is(Target, "tuple_pattern"))
-          Targets = namedChildren(Target);
-        for (TSNode X : Targets)
-          Found |= (is(X, "identifier") || is(X, "attribute")) &&
-                   canonicalSpelling(Ctx.T, std::string(S.text(X))) == G;
+        // Any name or attribute the target binds, however nested
+        // (`for i, (fn, graph) in ...`).
+        walk(field(N, "left"), [&](TSNode X) {
+          if (is(X, "identifier") || is(X, "attribute")) {
+            Found |= canonicalSpelling(Ctx.T, std::string(S.text(X))) == G;
+            return false;
+          }
+          return !is(X, "subscript");
+        });
       } else if (is(N, "call")) {
         TSNode Fn = field(N, "function");
         bool Reset = is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "reset" &&
