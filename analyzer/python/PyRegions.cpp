@@ -23,6 +23,16 @@ bool endsFlow(TSNode Block) {
          K == "break_statement";
 }
 
+// A block that ends in a return or raise: nothing after it in the function
+// runs, unless a try catches the raise.
+bool endsInReturnOrRaise(TSNode Block) {
+  auto Stmts = namedChildren(Block);
+  if (Stmts.empty())
+    return false;
+  auto K = kind(Stmts.back());
+  return K == "return_statement" || K == "raise_statement";
+}
+
 int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
                TSNode Cond, int Depth);
 
@@ -214,10 +224,18 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
       } else {
         if (!ts_node_is_null(Else))
           Ctx.Guarded.push_back({beginOf(Else), endOf(Else)});
-        // `if capturing: return` keeps the rest of the block out of capture.
+        // `if capturing: return` keeps the rest of the block out of capture,
+        // and a raise or return the rest of the blocks `with` statements
+        // hold it in (`with torch.cuda.device(d): if capturing: raise`).
         if (endsFlow(Then)) {
           TSNode Block = ts_node_parent(N);
           Ctx.Guarded.push_back({endOf(N), endOf(Block)});
+          if (endsInReturnOrRaise(Then))
+            for (TSNode With = ts_node_parent(Block); is(With, "with_statement");
+                 With = ts_node_parent(Block)) {
+              Block = ts_node_parent(With);
+              Ctx.Guarded.push_back({endOf(With), endOf(Block)});
+            }
         }
       }
     }
