@@ -100,7 +100,11 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
           Value V = T.valueOf(Arg);
           if (V.tensor())
             TensorParams[Fn].insert(Index);
-          else if (V.K == VK::Instance && !V.Many) {
+          else if (V.K == VK::Instance && V.Many) {
+            for (const auto &C : V.classes())
+              if (P.classNamed(C))
+                Out.ElementClasses[Fn][Index].insert(C);
+          } else if (V.K == VK::Instance && !V.Many) {
             TSNode Callee = unparen(field(N, "function"));
             bool ViaSuper = is(Callee, "attribute") && isSuperCall(T, field(Callee, "object")) &&
                             !F.ClassQName.empty();
@@ -585,8 +589,10 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   }
   // What callers pass is learned from every call at once, with nothing
   // known yet; a class handed in as an object (`model_class=Llama`) types the
-  // instances built from it only after that, so the modules whose functions
-  // take classes are read a second time.
+  // instances built from it only after that, and an instance handed in is
+  // known to be one only after that where it is handed on (`make(m)` calling
+  // `_make((m,))`), so the modules whose functions take classes or
+  // instances are read a second time.
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
     stage(LearnFirst, I, dirty(LearnFirst, I), [&] {
@@ -597,7 +603,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   bool HandsClasses = false;
   for (size_t I : Index) {
     P.Learned.merge(Entries[I].Learned[0]);
-    HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty();
+    HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty() ||
+                    !Entries[I].Learned[0].Classes.empty() ||
+                    !Entries[I].Learned[0].ElementClasses.empty();
   }
   P.knowBuilt();
   const std::string LearnedFirst = learnedHash(P);
@@ -607,7 +615,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     const PyModuleInfo &M = *P.Modules[K];
     bool Reread = HandsClasses &&
                   std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
-                    return P.Learned.ClassObjects.count(F.QualName) > 0;
+                    return P.Learned.ClassObjects.count(F.QualName) > 0 ||
+                           P.Learned.Classes.count(F.QualName) > 0 ||
+                           P.Learned.ElementClasses.count(F.QualName) > 0;
                   });
     if (!Reread) {
       Entries[I].Learned[1] = {};

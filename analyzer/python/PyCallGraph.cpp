@@ -131,6 +131,9 @@ void subscriptTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
   }
   for (auto &K : itemLoadKeys(T, Of, Key))
     Out.push_back(std::move(K));
+  // An element of a list of instances (a parameter callers fill so).
+  if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many)
+    addInstanceCall(T.P, V, Out);
 }
 
 // The values iterating E yields: a literal's elements, a container's stored

@@ -20,7 +20,8 @@ template <class A> void serialize(A &Ar, PyClassDef &C) {
   Ar(C.QualName, C.Bases, C.Methods, C.AssignedAttrs, C.StoresBy, C.SelfCallsBy, C.ClassLevelNames);
 }
 template <class A> void serialize(A &Ar, PyLearned &L) {
-  Ar(L.Graphed, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects, L.Built);
+  Ar(L.Graphed, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects, L.ElementClasses,
+     L.Built);
 }
 
 // The index as indexModule left it, before PyProgram::link qualified it.

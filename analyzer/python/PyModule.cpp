@@ -475,6 +475,7 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(Classes, Other.Classes);
   mergeTable(SuperClasses, Other.SuperClasses);
   mergeTable(ClassObjects, Other.ClassObjects);
+  mergeTable(ElementClasses, Other.ElementClasses);
   Built.insert(Other.Built.begin(), Other.Built.end());
 }
 

@@ -132,6 +132,9 @@ struct PyLearned {
   ByParameter Classes;
   ByParameter SuperClasses; // keyed "Function@CallerClass"
   ByParameter ClassObjects;
+  // Classes of the instances in a list or tuple callers pass (`run((a, b))`,
+  // `run([Block() for ...])`).
+  ByParameter ElementClasses;
   // Classes whose instances the program may make: called, or handed on as
   // values (analyzer/python/PyAnalysis.cpp, constructs).
   std::set<std::string> Built;
@@ -259,6 +262,9 @@ public:
   }
   // The project classes (the class objects themselves) callers pass at
   // Index: `FlashCausalLM(model_class=FlashLlamaForCausalLM)`.
+  std::vector<std::string> paramElementClasses(const std::string &Function, unsigned Index) const {
+    return lookUp(Learned.ElementClasses, Function, Index);
+  }
   std::vector<std::string> paramClassObjects(const std::string &Function, unsigned Index) const {
     return lookUp(Learned.ClassObjects, Function, Index);
   }

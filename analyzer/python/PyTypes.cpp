@@ -267,6 +267,11 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
   } else {
     V = Value::instanceOfAny(callerClasses(Index));
   }
+  if (V.K == VK::Unknown && View.empty() && Index != ~0u) {
+    // A list or tuple of instances, by what callers pass.
+    V = Value::instanceOfAny(P.paramElementClasses(F.QualName, Index));
+    V.Many = V.K == VK::Instance;
+  }
   (void)Param;
   return V;
 }
@@ -328,17 +333,15 @@ void PyTypes::collect() {
       bindTarget(Left, V, endOf(N));
     } else if (K == "if_statement") {
       narrowIsinstance(N);
+    } else if (K == "call") {
+      noteAppend(N);
     } else if (K == "named_expression") {
       bindTarget(field(N, "name"), valueOf(field(N, "value")), endOf(N));
     } else if (K == "for_statement" || K == "for_in_clause") {
       TSNode Right = field(N, "right");
-      Value V;
-      if (is(Right, "call") && S.text(field(Right, "function")) == "range")
-        V.K = VK::Host;
-      else if (Value C = valueOf(Right); C.Many)
-        V = {C.K, C.Name}; // for layer in self.layers
       TSNode Left = unparen(field(N, "left"));
-      bindTarget(Left, V, beginOf(N));
+      // A comprehension's element is written before its `for`.
+      bindIterated(Left, Right, K == "for_in_clause" ? beginOf(ts_node_parent(N)) : beginOf(N));
       if (is(Left, "identifier"))
         Bindings[std::string(S.text(Left))].back().Iterated = Right;
     } else if (K == "as_pattern") {
@@ -355,6 +358,83 @@ void PyTypes::collect() {
   });
 }
 
+// `blocks.append(Block())` onto a list begun empty: from here on the name
+// holds instances of that class, as `[Block() ...]` would.
+void PyTypes::noteAppend(TSNode Call) {
+  const PySource &S = *M.Src;
+  TSNode Fn = unparen(field(Call, "function"));
+  if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "append")
+    return;
+  TSNode List = unparen(field(Fn, "object"));
+  CallArgs A = argsOf(S, Call);
+  if (!is(List, "identifier") || A.Positional.size() != 1)
+    return;
+  TSNode Before = unparen(boundExpr(S.text(List), beginOf(Call)));
+  if (!is(Before, "list") || ts_node_named_child_count(Before) != 0)
+    return;
+  Value V = valueOf(A.Positional[0]);
+  if (V.K != VK::Instance || V.Many)
+    return;
+  V.Many = true;
+  V.Exact = false;
+  bindTarget(List, V, endOf(Call), Before);
+}
+
+// A loop target, from what Right yields: the elements of a list of
+// instances (`for layer in self.layers`), and through zip() and
+// enumerate() the elements of each sequence (`for i, (fn, graph) in
+// enumerate(zip(fns, graphs))`).
+void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
+  const PySource &S = *M.Src;
+  Left = unparen(Left);
+  Right = unparen(Right);
+  if (is(Right, "call") && (is(Left, "pattern_list") || is(Left, "tuple_pattern"))) {
+    std::string Fn(S.text(field(Right, "function")));
+    CallArgs A = argsOf(S, Right);
+    std::vector<TSNode> Parts = namedChildren(Left);
+    if (Fn == "enumerate" && Parts.size() == 2 && !A.Positional.empty()) {
+      bindTarget(Parts[0], Value{VK::Host, ""}, At);
+      bindIterated(Parts[1], A.Positional[0], At);
+      return;
+    }
+    if (Fn == "zip" && Parts.size() == A.Positional.size()) {
+      for (size_t I = 0; I < Parts.size(); ++I)
+        bindIterated(Parts[I], A.Positional[I], At);
+      return;
+    }
+  }
+  Value V;
+  if (is(Right, "call") && S.text(field(Right, "function")) == "range")
+    V.K = VK::Host;
+  else if (Value C = valueOf(Right); C.Many)
+    V = C, V.Many = false; // for layer in self.layers
+  bindTarget(Left, V, At);
+}
+
+namespace {
+
+// The if statement whose different branches hold A and B (A written
+// first), or null.
+TSNode branchesApart(TSNode A, TSNode B) {
+  auto branchOf = [](TSNode If, TSNode N) {
+    for (TSNode C : namedChildren(If))
+      if ((is(C, "block") || is(C, "elif_clause") || is(C, "else_clause")) && contains(C, N))
+        return C;
+    return TSNode{};
+  };
+  for (TSNode P = ts_node_parent(B); !ts_node_is_null(P); P = ts_node_parent(P)) {
+    if (isScope(P))
+      break;
+    if (!is(P, "if_statement") || !contains(P, A))
+      continue;
+    TSNode BA = branchOf(P, A), BB = branchOf(P, B);
+    return !ts_node_is_null(BA) && !ts_node_is_null(BB) && !ts_node_eq(BA, BB) ? P : TSNode{};
+  }
+  return TSNode{};
+}
+
+} // namespace
+
 const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offset) const {
   auto It = Bindings.find(Name);
   if (It == Bindings.end())
@@ -363,6 +443,20 @@ const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offse
   for (const auto &B : It->second)
     if (B.At <= Offset && (!Last || B.At >= Last->At))
       Last = &B;
+  // A binding in another branch of an if than the use never reaches it:
+  // `if one: f = fs[0] else: f = tuple(fs)` reads the first f in tuple().
+  if (Last && !ts_node_is_null(Last->Expr) && Offset != ~0u) {
+    TSNode Use = ts_node_descendant_for_byte_range(F.Node, Offset, Offset);
+    if (!ts_node_is_null(Use) && !ts_node_is_null(branchesApart(Last->Expr, Use))) {
+      const Binding *Reaching = nullptr;
+      for (const auto &B : It->second)
+        if (B.At <= Offset && (!Reaching || B.At >= Reaching->At) &&
+            (ts_node_is_null(B.Expr) || ts_node_is_null(branchesApart(B.Expr, Use))))
+          Reaching = &B;
+      if (Reaching)
+        return Reaching;
+    }
+  }
   // Bound later in a loop: the earliest binding stands in.
   return Last ? Last : &It->second.front();
 }
@@ -484,8 +578,28 @@ void PyTypes::narrowIsinstance(TSNode If) {
 }
 
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
-  if (const Binding *B = bindingAt(Name, Offset))
-    return B->V;
+  if (const Binding *B = bindingAt(Name, Offset)) {
+    // `if a: m = A() else: m = B()`, used after the if: either class.
+    if (B->V.K != VK::Instance || ts_node_is_null(B->Expr) || B->At > Offset)
+      return B->V;
+    std::vector<std::string> Classes = B->V.classes();
+    for (const auto &O : Bindings.find(Name)->second) {
+      if (&O == B || ts_node_is_null(O.Expr) || O.At > B->At || O.V.K != VK::Instance ||
+          O.V.Many != B->V.Many)
+        continue;
+      TSNode If = branchesApart(O.Expr, B->Expr);
+      if (ts_node_is_null(If) || endOf(If) > Offset)
+        continue;
+      for (const auto &C : O.V.classes())
+        if (std::find(Classes.begin(), Classes.end(), C) == Classes.end())
+          Classes.push_back(C);
+    }
+    if (Classes.size() == B->V.classes().size())
+      return B->V;
+    Value V = Value::instanceOfAny(Classes);
+    V.Many = B->V.Many;
+    return V;
+  }
   if (const PyTypes *Outer = closureScope(Name))
     return Outer->nameAt(Name, Offset);
   // A global: its value at the end of the module's top-level code.
@@ -700,6 +814,8 @@ Value PyTypes::callValue(TSNode Call) const {
     }
     if (Recv.K == VK::Host)
       return Recv; // a method of a number, a string or a numpy value
+    if (Recv.K == VK::Instance && Recv.Many)
+      return {}; // a method of the list, not of what it holds
     if (Recv.K == VK::Instance) {
       if (std::string Q = P.methodOf(Recv.Name, std::string(Method)); !Q.empty())
         if (Value R = returnValue(Q); R.K != VK::Unknown)
@@ -731,7 +847,8 @@ Value PyTypes::callValue(TSNode Call) const {
       return {VK::Graph, ""};
     if (Q == "logging.getLogger")
       return {VK::Logger, ""};
-    if (Q == "torch.nn.ModuleList" || Q == "torch.nn.modules.container.ModuleList") {
+    if (Q == "torch.nn.ModuleList" || Q == "torch.nn.modules.container.ModuleList" ||
+        Q == "tuple" || Q == "list") {
       CallArgs A = argsOf(S, Call);
       if (!A.Positional.empty()) {
         Value V = valueOf(A.Positional[0]);
@@ -872,11 +989,17 @@ Value PyTypes::computeValue(TSNode E) const {
   }
   if (K == "call")
     return callValue(E);
-  if (K == "list" || K == "list_comprehension") {
-    TSNode First = K == "list" ? ts_node_named_child(E, 0) : field(E, "body");
+  if (K == "list" || K == "tuple" || K == "list_comprehension" || K == "generator_expression") {
+    // What its first element is, for the elements; a container of
+    // containers of instances is taken for one of instances (`(modules,)`
+    // where modules may already be a tuple).
+    TSNode First = K == "list" || K == "tuple" ? ts_node_named_child(E, 0) : field(E, "body");
     Value V = ts_node_is_null(First) ? Value{} : valueOf(First);
-    if (V.K == VK::Instance && !V.Many)
-      return {V.K, V.Name, true};
+    if (V.K == VK::Instance) {
+      V.Many = true;
+      V.Exact = false;
+      return V;
+    }
     return {};
   }
   if (K == "subscript") {

@@ -163,6 +163,8 @@ private:
     TSNode Iterated{};     // the iterated expression, for `for name in expr`
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
+  void bindIterated(TSNode Left, TSNode Right, unsigned At);
+  void noteAppend(TSNode Call);
   // Target = Expr, element by element where both are sequences.
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);
   void collect();
