@@ -97,6 +97,9 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
           continue;
         std::string Fn = Callee.substr(3);
         for (const auto &[Index, Arg] : boundArguments(P, Fn, S, N)) {
+          if (TSNode A = unparen(Arg);
+              is(A, "identifier") && T.parameterAt(S.text(A), beginOf(A)) >= 0)
+            Out.HandsOn.insert(F.QualName);
           Value V = T.valueOf(Arg);
           if (V.tensor())
             TensorParams[Fn].insert(Index);
@@ -616,8 +619,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     bool Reread = HandsClasses &&
                   std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
                     return P.Learned.ClassObjects.count(F.QualName) > 0 ||
-                           P.Learned.Classes.count(F.QualName) > 0 ||
-                           P.Learned.ElementClasses.count(F.QualName) > 0;
+                           (P.Learned.HandsOn.count(F.QualName) &&
+                            (P.Learned.Classes.count(F.QualName) > 0 ||
+                             P.Learned.ElementClasses.count(F.QualName) > 0));
                   });
     if (!Reread) {
       Entries[I].Learned[1] = {};

@@ -476,6 +476,7 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(SuperClasses, Other.SuperClasses);
   mergeTable(ClassObjects, Other.ClassObjects);
   mergeTable(ElementClasses, Other.ElementClasses);
+  HandsOn.insert(Other.HandsOn.begin(), Other.HandsOn.end());
   Built.insert(Other.Built.begin(), Other.Built.end());
 }
 

@@ -135,6 +135,10 @@ struct PyLearned {
   // Classes of the instances in a list or tuple callers pass (`run((a, b))`,
   // `run([Block() for ...])`).
   ByParameter ElementClasses;
+  // Functions that hand one of their parameters to another project
+  // function: what they were handed is known there only once they are read
+  // again with their own parameters known.
+  std::set<std::string> HandsOn;
   // Classes whose instances the program may make: called, or handed on as
   // values (analyzer/python/PyAnalysis.cpp, constructs).
   std::set<std::string> Built;
@@ -211,6 +215,7 @@ public:
   private:
     PyReads *Outer;
   };
+
   // The method a call on an instance of Class reaches, through base classes
   // in method resolution order.
   std::string methodOf(const std::string &Class, const std::string &Method) const;

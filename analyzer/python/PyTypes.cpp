@@ -333,6 +333,12 @@ void PyTypes::collect() {
       bindTarget(Left, V, endOf(N));
     } else if (K == "if_statement") {
       narrowIsinstance(N);
+      const unsigned First = IfBranches.size();
+      for (TSNode C : namedChildren(N))
+        if (is(C, "block") || is(C, "elif_clause") || is(C, "else_clause"))
+          IfBranches.push_back({beginOf(N), endOf(N), beginOf(C), endOf(C), First, 0});
+      for (unsigned I = First; I < IfBranches.size(); ++I)
+        IfBranches[I].Siblings = IfBranches.size() - First;
     } else if (K == "call") {
       noteAppend(N);
     } else if (K == "named_expression") {
@@ -411,29 +417,37 @@ void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
   bindTarget(Left, V, At);
 }
 
-namespace {
-
-// The if statement whose different branches hold A and B (A written
-// first), or null.
-TSNode branchesApart(TSNode A, TSNode B) {
-  auto branchOf = [](TSNode If, TSNode N) {
-    for (TSNode C : namedChildren(If))
-      if ((is(C, "block") || is(C, "elif_clause") || is(C, "else_clause")) && contains(C, N))
-        return C;
-    return TSNode{};
+// The if statement whose different branches hold binding A and byte
+// offset B (by its start), or ~0u; from the branches collect() listed, no
+// tree walk. A binding's offset is where its statement ends: a branch holds
+// its end.
+unsigned PyTypes::branchesApart(const Binding &A, unsigned B) const {
+  auto holds = [](const IfBranch &Br, unsigned X) {
+    return Br.BranchBegin <= X && X <= Br.BranchEnd;
   };
-  for (TSNode P = ts_node_parent(B); !ts_node_is_null(P); P = ts_node_parent(P)) {
-    if (isScope(P))
-      break;
-    if (!is(P, "if_statement") || !contains(P, A))
-      continue;
-    TSNode BA = branchOf(P, A), BB = branchOf(P, B);
-    return !ts_node_is_null(BA) && !ts_node_is_null(BB) && !ts_node_eq(BA, BB) ? P : TSNode{};
+  if (!A.Holding) {
+    A.Holding.emplace();
+    for (unsigned I = 0; I < IfBranches.size(); ++I)
+      if (holds(IfBranches[I], A.At))
+        A.Holding->push_back(I);
   }
-  return TSNode{};
+  for (unsigned I : *A.Holding) {
+    const IfBranch &Br = IfBranches[I];
+    if (B < Br.IfBegin || B > Br.IfEnd || holds(Br, B))
+      continue;
+    for (unsigned J = Br.FirstSibling; J < Br.FirstSibling + Br.Siblings; ++J)
+      if (holds(IfBranches[J], B))
+        return Br.IfBegin;
+  }
+  return ~0u;
 }
 
-} // namespace
+unsigned PyTypes::ifEnd(unsigned IfBegin) const {
+  for (const auto &Br : IfBranches)
+    if (Br.IfBegin == IfBegin)
+      return Br.IfEnd;
+  return ~0u;
+}
 
 const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offset) const {
   auto It = Bindings.find(Name);
@@ -445,17 +459,13 @@ const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offse
       Last = &B;
   // A binding in another branch of an if than the use never reaches it:
   // `if one: f = fs[0] else: f = tuple(fs)` reads the first f in tuple().
-  if (Last && !ts_node_is_null(Last->Expr) && Offset != ~0u) {
-    TSNode Use = ts_node_descendant_for_byte_range(F.Node, Offset, Offset);
-    if (!ts_node_is_null(Use) && !ts_node_is_null(branchesApart(Last->Expr, Use))) {
-      const Binding *Reaching = nullptr;
-      for (const auto &B : It->second)
-        if (B.At <= Offset && (!Reaching || B.At >= Reaching->At) &&
-            (ts_node_is_null(B.Expr) || ts_node_is_null(branchesApart(B.Expr, Use))))
-          Reaching = &B;
-      if (Reaching)
-        return Reaching;
-    }
+  if (Last && !IfBranches.empty() && Offset != ~0u && branchesApart(*Last, Offset) != ~0u) {
+    const Binding *Reaching = nullptr;
+    for (const auto &B : It->second)
+      if (B.At <= Offset && (!Reaching || B.At >= Reaching->At) && branchesApart(B, Offset) == ~0u)
+        Reaching = &B;
+    if (Reaching)
+      return Reaching;
   }
   // Bound later in a loop: the earliest binding stands in.
   return Last ? Last : &It->second.front();
@@ -587,8 +597,8 @@ Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
       if (&O == B || ts_node_is_null(O.Expr) || O.At > B->At || O.V.K != VK::Instance ||
           O.V.Many != B->V.Many)
         continue;
-      TSNode If = branchesApart(O.Expr, B->Expr);
-      if (ts_node_is_null(If) || endOf(If) > Offset)
+      unsigned If = branchesApart(O, B->At);
+      if (If == ~0u || ifEnd(If) > Offset)
         continue;
       for (const auto &C : O.V.classes())
         if (std::find(Classes.begin(), Classes.end(), C) == Classes.end())

@@ -161,9 +161,20 @@ private:
     TSNode Entered{};      // the context expression, for `with expr as name`
     int From = 0, To = -1; // a starred target's elements of Expr
     TSNode Iterated{};     // the iterated expression, for `for name in expr`
+    // The if branches (IfBranches indices) that hold it, once asked.
+    mutable std::optional<std::vector<unsigned>> Holding;
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
   void bindIterated(TSNode Left, TSNode Right, unsigned At);
+  // Each branch of each if in the body, by byte offsets: which bindings
+  // another branch makes that never reach a use.
+  struct IfBranch {
+    unsigned IfBegin, IfEnd, BranchBegin, BranchEnd;
+    unsigned FirstSibling, Siblings; // the if's branches, IfBranches[First, First + Siblings)
+  };
+  std::vector<IfBranch> IfBranches;
+  unsigned branchesApart(const Binding &A, unsigned B) const;
+  unsigned ifEnd(unsigned IfBegin) const;
   void noteAppend(TSNode Call);
   // Target = Expr, element by element where both are sequences.
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);
