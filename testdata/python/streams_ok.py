@@ -61,3 +61,35 @@ towers = TwoTower().cuda()
 g4 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g4):
     out = towers(static_x)
+
+
+# Forks by event: the side stream waits on an event the capturing stream
+# recorded, or on an async collective it launched (`work.wait()` opening
+# the block); joined by an event the capturing stream waits on.
+class EventForked(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stream = torch.cuda.Stream()
+        self.ready = torch.cuda.Event()
+        self.done = torch.cuda.Event()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def forward(self, x, work):
+        self.ready.record()
+        self.ready.wait(self.stream)
+        with torch.cuda.stream(self.stream):
+            y = self.lin(x)
+            self.done.record()
+        self.done.wait()
+        with torch.cuda.stream(self.stream):
+            for w in work:
+                w.wait()
+            z = y * 2
+        torch.cuda.current_stream().wait_stream(self.stream)
+        return z
+
+
+forked = EventForked().cuda()
+g5 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g5):
+    out5 = forked(static_x, [])

@@ -31,6 +31,14 @@ public:
                          M == "wait_stream" && !A.Positional.empty()
                              ? std::string(S.text(A.Positional[0]))
                              : ""});
+      } else if (M == "wait") {
+        // `event.wait(stream)`: that stream waits on the event; `event.wait()`
+        // or an async collective's `work.wait()`: the current stream does.
+        CallArgs A = argsOf(S, N);
+        TSNode On = !A.Positional.empty() ? A.Positional[0] : A.keyword("stream");
+        Waits.push_back(
+            {beginOf(N),
+             ts_node_is_null(On) ? "torch.cuda.current_stream()" : std::string(S.text(On)), ""});
       }
       return true;
     });
@@ -93,12 +101,16 @@ private:
   // not one.
   static unsigned leadingWaitsEnd(const PySource &S, TSNode Body) {
     for (TSNode St : namedChildren(Body)) {
+      // `for req in reqs: req.wait()`: waits too.
+      if (is(St, "for_statement") &&
+          leadingWaitsEnd(S, field(St, "body")) == endOf(field(St, "body")))
+        continue;
       TSNode E = is(St, "expression_statement") ? ts_node_named_child(St, 0) : TSNode{};
       TSNode Fn = !ts_node_is_null(E) && is(E, "call") ? field(E, "function") : TSNode{};
       std::string_view M = !ts_node_is_null(Fn) && is(Fn, "attribute")
                                ? S.text(field(Fn, "attribute"))
                                : std::string_view();
-      if (M != "wait_stream" && M != "wait_event")
+      if (M != "wait_stream" && M != "wait_event" && M != "wait")
         return beginOf(St);
     }
     return endOf(Body);
