@@ -164,7 +164,7 @@ public:
       // What the functions held in some storage return, called.
       if (Key.rfind(ResultOf, 0) == 0)
         for (const auto &F : storedFunctions(Key.substr(ResultOf.size())))
-          if (std::string R = "py:ret:" + F.substr(3); Seen.insert(R).second)
+          if (std::string R = pyReturnKey(F); Seen.insert(R).second)
             Todo.push_back(R);
       if (Key.rfind("ext:", 0) == 0) {
         if (Known)
@@ -403,7 +403,7 @@ private:
         Out.push_back(K);
       if (K.rfind(ResultOf, 0) == 0)
         for (const auto &F : findStoredFunctions(K.substr(ResultOf.size()), Depth + 1))
-          if (std::string R = "py:ret:" + F.substr(3); Seen.insert(R).second)
+          if (std::string R = pyReturnKey(F); Seen.insert(R).second)
             Todo.push_back(R);
       if (auto It = Stores.find(K); It != Stores.end())
         for (const auto &T : It->second)

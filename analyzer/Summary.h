@@ -175,6 +175,12 @@ struct CallEdge {
 // exactly the class (a summary class key) that follows.
 inline constexpr std::string_view ClassFact = "&class=";
 
+// The storage key for what the Python function with USR `py:Q` returns
+// (`py:ret:Q`): the front end stores returns there, the walk reads them.
+inline std::string pyReturnKey(const std::string &FunctionUsr) {
+  return "py:ret:" + FunctionUsr.substr(3);
+}
+
 // A class of the program, for dispatching self calls: its bases in method
 // resolution order and the methods it defines itself (name -> USR).
 struct ClassSummary {

@@ -19,7 +19,7 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
 
 std::string yieldKey(const std::string &Function) { return "py:yield:" + Function; }
 
-std::string returnKey(const std::string &Function) { return "py:ret:" + Function; }
+std::string returnKey(const std::string &Function) { return pyReturnKey(usr(Function)); }
 
 std::string decoratedKey(const std::string &Function) { return "py:dec:" + Function; }
 

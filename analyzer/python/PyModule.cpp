@@ -804,13 +804,11 @@ void PyProgram::knowBuilt() {
 void PyProgram::bindSiblingImports() {
   // A script's folder comes first on sys.path when it runs: `import helper`
   // in tools/train.py is tools/helper.py, whatever a root names it.
-  std::map<fs::path, bool> Package;
+  std::map<fs::path, bool> Package; // asked once per folder
   auto isPackage = [&](const fs::path &Dir) {
     auto [It, New] = Package.emplace(Dir, false);
-    if (New) {
-      std::error_code EC;
-      It->second = fs::exists(Dir / "__init__.py", EC);
-    }
+    if (New)
+      It->second = isPackageFolder(Dir.string());
     return It->second;
   };
   std::map<fs::path, std::map<std::string, std::string>> NamesIn;

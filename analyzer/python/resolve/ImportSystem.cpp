@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 namespace graphsafe::lint::py {
 
 bool isSkippedFolder(const std::string &Name) {
-  static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv",
-                                             "site-packages", "build"};
+  static const std::set<std::string> Skip = {"__pycache__", "node_modules", "venv", "site-packages",
+                                             "build"};
   return Name.empty() || Name.front() == '.' || Skip.count(Name) > 0;
 }
 
@@ -25,12 +25,14 @@ bool isIdentifier(const std::string &Name) {
   });
 }
 
+bool isPackageFolder(const std::string &Dir) {
+  std::error_code EC;
+  return fs::exists(fs::path(Dir) / "__init__.py", EC);
+}
+
 namespace {
 
-bool isPackage(const fs::path &Dir) {
-  std::error_code EC;
-  return fs::exists(Dir / "__init__.py", EC);
-}
+bool isPackage(const fs::path &Dir) { return isPackageFolder(Dir.string()); }
 
 fs::path normal(const std::string &P) { return fs::absolute(P).lexically_normal(); }
 

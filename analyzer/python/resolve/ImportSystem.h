@@ -46,5 +46,7 @@ bool isSkippedFolder(const std::string &Name);
 // Whether a folder's or file's name can be imported (`micro-benchmark`
 // cannot: no folder so named is a package).
 bool isIdentifier(const std::string &Name);
+// Whether Dir is a regular package (holds an __init__.py).
+bool isPackageFolder(const std::string &Dir);
 
 } // namespace graphsafe::lint::py
