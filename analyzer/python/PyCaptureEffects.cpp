@@ -16,15 +16,6 @@ std::string rootOf(const std::string &Spelling) {
   return Spelling.substr(0, Spelling.find_first_of(".[("));
 }
 
-bool listed(const std::vector<std::string> &Names, std::string_view Q) {
-  return std::find(Names.begin(), Names.end(), Q) != Names.end();
-}
-
-// Nested definitions run when called, not where they are written.
-bool definesScope(TSNode N) {
-  return is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition");
-}
-
 // Whether F binds Name itself: a parameter, or a target of an assignment,
 // loop or `with ... as` in its body (not declared global).
 bool bindsLocally(const PySource &S, const PyFunctionDef &F, const std::string &Name) {
@@ -37,7 +28,7 @@ bool bindsLocally(const PySource &S, const PyFunctionDef &F, const std::string &
       return true;
   bool Bound = false, Global = false;
   walk(F.body(), [&](TSNode N) {
-    if (Bound || Global || definesScope(N))
+    if (Bound || Global || isScope(N))
       return false;
     if (is(N, "global_statement") || is(N, "nonlocal_statement")) {
       for (TSNode C : namedChildren(N))
@@ -67,7 +58,7 @@ bool renewsBefore(const PyTypes &T, const std::string &Graph, unsigned Before) {
   const PySource &S = *T.M.Src;
   bool Found = false;
   walk(T.F.body(), [&](TSNode N) {
-    if (Found || beginOf(N) >= Before || (definesScope(N) && !ts_node_eq(N, T.F.Node)))
+    if (Found || beginOf(N) >= Before || (isScope(N) && !ts_node_eq(N, T.F.Node)))
       return false;
     TSNode Renewed{};
     if (is(N, "assignment")) {
@@ -154,7 +145,7 @@ EffectList effectsIn(const PyTypes &T, const CaptureSpec &Spec, int Depth) {
   std::vector<Event> Events;
   std::set<unsigned> ContextCalls;
   walk(T.F.body(), [&](TSNode N) {
-    if (definesScope(N) && !ts_node_eq(N, T.F.Node))
+    if (isScope(N) && !ts_node_eq(N, T.F.Node))
       return false;
     if (is(N, "with_statement")) {
       for (TSNode V : withContexts(N))
@@ -294,7 +285,7 @@ std::string streamAt(const PyTypes &T, TSNode N) {
   const PySource &S = *T.M.Src;
   for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, T.F.Node);
        Up = ts_node_parent(Up)) {
-    if (definesScope(Up))
+    if (isScope(Up))
       break;
     if (!is(Up, "with_statement"))
       continue;

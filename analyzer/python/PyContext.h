@@ -2,10 +2,12 @@
 // and guarded ranges in it, and a way to report sites with their context.
 #pragma once
 
+#include "PyCaptureEffects.h"
 #include "PyTypes.h"
 #include "Summary.h"
 #include "graphsafe/Rule.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,11 +64,19 @@ public:
   const RuleSet &Rules;
   std::vector<PyRegion> Regions;
   std::vector<std::pair<unsigned, unsigned>> Guarded;
+  // What the calls here do to capture state, in source order, as
+  // findRegions found it (PyCaptureEffects.h).
+  std::vector<std::pair<TSNode, CaptureEffect>> CallEffects;
 
 private:
   const std::map<std::string, const Rule *> &CheckRules;
   FunctionSummary &Out;
 };
+
+// Whether Q is one of the spellings Names lists (a capture spec's).
+inline bool listed(const std::vector<std::string> &Names, std::string_view Q) {
+  return !Q.empty() && std::find(Names.begin(), Names.end(), Q) != Names.end();
+}
 
 // Whether Call, as a `with` context, captures: a capture context manager,
 // or a project function that returns or yields inside one.

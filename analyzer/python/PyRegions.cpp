@@ -10,10 +10,6 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-bool listed(const std::vector<std::string> &Names, const std::string &Q) {
-  return !Q.empty() && std::find(Names.begin(), Names.end(), Q) != Names.end();
-}
-
 bool endsFlow(TSNode Block) {
   auto Stmts = namedChildren(Block);
   if (Stmts.empty())
@@ -203,6 +199,7 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
       // A helper that begins a capture and returns with it open, or ends
       // one: what runs between its call and the end is captured.
       for (const CaptureEffect &E : captureEffects(T, Spec, N)) {
+        Ctx.CallEffects.push_back({N, E});
         if (E.K == CaptureEffect::Begins)
           Pending.push_back({E.Graph.empty() ? std::string(S.text(N)) : E.Graph,
                              E.Graph.empty() ? "call:" + std::to_string(beginOf(N)) : E.Graph,

@@ -11,10 +11,6 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-bool listed(const std::vector<std::string> &Names, std::string_view Q) {
-  return std::find(Names.begin(), Names.end(), Q) != Names.end();
-}
-
 // A graph object's spelling the check can follow: `g`, `self.graph`.
 bool simpleSpelling(const std::string &G) {
   return !G.empty() && G.find_first_of("[(") == std::string::npos;
@@ -266,14 +262,9 @@ private:
       if (simpleSpelling(R.Graph))
         Out.push_back({R.Opener, R.Graph, canonicalSpelling(Ctx.T, R.Graph)});
     }
-    walk(Ctx.body(), [&](TSNode N) {
-      if (!is(N, "call") || Openers.count(beginOf(N)))
-        return true;
-      for (const CaptureEffect &E : captureEffects(Ctx.T, Spec, N))
-        if (E.K == CaptureEffect::Captures && simpleSpelling(E.Graph))
-          Out.push_back({N, displaySpelling(Ctx.T, E.Graph), E.Graph, E.Renews, E.Where});
-      return true;
-    });
+    for (const auto &[N, E] : Ctx.CallEffects)
+      if (!Openers.count(beginOf(N)) && E.K == CaptureEffect::Captures && simpleSpelling(E.Graph))
+        Out.push_back({N, displaySpelling(Ctx.T, E.Graph), E.Graph, E.Renews, E.Where});
     std::stable_sort(Out.begin(), Out.end(), [](const Capture &A, const Capture &B) {
       return beginOf(A.Node) < beginOf(B.Node);
     });
