@@ -1,6 +1,8 @@
 // graphlint's job from command line to exit code.
 #pragma once
 
+#include "ParallelFor.h"
+
 #include "graphsafe/Finding.h"
 
 #include <cstdint>
@@ -21,7 +23,7 @@ struct Options {
   std::string WriteBaseline;
   std::string CudaPath;
   std::string FailOn = "warning";
-  unsigned Jobs = 1;
+  unsigned Jobs = availableCores();
   std::string CacheDir; // Default: .cache/graphlint next to the compile database.
   bool NoCache = false;
   bool CacheStats = false;

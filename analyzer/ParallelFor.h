@@ -3,6 +3,7 @@
 #pragma once
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +18,16 @@ namespace graphsafe::lint {
 // nesting level, and generated code (a sum of 100,000 terms) nests past what
 // the default 8 MiB holds; clang's own driver survives such files.
 constexpr size_t WorkerStackBytes = size_t{256} << 20;
+
+// The cores this process may run on (its affinity mask, which taskset and
+// container runtimes narrow), at least one: the default number of jobs.
+inline unsigned availableCores() {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (sched_getaffinity(0, sizeof(Set), &Set) != 0)
+    return 1;
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&Set)));
+}
 
 // Calls Work(I) for every I in [0, Count), each once, on up to Jobs threads;
 // indices are taken in order, so the first items start first.

@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
   App.add_option("--baseline", Opts.Baseline, "Ignore findings recorded in this baseline file");
   App.add_option("--write-baseline", Opts.WriteBaseline,
                  "Record the current findings as a baseline file");
-  App.add_option("-j,--jobs", Opts.Jobs, "Translation units analysed in parallel")
+  App.add_option("-j,--jobs", Opts.Jobs,
+                 "Files analysed in parallel (default: every core this process may use)")
       ->check(CLI::PositiveNumber);
   App.add_option("--cache-dir", Opts.CacheDir,
                  "Cache folder (default: .cache/graphlint next to compile_commands.json)");

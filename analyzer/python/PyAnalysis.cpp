@@ -45,16 +45,15 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 // handed on as a value (to a factory, a registry, a list) that may be
 // called later. A base class list, an isinstance() test or an annotation
 // makes none.
-bool constructs(const PySource &S, TSNode N) {
+bool constructs(const PySource &S, TSNode N, TSNode Up, TSNode UpUp) {
   if (!is(N, "identifier") && !is(N, "attribute"))
     return false;
-  TSNode Up = ts_node_parent(N);
   if (is(Up, "call"))
     return ts_node_eq(field(Up, "function"), N);
   if (is(Up, "attribute") || is(Up, "type"))
     return false;
   if (is(Up, "argument_list")) {
-    TSNode Call = ts_node_parent(Up);
+    TSNode Call = UpUp;
     if (!is(Call, "call"))
       return false; // class C(Base): the bases
     std::string_view Fn = S.text(field(Call, "function"));
@@ -79,8 +78,8 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
     PyTypes T(P, M, F, Cache);
-    walk(F.body(), [&](TSNode N) {
-      if (constructs(S, N))
+    walkWithParents(F.body(), [&](TSNode N, TSNode Up, TSNode UpUp) {
+      if (constructs(S, N, Up, UpUp))
         if (std::string Q = T.resolve(N); !Q.empty() && P.classNamed(Q))
           Out.Built.insert(Q);
       if (!is(N, "call"))

@@ -6,6 +6,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -59,6 +60,12 @@ private:
 
 inline std::string_view kind(TSNode N) { return ts_node_is_null(N) ? "" : ts_node_type(N); }
 inline bool is(TSNode N, std::string_view K) { return kind(N) == K; }
+// The common spelling, `is(N, "call")`: the grammar's type names are C
+// strings, compared without measuring them first (the walks ask this of
+// every node they pass).
+inline bool is(TSNode N, const char *K) {
+  return !ts_node_is_null(N) && std::strcmp(ts_node_type(N), K) == 0;
+}
 // The grammar's id of a field name, looked up once: tree-sitter's own lookup
 // compares the name against every field of the grammar on each call.
 TSFieldId fieldId(std::string_view Name);
@@ -135,6 +142,27 @@ template <typename Fn> void walkWithDepth(TSNode Root, Fn &&Visit) {
 template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
   walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
     return ts_node_is_named(N) && Visit(N) && (Depth == 0 || !isScope(N));
+  });
+}
+
+// As walk, handing Visit each node's parent and grandparent as well:
+// ts_node_parent searches down from the root of the tree on every call,
+// which costs more than the whole walk where asked of every node.
+template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
+  std::vector<TSNode> Path;
+  auto up = [&](unsigned Depth, unsigned Levels) {
+    if (Depth >= Levels)
+      return Path[Depth - Levels];
+    TSNode Up = Root;
+    for (unsigned I = Depth; I < Levels && !ts_node_is_null(Up); ++I)
+      Up = ts_node_parent(Up);
+    return Up;
+  };
+  walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
+    Path.resize(Depth);
+    Path.push_back(N);
+    return ts_node_is_named(N) && Visit(N, up(Depth, 1), up(Depth, 2)) &&
+           (Depth == 0 || !isScope(N));
   });
 }
 

@@ -111,11 +111,37 @@ void PyTypes::bindTarget(TSNode T, const Value &V, unsigned Offset, TSNode Expr)
       bindTarget(C, Value{}, Offset);
 }
 
+void PyTypes::bindDeferred(TSNode Target, TSNode Expr, unsigned Offset) {
+  Target = unparen(Target);
+  if (!is(Target, "identifier")) {
+    bindTarget(Target, Value{}, Offset, Expr);
+    return;
+  }
+  Binding B;
+  B.At = Offset;
+  B.Expr = Expr;
+  B.State = Binding::Eval::Deferred;
+  Bindings[std::string(M.Src->text(Target))].push_back(std::move(B));
+}
+
+const Value &PyTypes::valueOf(const Binding &B) const {
+  if (B.State == Binding::Eval::Deferred) {
+    B.State = Binding::Eval::Busy;
+    Value V = valueOf(B.Expr);
+    B.V = std::move(V);
+    B.State = Binding::Eval::Ready;
+  }
+  // Asked again while being worked out (`x = f(x)` in a loop, where the
+  // first binding stands in for the use): nothing is known of it yet.
+  static const Value Unknown;
+  return B.State == Binding::Eval::Busy ? Unknown : B.V;
+}
+
 void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
   Target = unparen(Target);
   TSNode E = unparen(Expr);
   if (!isPattern(Target)) {
-    bindTarget(Target, valueOf(E), Offset, E);
+    bindDeferred(Target, E, Offset);
     return;
   }
   auto Ts = namedChildren(Target);
@@ -311,17 +337,16 @@ void PyTypes::collect() {
     if (K == "assignment") {
       TSNode Right = field(N, "right");
       TSNode Left = field(N, "left");
-      Value V = ts_node_is_null(Right) ? Value{} : valueOf(Right);
       // a, (b, *c) = x, (y, z, w); `a = b = x` binds each target.
       std::vector<TSNode> Targets = {Left};
       TSNode R = Right;
       for (; is(R, "assignment"); R = field(R, "right"))
         Targets.push_back(field(R, "left"));
-      if (!ts_node_eq(R, Right))
-        V = ts_node_is_null(R) ? Value{} : valueOf(R);
       for (TSNode L : Targets)
-        if (ts_node_is_null(R) || !isPattern(unparen(L)))
-          bindTarget(L, V, endOf(N), R);
+        if (ts_node_is_null(R))
+          bindTarget(L, Value{}, endOf(N), R);
+        else if (!isPattern(unparen(L)))
+          bindDeferred(L, R, endOf(N));
         else
           bindPattern(L, R, endOf(N));
     } else if (K == "augmented_assignment") {
@@ -589,25 +614,28 @@ void PyTypes::narrowIsinstance(TSNode If) {
 
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
   if (const Binding *B = bindingAt(Name, Offset)) {
+    const Value &BV = valueOf(*B);
     // `if a: m = A() else: m = B()`, used after the if: either class.
-    if (B->V.K != VK::Instance || ts_node_is_null(B->Expr) || B->At > Offset)
-      return B->V;
-    std::vector<std::string> Classes = B->V.classes();
+    if (BV.K != VK::Instance || ts_node_is_null(B->Expr) || B->At > Offset)
+      return BV;
+    std::vector<std::string> Classes = BV.classes();
     for (const auto &O : Bindings.find(Name)->second) {
-      if (&O == B || ts_node_is_null(O.Expr) || O.At > B->At || O.V.K != VK::Instance ||
-          O.V.Many != B->V.Many)
+      if (&O == B || ts_node_is_null(O.Expr) || O.At > B->At)
         continue;
       unsigned If = branchesApart(O, B->At);
       if (If == ~0u || ifEnd(If) > Offset)
         continue;
-      for (const auto &C : O.V.classes())
+      const Value &OV = valueOf(O);
+      if (OV.K != VK::Instance || OV.Many != BV.Many)
+        continue;
+      for (const auto &C : OV.classes())
         if (std::find(Classes.begin(), Classes.end(), C) == Classes.end())
           Classes.push_back(C);
     }
-    if (Classes.size() == B->V.classes().size())
-      return B->V;
+    if (Classes.size() == BV.classes().size())
+      return BV;
     Value V = Value::instanceOfAny(Classes);
-    V.Many = B->V.Many;
+    V.Many = BV.Many;
     return V;
   }
   if (const PyTypes *Outer = closureScope(Name))
@@ -658,82 +686,104 @@ std::pair<int, int> PyTypes::boundSlice(std::string_view Name, unsigned Offset) 
   return B ? std::make_pair(B->From, B->To) : std::make_pair(0, -1);
 }
 
-Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
-                        const std::string &ViewFrom) const {
-  const std::string Key = ViewFrom.empty() ? Class : Class + "@" + ViewFrom;
-  auto Found = Cache.ClassAttrs.find(Key);
-  if (Found == Cache.ClassAttrs.end()) {
-    const PyClassDef *C = P.classNamed(Class);
-    // Too deep to look now: say nothing, and remember nothing, so a shallower
-    // question later still gets the answer.
-    if (!C || Cache.Depth > 2)
-      return {};
-    auto &Attrs = Cache.ClassAttrs[Key];
-    ++Cache.Depth;
-    std::map<std::string, std::vector<Value>> Seen;
-    const PyModuleInfo &Home = P.classTree(*C);
-    for (const auto &Fn : Home.Functions) {
-      if (Fn.ClassQName != Class)
+// What Class's own methods store into self.Attr, joined: values that
+// disagree (or an augmented update) make the kind unknown, except a
+// counter: a number increased stays a host value. Only the methods the
+// index says store Attr (or register buffers) are read, and each once.
+std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string &Attr,
+                                         const std::string &ViewFrom) const {
+  std::vector<Value> Vs;
+  bool Stored = false;
+  const PyModuleInfo *Home = nullptr;
+  for (const auto &[Method, Stores] : C.StoresBy) {
+    auto Calls = C.SelfCallsBy.find(Method);
+    bool Buffers = Calls != C.SelfCallsBy.end() && Calls->second.count("register_buffer");
+    if (!Stores.count(Attr) && !Buffers)
+      continue;
+    if (!Home)
+      Home = &P.classTree(C);
+    for (const auto &Fn : Home->Functions) {
+      if (Fn.ClassQName != C.QualName || Fn.Name != Method)
         continue;
-      PyTypes T(P, Home, Fn, Cache, ViewFrom);
-      const PySource &S = *Home.Src;
+      auto &T = Cache.Methods[{&Fn, ViewFrom}];
+      if (!T)
+        T = std::make_unique<PyTypes>(P, *Home, Fn, Cache, ViewFrom);
+      const PySource &S = *Home->Src;
       walk(field(Fn.Node, "body"), [&](TSNode N) {
         if (is(N, "assignment") || is(N, "augmented_assignment")) {
           TSNode L = field(N, "left");
-          if (is(L, "attribute") && T.isSelf(field(L, "object"))) {
+          if (is(L, "attribute") && T->isSelf(field(L, "object")) &&
+              S.text(field(L, "attribute")) == Attr) {
+            Stored = true;
             TSNode R = field(N, "right");
-            auto &Vs = Seen[std::string(S.text(field(L, "attribute")))];
             // `self.x = None` (reset, or set later) says nothing of what x holds.
             if (is(N, "assignment") && !is(unparen(R), "none"))
-              Vs.push_back(T.valueOf(R));
+              Vs.push_back(T->valueOf(R));
             else if (!is(N, "assignment"))
               Vs.push_back(Value{});
           }
-        } else if (is(N, "call")) {
+        } else if (Buffers && is(N, "call")) {
           // self.register_buffer("name", tensor)
           TSNode Fn2 = field(N, "function");
-          if (is(Fn2, "attribute") && T.isSelf(field(Fn2, "object")) &&
+          if (is(Fn2, "attribute") && T->isSelf(field(Fn2, "object")) &&
               S.text(field(Fn2, "attribute")) == "register_buffer") {
             CallArgs A = argsOf(S, N);
             if (!A.Positional.empty() && is(A.Positional[0], "string")) {
               std::string_view Q = S.text(A.Positional[0]);
-              if (Q.size() >= 2)
-                Seen[std::string(Q.substr(1, Q.size() - 2))].push_back({VK::Tensor, ""});
+              if (Q.size() >= 2 && Q.substr(1, Q.size() - 2) == Attr) {
+                Stored = true;
+                Vs.push_back({VK::Tensor, ""});
+              }
             }
           }
         }
         return true;
       });
     }
-    --Cache.Depth;
-    for (auto &[Name, Vs] : Seen) {
-      // Values that disagree (or an augmented update) make the kind unknown,
-      // except a counter: a number increased stays a host value.
-      Value V;
-      for (const auto &O : Vs)
-        if (V.K == VK::Unknown)
-          V = O;
-      for (const auto &O : Vs)
-        if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
-          V = {};
-      V.Exact = false; // another method may assign a subclass
-      Attrs[Name] = V;
-    }
-    Found = Cache.ClassAttrs.find(Key);
   }
-  if (auto It = Found->second.find(Attr); It != Found->second.end())
-    return It->second;
+  if (!Stored)
+    return std::nullopt;
+  Value V;
+  for (const auto &O : Vs)
+    if (V.K == VK::Unknown)
+      V = O;
+  for (const auto &O : Vs)
+    if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
+      V = {};
+  V.Exact = false; // another method may assign a subclass
+  return V;
+}
+
+Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
+                        const std::string &ViewFrom) const {
+  const PyClassDef *C = P.classNamed(Class);
+  if (!C)
+    return {};
+  const std::string Key = ViewFrom.empty() ? Class : Class + "@" + ViewFrom;
+  auto &Attrs = Cache.ClassAttrs[Key];
+  auto Found = Attrs.find(Attr);
+  if (Found == Attrs.end()) {
+    // Too deep to look now: say nothing, and remember nothing, so a shallower
+    // question later still gets the answer.
+    if (Cache.Depth > 2)
+      return {};
+    ++Cache.Depth;
+    std::optional<Value> Own = storedAttr(*C, Attr, ViewFrom);
+    --Cache.Depth;
+    Found = Cache.ClassAttrs[Key].emplace(Attr, std::move(Own)).first;
+  }
+  if (Found->second)
+    return *Found->second;
   // Inherited from a base class of the project.
-  if (const PyClassDef *C = P.classNamed(Class))
-    for (const auto &B : C->Bases)
-      if (B != Class && Cache.Depth < 4) {
-        ++Cache.Depth;
-        // Read from Class: what Class's own super().__init__(...) hands B.
-        Value V = selfAttr(B, Attr, ViewFrom.empty() ? Class : ViewFrom);
-        --Cache.Depth;
-        if (V.K != VK::Unknown)
-          return V;
-      }
+  for (const auto &B : C->Bases)
+    if (B != Class && Cache.Depth < 4) {
+      ++Cache.Depth;
+      // Read from Class: what Class's own super().__init__(...) hands B.
+      Value V = selfAttr(B, Attr, ViewFrom.empty() ? Class : ViewFrom);
+      --Cache.Depth;
+      if (V.K != VK::Unknown)
+        return V;
+    }
   return {};
 }
 

@@ -63,7 +63,12 @@ class PyTypes;
 
 // Per-thread memo of class attribute kinds and module-level bindings.
 struct PyTypeCache {
-  std::map<std::string, std::map<std::string, Value>> ClassAttrs;
+  // What a class's own methods store in `self.x`, by the class (and the
+  // subclass it is read for) and x; nothing where they store no x.
+  std::map<std::string, std::map<std::string, std::optional<Value>>> ClassAttrs;
+  // A method read for its `self.x = ...` stores, by the method and the
+  // subclass it is read for.
+  std::map<std::pair<const PyFunctionDef *, std::string>, std::unique_ptr<PyTypes>> Methods;
   std::map<const PyModuleInfo *, std::unique_ptr<PyTypes>> ModuleScopes;
   // The functions closures are defined in, by the closure's definition.
   std::map<const PyFunctionDef *, std::unique_ptr<PyTypes>> Enclosing;
@@ -136,6 +141,8 @@ public:
   // What self.Attr holds in an instance of Class; View as for the constructor.
   Value selfAttr(const std::string &Class, const std::string &Attr,
                  const std::string &View = "") const;
+  std::optional<Value> storedAttr(const PyClassDef &C, const std::string &Attr,
+                                  const std::string &View) const;
   // The class of `self` in a method, else empty.
   const std::string &selfClass() const { return F.ClassQName; }
   bool isSelf(TSNode N) const;
@@ -155,7 +162,9 @@ private:
   std::string View;
   struct Binding {
     unsigned At = 0;
-    Value V;
+    // For `name = expr`, valueOf(Expr), worked out when first asked: most
+    // locals of a function read for one attribute or one call are never asked.
+    mutable Value V;
     TSNode Expr{};         // the bound expression, for `name = expr`
     int Parameter = -1;    // caller-side index, for a parameter
     TSNode Entered{};      // the context expression, for `with expr as name`
@@ -163,8 +172,13 @@ private:
     TSNode Iterated{};     // the iterated expression, for `for name in expr`
     // The if branches (IfBranches indices) that hold it, once asked.
     mutable std::optional<std::vector<unsigned>> Holding;
+    enum class Eval : unsigned char { Ready, Deferred, Busy };
+    mutable Eval State = Eval::Ready;
   };
   void bindTarget(TSNode Target, const Value &V, unsigned Offset, TSNode Expr = {});
+  // Target = Expr, its value left until asked.
+  void bindDeferred(TSNode Target, TSNode Expr, unsigned Offset);
+  const Value &valueOf(const Binding &B) const;
   void bindIterated(TSNode Left, TSNode Right, unsigned At);
   // Each branch of each if in the body, by byte offsets: which bindings
   // another branch makes that never reach a use.
