@@ -50,6 +50,12 @@ struct ConstArg {
 // ObjectParam is the index of the implicit object, `this`.
 inline constexpr unsigned ObjectParam = 0xFFFF;
 inline constexpr const char *OutlivesCall = "&outlives";
+// The global fact "the code reached has run before the capture": a
+// callable make_graphed_callables captures (it runs each one in warm-up
+// iterations first), or one the function called before its capture
+// region. Code under a lazy initialisation (`if self.x is None: self.x =
+// ...`) carries ParamTest{Global = WarmedUp, Falsy}: the warm-up took it.
+inline constexpr const char *WarmedUp = "&warmed-up";
 
 // A test of the function's own parameter Index (or of its attribute Attr)
 // that must hold for a site or a call to run: under `if flag:` (Truthy),

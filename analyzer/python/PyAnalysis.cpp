@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -63,6 +64,14 @@ bool constructs(const PySource &S, TSNode N, TSNode Up, TSNode UpUp) {
          is(Up, "set") || is(Up, "pair") || is(Up, "expression_list") ||
          is(Up, "return_statement") || is(Up, "default_parameter") ||
          is(Up, "typed_default_parameter") || is(Up, "conditional_expression");
+}
+
+ConstArg warmedUpFact() {
+  ConstArg C;
+  C.Global = WarmedUp;
+  C.Truthy = true;
+  C.NoneKnown = false;
+  return C;
 }
 
 // What callers tell about callees' parameters (PyProgram::tensorParam),
@@ -134,6 +143,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
     FunctionSummary FS;
+    // The calls made outside this function's regions, by callee spelling
+    // and offset: a region's call made before the region began has run once
+    // before the capture (a warm-up), and so have its lazy initialisations.
+    std::optional<std::multimap<std::string, unsigned>> Uncaptured;
     FS.Usr = usr(F.QualName);
     FS.Name = displayName(F, M.Module);
     FS.Loc = F.IsModuleBody ? SourceLoc{S.path(), 1, 1} : S.loc(F.Node);
@@ -143,6 +156,21 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
+    auto warmedUp = [&](TSNode Call) {
+      const PyRegion *R = Ctx.regionAt(beginOf(Call));
+      if (!R)
+        return false;
+      if (!Uncaptured) {
+        Uncaptured.emplace();
+        walk(Ctx.body(), [&](TSNode N) {
+          if (is(N, "call") && Ctx.contextAt(beginOf(N)) != CaptureContext::InRegion)
+            Uncaptured->emplace(calleeText(S, N), beginOf(N));
+          return true;
+        });
+      }
+      auto [From, To] = Uncaptured->equal_range(calleeText(S, Call));
+      return std::any_of(From, To, [&](const auto &Made) { return Made.second < R->Begin; });
+    };
     if (F.IsLambda)
       collectStores(T, F.Node, Out.CallableStores);
     walk(Ctx.body(), [&](TSNode N) {
@@ -184,8 +212,11 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         if (H.Name == Q) {
           CallArgs A = argsOf(S, N);
           if (H.Arg < A.Positional.size())
-            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
+            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg])) {
               FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
+              // It runs each callable in warm-up iterations before capturing.
+              FS.Calls.back().Constants.push_back(warmedUpFact());
+            }
         }
       // Calls before or after this function's own regions, or behind a
       // capture-status guard, are kept too: the walk does not follow them,
@@ -232,6 +263,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           return true;
         Passed.insert(Passed.end(), Modes.begin(), Modes.end());
       }
+      if (C == CaptureContext::InRegion && Followed && warmedUp(N))
+        Passed.push_back(warmedUpFact());
       if (!Cs.SelfMethod.empty())
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});

@@ -17,11 +17,63 @@ namespace graphsafe::lint::py {
 
 namespace {
 
+// Whether Cond, holding, opens a lazy initialisation of an attribute of
+// self: `if self.x is None:`, `if not hasattr(self, "x"):` or `if key !=
+// self.x:` whose block assigns `self.x`. The first call takes the block,
+// later calls with the same inputs do not.
+bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
+  const PySource &S = *T.M.Src;
+  TSNode If = ts_node_parent(Cond);
+  if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
+      !ts_node_eq(field(If, "condition"), Cond))
+    return false;
+  Cond = unparen(Cond);
+  std::string_view Attr;
+  auto selfAttribute = [&](TSNode E) {
+    E = unparen(E);
+    return is(E, "attribute") && T.isSelf(unparen(field(E, "object")))
+               ? S.text(field(E, "attribute"))
+               : std::string_view();
+  };
+  if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
+    std::string_view Op = kind(ts_node_child(Cond, 1));
+    TSNode L = ts_node_child(Cond, 0), R = ts_node_child(Cond, 2);
+    if (Op == "is" && is(R, "none"))
+      Attr = selfAttribute(L);
+    // `if key != self._key: ...; self._key = key`: rebuilt when the key
+    // changes, which the same inputs' warm-up settled.
+    else if (Op == "!=")
+      Attr = !selfAttribute(L).empty() ? selfAttribute(L) : selfAttribute(R);
+  } else if (is(Cond, "not_operator")) {
+    TSNode Call = unparen(field(Cond, "argument"));
+    CallArgs A = is(Call, "call") && S.text(field(Call, "function")) == "hasattr" ? argsOf(S, Call)
+                                                                                  : CallArgs{};
+    if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])) &&
+        is(A.Positional[1], "string")) {
+      std::string_view Q = S.text(A.Positional[1]);
+      if (Q.size() >= 2)
+        Attr = Q.substr(1, Q.size() - 2);
+    }
+  }
+  if (Attr.empty())
+    return false;
+  bool Assigns = false;
+  walk(field(If, "consequence"), [&](TSNode N) {
+    // `a = self.x = v` nests the second assignment: the walk meets it too.
+    if (TSNode L = unparen(field(N, "left")); is(N, "assignment") && is(L, "attribute"))
+      Assigns = T.isSelf(unparen(field(L, "object"))) && S.text(field(L, "attribute")) == Attr;
+    return !Assigns;
+  });
+  return Assigns;
+}
+
 // `flag`, `not flag`, `x is None`, `x is not None` where the name is the
 // function's parameter there (or `x.attr` of one, as the caller passed it), and `MODE`, `mode =
 // is_mode_enabled()`, `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which way
 // the test went. `a and b` that held, or `a or b` that failed, tests each.
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out) {
+  if (Holds && lazyInitialisation(T, Cond))
+    Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
   Cond = unparen(Cond);
   const PySource &S = *T.M.Src;
   using K = ParamTest::Kind;

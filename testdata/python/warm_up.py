@@ -1,0 +1,117 @@
+# Code a capture reaches that ran before the capture began: the warm-up
+# iterations make_graphed_callables runs, or the same call a function made
+# before its own capture region. A lazy initialisation (`if self.x is None:
+# self.x = ...`, `if not hasattr(self, "x"):`) took its branch then, not
+# under capture. Without a warm-up the first call is the captured one.
+import torch
+
+
+class WarmedByHelper(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.threshold = None
+
+    def forward(self, x):
+        if self.threshold is None:
+            self.threshold = torch.tensor([0.5], device="cuda")
+        return x * self.threshold
+
+
+class WarmedByLoop(torch.nn.Module):
+    def forward(self, x):
+        if not hasattr(self, "scale"):
+            self.scale = float(x.abs().max().item())
+        return x * self.scale
+
+
+class Cold(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.threshold = None
+
+    def forward(self, x):
+        if self.threshold is None:
+            self.threshold = torch.tensor([0.5], device="cuda")  # expected-error {{sync-pageable-upload}}
+        return x * self.threshold
+
+
+class NotAnInitialisation(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.limit = None
+
+    def forward(self, x):
+        if self.limit is None:
+            # limit stays None: every call, the captured one too, syncs.
+            return x / x.max().item()  # expected-error {{sync-tensor-read}}
+        return x / self.limit
+
+
+class WarmedTooLate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.offset = None
+
+    def forward(self, x):
+        if self.offset is None:
+            self.offset = x.mean().item()  # expected-error {{sync-tensor-read}}
+        return x - self.offset
+
+
+def graphed(x):
+    return torch.cuda.make_graphed_callables(WarmedByHelper().cuda(), (x,))
+
+
+def warm_then_capture(x):
+    model = WarmedByLoop().cuda()
+    guarded = NotAnInitialisation().cuda()
+    g = torch.cuda.CUDAGraph()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            model(x)
+            guarded(x)
+    torch.cuda.current_stream().wait_stream(s)
+    with torch.cuda.graph(g):
+        y = model(x)
+        z = guarded(x)
+    return g, y, z
+
+
+def capture_cold(x):
+    model = Cold().cuda()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    return g, y
+
+
+def capture_then_warm(x):
+    model = WarmedTooLate().cuda()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    model(x)
+    return g, y
+
+
+class KeyedCache(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.key = None
+        self.table = None
+
+    def forward(self, x, mode="fast"):
+        key = (x.shape, mode)
+        if key != self.key:
+            self.table = torch.tensor([1.0, 2.0], device="cuda")
+            self.key = key
+        if mode != self.key:
+            # Compares against key, assigns nothing it tests: every call.
+            print("mode", mode)  # expected-warning {{host-io-in-capture}}
+        return x * self.table[0]
+
+
+def graphed_cache(x):
+    return torch.cuda.make_graphed_callables(KeyedCache().cuda(), (x,))
