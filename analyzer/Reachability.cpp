@@ -589,7 +589,7 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
   auto report = [&](const std::vector<const CallEdge *> &Edges, const std::vector<Note> &Notes) {
     std::map<SourceLoc, std::pair<const CallEdge *, bool>> Calls;
     for (const CallEdge *E : Edges) {
-      if (!E->Dynamic)
+      if (!E->Dynamic && !E->Opaque)
         continue;
       bool External = false;
       bool Resolved = !G.targets(*E, &External).empty() || External;
@@ -603,10 +603,20 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       Site S;
       S.RuleId = R->Id;
       S.Loc = Loc;
-      S.Message = fmt::format("what '{}' calls here is not known to graphlint (nothing the "
-                              "analysed code stores there is a function it can see), so the code "
-                              "it runs under capture was not checked",
-                              Call.first->CalleeName);
+      S.Message =
+          Call.first->Opaque
+              ? fmt::format("'{}' is defined in none of the analysed files, so the code it runs "
+                            "under capture was not checked",
+                            Call.first->CalleeName)
+          : Call.first->CalleeUsr.rfind(UnknownCallee, 0) == 0
+              ? fmt::format("what '{}' calls here is not known to graphlint (the callee is "
+                            "computed, not read from storage the analysed code writes), so the "
+                            "code it runs under capture was not checked",
+                            Call.first->CalleeName)
+              : fmt::format("what '{}' calls here is not known to graphlint (nothing the "
+                            "analysed code stores there is a function it can see), so the code "
+                            "it runs under capture was not checked",
+                            Call.first->CalleeName);
       Finding Fd = makeFinding(S, Rules);
       Fd.Notes = Notes;
       if (Call.first->RegionBegin.valid() && Notes.empty())

@@ -163,6 +163,10 @@ struct CallEdge {
   // Not a call: a callable defined or named here (a lambda, `&fn`), which
   // runs wherever it is called. It does not begin or end a capture here.
   bool HandedOn = false;
+  // A direct call of a function the calling TU declares but does not
+  // define: when no analysed file defines it either, what it runs is not
+  // seen (said with --explain-reach).
+  bool Opaque = false;
   // Callables this call passes for the callee's callable parameters:
   // (parameter storage, callable USR), or (parameter storage, "=" + a
   // parameter storage of the caller) when it hands on what it was given. A
@@ -176,6 +180,10 @@ struct CallEdge {
   int ReceiverParam = -1;
   std::string ParamMethod;
 };
+
+// The callee of a call through something that is no storage the program
+// writes (a call's result, a cast, a computed lookup): nothing is known of it.
+inline constexpr const char *UnknownCallee = "unknown:";
 
 // A ConstArg whose Attr starts so says the parameter holds an instance of
 // exactly the class (a summary class key) that follows.

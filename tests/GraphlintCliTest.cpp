@@ -437,6 +437,53 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// C++ as Python: a call under capture whose code graphlint cannot see is
+// named, whatever makes it unseen; one it can follow, or a library call, is not.
+TEST_F(GraphlintCli, ExplainReachNamesCxxCallsWhoseCodeIsUnseen) {
+  std::string P = write("reach.cpp", R"(#include <cuda_runtime.h>
+#include <functional>
+#include <string>
+void defined_elsewhere(cudaStream_t s);
+void defined_here(cudaStream_t s) { (void)s; }
+extern void (*plugin_hook)(cudaStream_t);
+using Fn = void (*)(cudaStream_t);
+Fn lookup(const std::string &name);
+struct Step {
+  std::function<void(cudaStream_t)> on_step;
+  std::function<void(cudaStream_t)> on_done;
+  Step() { on_done = [](cudaStream_t s) { (void)s; }; }
+};
+void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)> &cb) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  defined_elsewhere(s);
+  defined_here(s);
+  plugin_hook(s);
+  lookup("x")(s);
+  step.on_step(s);
+  step.on_done(s);
+  cb(s);
+  cudaMemsetAsync(nullptr, 0, 0, s);
+  cudaGraph_t g;
+  cudaStreamEndCapture(s, &g);
+}
+)");
+  std::vector<std::string> Args = {"--no-source", P, "--", "-std=c++17"};
+  RunResult Quiet = runGraphlint(Args);
+  EXPECT_EQ(Quiet.Stdout.find("capture-reach-unknown"), std::string::npos) << Quiet.Stdout;
+  Args.insert(Args.begin(), "--explain-reach");
+  RunResult R = runGraphlint(Args);
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  for (const char *Expected :
+       {"reach.cpp:16:3: note: 'defined_elsewhere' is defined in none of the analysed files",
+        "reach.cpp:18:3: note: what 'plugin_hook' calls here is not known",
+        "reach.cpp:19:3: note: what 'lookup(\"x\")' calls here is not known to graphlint (the "
+        "callee is computed",
+        "reach.cpp:20:3: note: what 'Step::on_step' calls here is not known",
+        "reach.cpp:22:3: note: what 'cb' calls here is not known"})
+    EXPECT_NE(R.Stdout.find(Expected), std::string::npos) << Expected << "\n" << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 5 note(s)"), std::string::npos) << R.Stdout;
+}
+
 // Generated code: one statement of a 20,000-term sum once overflowed the
 // stack. It is named as an error (the run is incomplete) and skipped; the
 // statements after it are still analysed.

@@ -1,5 +1,8 @@
 #include "AstUtil.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/Lex/Lexer.h"
+
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "clang/AST/StmtVisitor.h"
@@ -145,6 +148,13 @@ bool anyDescendant(const Stmt *S, const std::function<bool(const Stmt *)> &Pred)
     if (anyDescendant(Child, Pred))
       return true;
   return false;
+}
+
+std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx) {
+  return clang::Lexer::getSourceText(
+             clang::CharSourceRange::getTokenRange(strip(E)->getSourceRange()),
+             Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
 }
 
 SourceLoc toLoc(const SourceManager &SM, SourceLocation L) {

@@ -45,6 +45,8 @@ bool anyDescendant(const clang::Stmt *S, const std::function<bool(const clang::S
 const clang::Expr *storedInto(const clang::Stmt *S, bool AddressOf);
 
 SourceLoc toLoc(const clang::SourceManager &SM, clang::SourceLocation L);
+// E as written (parentheses and implicit conversions stripped).
+std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 unsigned offsetOf(const clang::SourceManager &SM, clang::SourceLocation L);
 
 // The function a call resolves to, looking through function-template

@@ -25,11 +25,7 @@ std::string CaptureRegionFinder::keyOf(const Expr *E) const {
     return "";
   if (const ValueDecl *D = referencedDecl(E))
     return qualifiedName(D);
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::string Text =
-      Lexer::getSourceText(CharSourceRange::getTokenRange(strip(E)->getSourceRange()), SM,
-                           Ctx.getLangOpts())
-          .str();
+  std::string Text = sourceText(E, Ctx);
   if (Text.rfind("this->", 0) == 0)
     Text = Text.substr(6);
   return Text;

@@ -404,9 +404,9 @@ private:
     return E;
   }
 
-  // Where an indirect call reads its callee: `fn(x)` through a std::function
-  // or a function pointer.
-  const ValueDecl *indirectStorage(const CallExpr *C) const {
+  // What an indirect call calls: `fn` of `fn(x)` through a std::function or
+  // a function pointer; null for a direct call.
+  static const Expr *indirectTarget(const CallExpr *C) {
     const Expr *Target = nullptr;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call) {
       const FunctionDecl *Call = Op->getDirectCallee();
@@ -417,6 +417,12 @@ private:
     } else if (!C->getDirectCallee() && !isa<CXXMemberCallExpr>(C)) {
       Target = C->getCallee();
     }
+    return Target;
+  }
+
+  // Where an indirect call reads its callee.
+  const ValueDecl *indirectStorage(const CallExpr *C) const {
+    const Expr *Target = indirectTarget(C);
     return Target ? storageOf(Target) : nullptr;
   }
 
@@ -482,6 +488,9 @@ private:
       E.CalleeUsr = usrOf(Callee);
       if (E.CalleeUsr.empty() || !Seen.insert({E.CalleeUsr, offsetOf(SM, L)}).second)
         return;
+      // Declared here but defined in no file this TU sees: its body may be in
+      // another TU; if none has it, the walk cannot follow it (--explain-reach).
+      E.Opaque = !Callee->hasBody() && !Callee->isDefaulted() && !Callee->isPureVirtual();
       E.CalleeName = qualifiedName(Callee);
       E.Loc = toLoc(SM, L);
       E.Context = Ctx;
@@ -530,10 +539,16 @@ private:
           edge(Fwd, C->getExprLoc(), Ctx, Begin);
         for (const FunctionDecl *Ctor : factoryConstructors(C))
           edge(Ctor, C->getExprLoc(), Ctx, Begin);
-        if (const ValueDecl *Storage = indirectStorage(C)) {
+        if (const Expr *Target = indirectTarget(C)) {
+          // A callee read from storage runs what the program stored there;
+          // one read from anything else (a call's result, a cast) is unknown.
+          const ValueDecl *Storage = storageOf(Target);
           CallEdge E;
-          E.CalleeUsr = storageKey(Storage);
-          E.CalleeName = qualifiedName(Storage);
+          E.CalleeUsr = Storage ? storageKey(Storage)
+                                : UnknownCallee + std::to_string(offsetOf(SM, C->getExprLoc()));
+          E.CalleeName =
+              Storage ? qualifiedName(Storage) : sourceText(Target, FC.function()->getASTContext());
+          E.Dynamic = true;
           E.Loc = toLoc(SM, C->getExprLoc());
           E.Context = Ctx;
           E.RegionBegin = Begin;
