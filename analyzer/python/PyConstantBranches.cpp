@@ -23,45 +23,41 @@ namespace {
 // later calls with the same inputs do not.
 bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
   const PySource &S = *T.M.Src;
-  TSNode If = ts_node_parent(Cond);
-  if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
-      !ts_node_eq(field(If, "condition"), Cond))
-    return false;
-  Cond = unparen(Cond);
-  std::string_view Attr;
   auto selfAttribute = [&](TSNode E) {
     E = unparen(E);
     return is(E, "attribute") && T.isSelf(unparen(field(E, "object")))
                ? S.text(field(E, "attribute"))
                : std::string_view();
   };
-  if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
-    std::string_view Op = kind(ts_node_child(Cond, 1));
-    TSNode L = ts_node_child(Cond, 0), R = ts_node_child(Cond, 2);
+  TSNode Test = unparen(Cond);
+  std::string Attr;
+  if (is(Test, "comparison_operator") && ts_node_child_count(Test) == 3) {
+    std::string_view Op = kind(ts_node_child(Test, 1));
+    TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, 2);
     if (Op == "is" && is(R, "none"))
       Attr = selfAttribute(L);
     // `if key != self._key: ...; self._key = key`: rebuilt when the key
     // changes, which the same inputs' warm-up settled.
     else if (Op == "!=")
-      Attr = !selfAttribute(L).empty() ? selfAttribute(L) : selfAttribute(R);
-  } else if (is(Cond, "not_operator")) {
-    TSNode Call = unparen(field(Cond, "argument"));
+      Attr = selfAttribute(L).empty() ? selfAttribute(R) : selfAttribute(L);
+  } else if (is(Test, "not_operator")) {
+    TSNode Call = unparen(field(Test, "argument"));
     CallArgs A = is(Call, "call") && S.text(field(Call, "function")) == "hasattr" ? argsOf(S, Call)
                                                                                   : CallArgs{};
-    if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])) &&
-        is(A.Positional[1], "string")) {
-      std::string_view Q = S.text(A.Positional[1]);
-      if (Q.size() >= 2)
-        Attr = Q.substr(1, Q.size() - 2);
-    }
+    if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
+      Attr = stringLiteral(S, A.Positional[1]);
   }
   if (Attr.empty())
+    return false;
+  // Only now the if itself: ts_node_parent searches from the tree's root.
+  TSNode If = ts_node_parent(Cond);
+  if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
+      !ts_node_eq(field(If, "condition"), Cond))
     return false;
   bool Assigns = false;
   walk(field(If, "consequence"), [&](TSNode N) {
     // `a = self.x = v` nests the second assignment: the walk meets it too.
-    if (TSNode L = unparen(field(N, "left")); is(N, "assignment") && is(L, "attribute"))
-      Assigns = T.isSelf(unparen(field(L, "object"))) && S.text(field(L, "attribute")) == Attr;
+    Assigns = Assigns || (is(N, "assignment") && selfAttribute(field(N, "left")) == Attr);
     return !Assigns;
   });
   return Assigns;

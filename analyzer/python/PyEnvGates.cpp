@@ -17,21 +17,6 @@ struct EnvRead {
   TSNode Default{}; // Null: none given (None when unset; a KeyError for [])
 };
 
-std::string stringLiteral(const PySource &S, TSNode E) {
-  E = unparen(E);
-  if (!is(E, "string"))
-    return "";
-  std::string_view T = S.text(E);
-  if (T.size() < 2 || T.find('{') != std::string_view::npos || T[0] == 'f' || T[0] == 'F')
-    return "";
-  size_t Q = T.find_first_of("'\"");
-  char Quote = T[Q];
-  size_t Open = T.find_first_not_of(Quote, Q), Close = T.find_last_not_of(Quote);
-  if (Open == std::string_view::npos || Close < Open)
-    return "";
-  return std::string(T.substr(Open, Close - Open + 1));
-}
-
 std::optional<EnvRead> envRead(const PyTypes &T, TSNode E) {
   E = unparen(E);
   const PySource &S = *T.M.Src;

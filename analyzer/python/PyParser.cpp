@@ -183,6 +183,21 @@ TSNode unparen(TSNode N) {
   return N;
 }
 
+std::string stringLiteral(const PySource &S, TSNode E) {
+  E = unparen(E);
+  if (!is(E, "string"))
+    return "";
+  std::string_view T = S.text(E);
+  if (T.size() < 2 || T.find('{') != std::string_view::npos || T[0] == 'f' || T[0] == 'F')
+    return "";
+  size_t Q = T.find_first_of("'\"");
+  char Quote = T[Q];
+  size_t Open = T.find_first_not_of(Quote, Q), Close = T.find_last_not_of(Quote);
+  if (Open == std::string_view::npos || Close < Open)
+    return "";
+  return std::string(T.substr(Open, Close - Open + 1));
+}
+
 bool leavesFunction(TSNode Block) {
   uint32_t N = ts_node_named_child_count(Block);
   if (N == 0)

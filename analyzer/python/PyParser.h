@@ -80,6 +80,9 @@ inline bool contains(TSNode Outer, TSNode Inner) {
 std::vector<TSNode> namedChildren(TSNode N);
 // Strips parentheses: `(x)` is x.
 TSNode unparen(TSNode N);
+// What a plain string literal says (`"x"`, `r'x'`, `"""x"""`): "" for
+// anything else, an f-string included.
+std::string stringLiteral(const PySource &S, TSNode E);
 // Whether a block always leaves the function: it ends in return or raise.
 bool leavesFunction(TSNode Block);
 // The tests N runs under, from the innermost out to Body: each enclosing
@@ -149,19 +152,16 @@ template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
 // ts_node_parent searches down from the root of the tree on every call,
 // which costs more than the whole walk where asked of every node.
 template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
-  std::vector<TSNode> Path;
-  auto up = [&](unsigned Depth, unsigned Levels) {
-    if (Depth >= Levels)
-      return Path[Depth - Levels];
-    TSNode Up = Root;
-    for (unsigned I = Depth; I < Levels && !ts_node_is_null(Up); ++I)
-      Up = ts_node_parent(Up);
-    return Up;
-  };
+  // Path[0] and Path[1]: Root's grandparent and parent, asked once; then
+  // the nodes from Root down to the one visited.
+  std::vector<TSNode> Path(2);
+  Path[1] = ts_node_parent(Root);
+  if (!ts_node_is_null(Path[1]))
+    Path[0] = ts_node_parent(Path[1]);
   walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
-    Path.resize(Depth);
+    Path.resize(Depth + 2);
     Path.push_back(N);
-    return ts_node_is_named(N) && Visit(N, up(Depth, 1), up(Depth, 2)) &&
+    return ts_node_is_named(N) && Visit(N, Path[Depth + 1], Path[Depth]) &&
            (Depth == 0 || !isScope(N));
   });
 }

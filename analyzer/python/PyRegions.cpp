@@ -19,16 +19,6 @@ bool endsFlow(TSNode Block) {
          K == "break_statement";
 }
 
-// A block that ends in a return or raise: nothing after it in the function
-// runs, unless a try catches the raise.
-bool endsInReturnOrRaise(TSNode Block) {
-  auto Stmts = namedChildren(Block);
-  if (Stmts.empty())
-    return false;
-  auto K = kind(Stmts.back());
-  return K == "return_statement" || K == "raise_statement";
-}
-
 int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
                TSNode Cond, int Depth);
 
@@ -227,7 +217,7 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
         if (endsFlow(Then)) {
           TSNode Block = ts_node_parent(N);
           Ctx.Guarded.push_back({endOf(N), endOf(Block)});
-          if (endsInReturnOrRaise(Then))
+          if (leavesFunction(Then))
             for (TSNode With = ts_node_parent(Block); is(With, "with_statement");
                  With = ts_node_parent(Block)) {
               Block = ts_node_parent(With);

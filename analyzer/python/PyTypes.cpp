@@ -694,52 +694,52 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
                                          const std::string &ViewFrom) const {
   std::vector<Value> Vs;
   bool Stored = false;
-  const PyModuleInfo *Home = nullptr;
-  for (const auto &[Method, Stores] : C.StoresBy) {
-    auto Calls = C.SelfCallsBy.find(Method);
-    bool Buffers = Calls != C.SelfCallsBy.end() && Calls->second.count("register_buffer");
-    if (!Stores.count(Attr) && !Buffers)
+  auto holds = [](const std::map<std::string, std::set<std::string>> &By, const std::string &Method,
+                  const std::string &What) {
+    auto It = By.find(Method);
+    return It != By.end() && It->second.count(What) > 0;
+  };
+  auto reads = [&](const std::string &Method) {
+    return holds(C.StoresBy, Method, Attr) || holds(C.SelfCallsBy, Method, "register_buffer");
+  };
+  if (std::none_of(C.Methods.begin(), C.Methods.end(), reads))
+    return std::nullopt;
+  const PyModuleInfo &Home = P.classTree(C);
+  for (const auto &Fn : Home.Functions) {
+    if (Fn.ClassQName != C.QualName || !reads(Fn.Name))
       continue;
-    if (!Home)
-      Home = &P.classTree(C);
-    for (const auto &Fn : Home->Functions) {
-      if (Fn.ClassQName != C.QualName || Fn.Name != Method)
-        continue;
-      auto &T = Cache.Methods[{&Fn, ViewFrom}];
-      if (!T)
-        T = std::make_unique<PyTypes>(P, *Home, Fn, Cache, ViewFrom);
-      const PySource &S = *Home->Src;
-      walk(field(Fn.Node, "body"), [&](TSNode N) {
-        if (is(N, "assignment") || is(N, "augmented_assignment")) {
-          TSNode L = field(N, "left");
-          if (is(L, "attribute") && T->isSelf(field(L, "object")) &&
-              S.text(field(L, "attribute")) == Attr) {
+    bool Buffers = holds(C.SelfCallsBy, Fn.Name, "register_buffer");
+    auto &T = Cache.Methods[{&Fn, ViewFrom}];
+    if (!T)
+      T = std::make_unique<PyTypes>(P, Home, Fn, Cache, ViewFrom);
+    const PySource &S = *Home.Src;
+    walk(field(Fn.Node, "body"), [&](TSNode N) {
+      if (is(N, "assignment") || is(N, "augmented_assignment")) {
+        TSNode L = field(N, "left");
+        if (is(L, "attribute") && T->isSelf(field(L, "object")) &&
+            S.text(field(L, "attribute")) == Attr) {
+          Stored = true;
+          TSNode R = field(N, "right");
+          // `self.x = None` (reset, or set later) says nothing of what x holds.
+          if (is(N, "assignment") && !is(unparen(R), "none"))
+            Vs.push_back(T->valueOf(R));
+          else if (!is(N, "assignment"))
+            Vs.push_back(Value{});
+        }
+      } else if (Buffers && is(N, "call")) {
+        // self.register_buffer("name", tensor)
+        TSNode Fn2 = field(N, "function");
+        if (is(Fn2, "attribute") && T->isSelf(field(Fn2, "object")) &&
+            S.text(field(Fn2, "attribute")) == "register_buffer") {
+          CallArgs A = argsOf(S, N);
+          if (!A.Positional.empty() && stringLiteral(S, A.Positional[0]) == Attr) {
             Stored = true;
-            TSNode R = field(N, "right");
-            // `self.x = None` (reset, or set later) says nothing of what x holds.
-            if (is(N, "assignment") && !is(unparen(R), "none"))
-              Vs.push_back(T->valueOf(R));
-            else if (!is(N, "assignment"))
-              Vs.push_back(Value{});
-          }
-        } else if (Buffers && is(N, "call")) {
-          // self.register_buffer("name", tensor)
-          TSNode Fn2 = field(N, "function");
-          if (is(Fn2, "attribute") && T->isSelf(field(Fn2, "object")) &&
-              S.text(field(Fn2, "attribute")) == "register_buffer") {
-            CallArgs A = argsOf(S, N);
-            if (!A.Positional.empty() && is(A.Positional[0], "string")) {
-              std::string_view Q = S.text(A.Positional[0]);
-              if (Q.size() >= 2 && Q.substr(1, Q.size() - 2) == Attr) {
-                Stored = true;
-                Vs.push_back({VK::Tensor, ""});
-              }
-            }
+            Vs.push_back({VK::Tensor, ""});
           }
         }
-        return true;
-      });
-    }
+      }
+      return true;
+    });
   }
   if (!Stored)
     return std::nullopt;
@@ -770,7 +770,7 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
     ++Cache.Depth;
     std::optional<Value> Own = storedAttr(*C, Attr, ViewFrom);
     --Cache.Depth;
-    Found = Cache.ClassAttrs[Key].emplace(Attr, std::move(Own)).first;
+    Found = Attrs.emplace(Attr, std::move(Own)).first;
   }
   if (Found->second)
     return *Found->second;
