@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 namespace graphsafe::lint {
 
@@ -56,8 +57,11 @@ public:
     // Per entry of With: the walk came through the capture mechanism's own
     // calls (its registry, its logging), whose host bookkeeping is no finding.
     std::vector<bool> Mechanisms;
-    // Per entry of With: the caller and the call that walk came through.
+    // Per entry of With: the caller and the call that walk came through,
+    // and which of the caller's walks made it (-1 for a root), so that a
+    // chain follows the walk that reached the code, not the caller's first.
     std::vector<std::pair<std::string, const CallEdge *>> From;
+    std::vector<int> FromWalk;
     // Whether code under these tests of the parameters runs in some walk.
     bool runs(const std::vector<ParamTest> &When) const {
       return When.empty() || std::any_of(With.begin(), With.end(),
@@ -105,6 +109,12 @@ public:
         for (const auto &C : F.Calls) {
           for (const auto &T : C.When)
             note(T);
+          // Parameters some function calls through or hands on: only
+          // bindings of those make a walk's context.
+          CalledParams.insert(C.CalleeUsr);
+          for (const auto &B : C.Binds)
+            if (B.second.rfind('=', 0) == 0)
+              CalledParams.insert(B.second.substr(1));
           // The class of the object a method is called on.
           if (C.ReceiverParam >= 0)
             Tested[F.Usr].insert(static_cast<unsigned>(C.ReceiverParam));
@@ -219,18 +229,24 @@ public:
       std::string Gate;
       bool Mechanism = false;
       Bindings Bound;
+      int Walk = -1; // its entry in the function's Reached
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
-                     bool CallerMechanism, const Bindings &CallerBound) {
+                     bool CallerMechanism, const Bindings &CallerBound, int CallerWalk) {
       // What this call hands the callee's callable parameters; a parameter
       // handed on carries what the caller was handed, when the walk knows it.
       Bindings Bound;
       std::string BoundKey;
       for (const auto &[Param, Callable] : Via.Binds) {
+        if (Callable.empty()) { // the call hands it no callable
+          if (CalledParams.count(Param))
+            Bound[Param];
+          continue;
+        }
         if (Callable.rfind('=', 0) != 0) {
           Bound[Param].push_back(Callable);
           continue;
@@ -243,9 +259,11 @@ public:
       std::vector<ConstArg> Known = factsAtCall(Via, CallerKnew, false);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       bool Mechanism = CallerMechanism || Via.Mechanism;
-      std::string CalleeSelf = Via.SelfMethod.empty() ? Via.Receiver
-                               : Self.empty()         ? Via.Receiver
-                                                      : Self;
+      bool KeepsSelf = Via.Receiver.rfind('^', 0) == 0;
+      std::string CalleeSelf = KeepsSelf ? (Self.empty() ? Via.Receiver.substr(1) : Self)
+                               : Via.SelfMethod.empty() ? Via.Receiver
+                               : Self.empty()           ? Via.Receiver
+                                                        : Self;
       for (const auto &T : targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew)) {
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
@@ -276,8 +294,10 @@ public:
         bool Room = Contexts[T] < MaxContexts;
         Context Ctx =
             Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism, Bound} : Context{};
+        Ctx.Walk = static_cast<int>(R.With.size());
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
+          R.FromWalk.push_back(CallerWalk);
           R.With.push_back(Ctx.Passed);
           R.Gates.push_back(Ctx.Gate);
           R.Mechanisms.push_back(Ctx.Mechanism);
@@ -288,7 +308,7 @@ public:
     };
     for (size_t I = 0; I < Roots.size(); ++I)
       visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
-            false, {});
+            false, {}, -1);
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -297,7 +317,7 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound);
+          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound, Ctx.Walk);
     }
     return Seen;
   }
@@ -315,9 +335,11 @@ public:
     const Reached &First = Seen.at(Usr);
     std::string Caller = First.Caller;
     const CallEdge *Via = First.Via;
+    int Walk = First.FromWalk.empty() ? -1 : First.FromWalk.front();
     for (size_t I = 0; !When.empty() && I < First.With.size(); ++I)
       if (runsWith(When, First.With[I])) {
         std::tie(Caller, Via) = First.From[I];
+        Walk = First.FromWalk[I];
         break;
       }
     for (int Depth = 0; Via && Depth < 32; ++Depth) {
@@ -332,6 +354,12 @@ public:
       const Reached &Step = Seen.at(Cur);
       Caller = Step.Caller;
       Via = Step.Via;
+      if (Walk >= 0 && static_cast<size_t>(Walk) < Step.From.size()) {
+        std::tie(Caller, Via) = Step.From[Walk];
+        Walk = Step.FromWalk[Walk];
+      } else {
+        Walk = Step.FromWalk.empty() ? -1 : Step.FromWalk.front();
+      }
     }
     return Out;
   }
@@ -385,24 +413,51 @@ private:
 
   // The Python functions storage Key holds, through other storage, as the
   // walk asks (the stores are complete by then): remembered.
-  const std::vector<std::string> &storedFunctions(const std::string &Key) const {
+  // What storage Key holds, remembered. A key asked again while being worked
+  // out (storage whose functions return into it) gives what is found so far;
+  // past the depth bound nothing, and what depended on that is not
+  // remembered.
+  const std::vector<std::string> &storedFunctions(const std::string &Key, int Depth = 0) const {
     if (auto It = StoredMemo.find(Key); It != StoredMemo.end())
       return It->second;
-    return StoredMemo.emplace(Key, findStoredFunctions(Key, 0)).first->second;
+    static const std::vector<std::string> None;
+    if (Depth >= 16) {
+      ++Cut;
+      return None;
+    }
+    const unsigned long CutBefore = Cut;
+    StoredMemo.emplace(Key, std::vector<std::string>{});
+    std::vector<std::string> Found = findStoredFunctions(Key, Depth);
+    if (CutBefore == Cut)
+      return StoredMemo[Key] = std::move(Found);
+    StoredMemo.erase(Key);
+    return Partial[Key] = std::move(Found);
   }
-  mutable std::map<std::string, std::vector<std::string>> StoredMemo;
+  mutable std::map<std::string, std::vector<std::string>> StoredMemo, Partial;
+  mutable unsigned long Cut = 0;
+  std::set<std::string> CalledParams;
 
   std::vector<std::string> findStoredFunctions(const std::string &Key, int Depth) const {
     std::vector<std::string> Out;
+    std::unordered_set<std::string> Found;
     std::set<std::string> Seen = {Key};
     std::vector<std::string> Todo = {Key};
-    while (!Todo.empty() && Depth < 4) {
+    while (!Todo.empty()) {
       std::string K = std::move(Todo.back());
       Todo.pop_back();
-      if (ByUsr.count(K) && K.rfind("py:", 0) == 0)
+      // Storage already worked out holds what it was found to hold: most
+      // keys lead into the same few large sets (a parameter every caller fills).
+      if (K != Key)
+        if (auto It = StoredMemo.find(K); It != StoredMemo.end()) {
+          for (const auto &F : It->second)
+            if (Found.insert(F).second)
+              Out.push_back(F);
+          continue;
+        }
+      if (ByUsr.count(K) && K.rfind("py:", 0) == 0 && Found.insert(K).second)
         Out.push_back(K);
       if (K.rfind(ResultOf, 0) == 0)
-        for (const auto &F : findStoredFunctions(K.substr(ResultOf.size()), Depth + 1))
+        for (const auto &F : storedFunctions(K.substr(ResultOf.size()), Depth + 1))
           if (std::string R = pyReturnKey(F); Seen.insert(R).second)
             Todo.push_back(R);
       if (auto It = Stores.find(K); It != Stores.end())
@@ -418,8 +473,11 @@ private:
   // which becomes what those functions' parameter I holds. Until nothing
   // changes (a parameter bound here may hold storage called elsewhere).
   void bindArgumentsOfStoredCalls() {
-    for (int Round = 0; Round < 4; ++Round) {
+    for (int Round = 0; Round < 8; ++Round) {
       bool Changed = false;
+      // What storage holds is remembered within a round; the stores the
+      // round adds are seen by the next.
+      StoredMemo.clear();
       std::vector<std::pair<std::string, std::vector<std::string>>> Passed;
       for (const auto &[Key, Values] : Stores)
         if (Key.rfind(ArgumentOf, 0) == 0)
@@ -430,7 +488,7 @@ private:
           continue;
         std::string Storage = Key.substr(ArgumentOf.size(), Hash - ArgumentOf.size());
         std::string Index = Key.substr(Hash + 1);
-        for (const auto &F : findStoredFunctions(Storage, 0)) {
+        for (const auto &F : storedFunctions(Storage)) {
           if (Shifted.count(F))
             continue; // its arguments sit at other positions
           auto &To = Stores["py:param:" + F.substr(3) + "#" + Index];
@@ -444,6 +502,7 @@ private:
       if (!Changed)
         break;
     }
+    StoredMemo.clear();
   }
 
   // What the callee's parameters and the mode flags are known to hold where

@@ -147,7 +147,9 @@ struct CallEdge {
   // overrides of the class that mixed it in, not those of every class that
   // uses the mixin.
   std::string SelfMethod;
-  std::string Receiver;            // `=` first: exactly that class, no subclass
+  // `=` first: exactly that class, no subclass; `^` first (`super().m()`):
+  // self stays the class it had in the caller, this one where unknown.
+  std::string Receiver;
   std::vector<ParamTest> When;     // Made only where these tests of the caller's parameters hold.
   std::vector<ConstArg> Constants; // Literals passed for the callee's parameters.
   std::string EnvGate;             // Made only when the environment sets this variable.

@@ -265,10 +265,13 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       }
       if (C == CaptureContext::InRegion && Followed && warmedUp(N))
         Passed.push_back(warmedUpFact());
-      if (!Cs.SelfMethod.empty())
+      if (!Cs.SelfMethod.empty()) {
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});
-      else
+        for (const auto &M : Cs.AlsoSelf)
+          FS.Calls.push_back({"py:self:" + M, Text, S.loc(N), C, RegionBegin, true, false, M,
+                              Cs.Receiver, When, Passed, Gate});
+      } else
         for (const auto &Target : Cs.Keys) {
           FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
                               Cs.Receiver, When, Passed, Gate,

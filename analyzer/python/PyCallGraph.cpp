@@ -2,6 +2,7 @@
 
 #include "PyObjectFacts.h"
 #include "resolve/Containers.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
 
@@ -21,6 +22,10 @@ std::string yieldKey(const std::string &Function) { return "py:yield:" + Functio
 
 std::string returnKey(const std::string &Function) { return pyReturnKey(usr(Function)); }
 
+std::string returnElementKey(const std::string &Function, unsigned Element) {
+  return returnKey(Function) + "#" + std::to_string(Element);
+}
+
 std::string decoratedKey(const std::string &Function) { return "py:dec:" + Function; }
 
 std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
@@ -35,12 +40,6 @@ void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string
     for (const char *M : {"forward", "__call__"})
       for (const auto &Q : P.dispatch(C, M, V.Exact && V.Also.empty()))
         Out.push_back(usr(Q));
-}
-
-// Wrappers whose result, called, runs their first argument.
-bool wrapsFirstArgument(const std::string &Q) {
-  return Q == "functools.partial" || Q == "partial" || Q == "torch.compile" ||
-         Q == "torch.cuda.graphs.make_graphed_callables";
 }
 
 // Code outside the analysed files: known, not followed, not unknown.
@@ -159,7 +158,17 @@ void iterationTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
 // What the name Name, bound in T as of Offset, holds when called.
 void boundTargets(const PyTypes &T, std::string_view Name, unsigned Offset, int Depth,
                   std::vector<std::string> &Out) {
-  if (int Index = T.parameterAt(Name, Offset); Index >= 0) {
+  // `if ddp: model = DDP(model)` (no else), used after the if: what model
+  // held before may reach the use too.
+  for (unsigned At : T.alsoReaching(Name, Offset))
+    if (Depth < 4)
+      boundTargets(T, Name, At, Depth + 1, Out);
+  if (auto [Call, Element] = T.boundElement(Name, Offset); Element >= 0) {
+    // `model, opt = prepare(args)`: element Element of what prepare returns.
+    for (const auto &K : calleesOf(T, Call).Keys)
+      if (isProjectFunctionKey(T.P, K))
+        Out.push_back(returnElementKey(K.substr(3), static_cast<unsigned>(Element)));
+  } else if (int Index = T.parameterAt(Name, Offset); Index >= 0) {
     Out.push_back(paramKey(T.F.QualName, Index));
   } else if (TSNode Bound = T.boundExpr(Name, Offset); !ts_node_is_null(Bound)) {
     // A starred target holds a list: calling it calls nothing.
@@ -202,7 +211,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
   }
   if (is(E, "call")) {
     std::string Q = T.resolve(field(E, "function"));
-    if (wrapsFirstArgument(Q)) {
+    if (callsFirstArgument(Q)) {
       CallArgs A = argsOf(S, E);
       if (!A.Positional.empty())
         valueTargetsAt(T, A.Positional[0], Depth + 1, Out);
@@ -313,7 +322,8 @@ bool throughValue(const PyTypes &T, TSNode E) {
       return true;
     std::string Q = T.resolve(E);
     return Q.empty() && (!ts_node_is_null(T.boundExpr(Name, beginOf(E))) ||
-                         !ts_node_is_null(T.enteredExpr(Name, beginOf(E))));
+                         !ts_node_is_null(T.enteredExpr(Name, beginOf(E))) ||
+                         T.boundElement(Name, beginOf(E)).second >= 0);
   }
   if (is(E, "attribute")) {
     std::string Attr(S.text(field(E, "attribute")));
@@ -520,6 +530,35 @@ std::string autogradForward(const PyProgram &P, const std::string &Class) {
   return Autograd ? P.methodOf(Class, "forward") : "";
 }
 
+namespace {
+
+// The methods of self a local name holds where E uses it, when every
+// binding that may reach E is `self.method` (a bound method of this
+// instance); else none.
+std::vector<std::string> boundSelfMethods(const PyTypes &T, TSNode E) {
+  std::vector<std::string> Out;
+  if (!is(E, "identifier") || T.selfClass().empty())
+    return Out;
+  std::string_view Name = T.M.Src->text(E);
+  std::vector<unsigned> At = {beginOf(E)};
+  auto Also = T.alsoReaching(Name, beginOf(E));
+  At.insert(At.end(), Also.begin(), Also.end());
+  for (unsigned Offset : At) {
+    TSNode Bound = unparen(T.boundExpr(Name, Offset));
+    if (!is(Bound, "attribute") || !T.isSelf(unparen(field(Bound, "object"))) ||
+        beginOf(Bound) >= beginOf(E))
+      return {};
+    std::string Method(T.M.Src->text(field(Bound, "attribute")));
+    if (T.P.methodOf(T.selfClass(), Method).empty())
+      return {};
+    if (std::find(Out.begin(), Out.end(), Method) == Out.end())
+      Out.push_back(std::move(Method));
+  }
+  return Out;
+}
+
+} // namespace
+
 Callees calleesOf(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
@@ -534,6 +573,9 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
           if (std::string Q = T.P.methodOf(B, Method); !Q.empty()) {
             Out.Keys.push_back(usr(Q));
             Out.Exact = true;
+            // The base's method still runs on this object: its self calls
+            // dispatch on the class self has here.
+            Out.Receiver = "^" + classKey(T.selfClass());
             break;
           }
       return Out;
@@ -577,6 +619,18 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
       return Out;
     }
   }
+  // `fn = self._capture` or `self._replay` by a branch, then `fn(...)`: a
+  // self call, dispatched on the class self has where the walk came from.
+  if (auto Methods = boundSelfMethods(T, Fn); !Methods.empty()) {
+    for (const auto &M : Methods)
+      for (const auto &Q : T.P.dispatch(T.selfClass(), M, false))
+        Out.Keys.push_back(usr(Q));
+    Out.Exact = true;
+    Out.Receiver = classKey(T.selfClass());
+    Out.SelfMethod = Methods.front();
+    Out.AlsoSelf.assign(Methods.begin() + 1, Methods.end());
+    return Out;
+  }
   std::string Q = T.resolve(Fn);
   if (!Q.empty() && T.P.isFunction(Q) && wrappedByProject(T, Q)) {
     Out.Keys.push_back(decoratedKey(Q));
@@ -612,7 +666,7 @@ std::vector<std::string> handedFunctions(const PyTypes &T, TSNode Arg) {
       for (const auto &Class : receiverClasses(T, field(Arg, "object")))
         FunctionLike |= !T.P.methodOf(Class, std::string(S.text(field(Arg, "attribute")))).empty();
   } else if (is(Arg, "call")) {
-    FunctionLike = wrapsFirstArgument(T.resolve(field(Arg, "function")));
+    FunctionLike = callsFirstArgument(T.resolve(field(Arg, "function")));
   }
   if (!FunctionLike)
     return {};
@@ -648,15 +702,39 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
         Out.push_back({paramKey(Callee, Index), "=" + paramKey(Caller.F.QualName, From)});
         continue;
       }
-    // Functions the argument is known to be, all of them: anything else
-    // (an object with __call__, a value from storage) leaves it unbound.
+    // What calling the argument runs, as the stores of the parameter would
+    // have it from this call (functions, storage that holds them, a module's
+    // forward): the other callers' arguments are not this call's. An
+    // argument of which nothing is known leaves the parameter to the stores.
     auto Targets = valueTargets(Caller, A);
-    bool Known = !Targets.empty() &&
-                 std::all_of(Targets.begin(), Targets.end(),
-                             [&](const auto &K) { return isProjectFunctionKey(Caller.P, K); });
-    if (Known && handedFunctions(Caller, A).size() == Targets.size())
+    bool Known =
+        !Targets.empty() && std::all_of(Targets.begin(), Targets.end(), [&](const auto &K) {
+          return isProjectFunctionKey(Caller.P, K) || isStorageKey(K) || K.rfind("ext:", 0) == 0;
+        });
+    if (Known)
       for (const auto &K : Targets)
         Out.push_back({paramKey(Callee, Index), K});
+    else if (is(A, "none"))
+      Out.push_back({paramKey(Callee, Index), ""}); // holds no callable here
+  }
+  // A parameter this call leaves to a literal default (`post_forward=None`)
+  // holds no callable here, whatever other callers pass.
+  CallArgs Args = argsOf(S, Call);
+  if (std::any_of(Args.Positional.begin(), Args.Positional.end(),
+                  [](TSNode A) { return is(A, "list_splat") || is(A, "dictionary_splat"); }))
+    return Out;
+  const PyFunctionDef *F = Caller.P.signature(Callee).first;
+  if (!F)
+    return Out;
+  auto Passed = boundArguments(Caller.P, Callee, S, Call);
+  auto Params = callerParameters(*F);
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    TSNode Default = unparen(field(Params[I], "value"));
+    bool Given =
+        std::any_of(Passed.begin(), Passed.end(), [&](const auto &P) { return P.first == I; });
+    if (!Given && (is(Default, "none") || is(Default, "true") || is(Default, "false") ||
+                   is(Default, "integer") || is(Default, "float") || is(Default, "string")))
+      Out.push_back({paramKey(Callee, I), ""});
   }
   return Out;
 }
@@ -738,6 +816,15 @@ void collectStores(const PyTypes &T, TSNode N,
     // back as it is is bound at each call instead (returnedParameters).
     if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V) && !fromParameter(T, V))
       store({returnKey(T.F.QualName)}, V);
+    // `return model, optimizer`: each element for the caller that unpacks it.
+    if (TSNode V = unparen(ts_node_named_child(N, 0)); is(V, "expression_list") || is(V, "tuple")) {
+      auto Elements = namedChildren(V);
+      for (size_t I = 0; I < Elements.size(); ++I)
+        if (!is(Elements[I], "list_splat") && !fromParameter(T, Elements[I]))
+          store({returnElementKey(T.F.QualName, static_cast<unsigned>(I))}, Elements[I]);
+        else if (is(Elements[I], "list_splat"))
+          break; // `return a, *rest, b`: the positions after it are unknown
+    }
     return;
   }
   if (is(N, "lambda")) { // T is the lambda's own analysis: what it returns

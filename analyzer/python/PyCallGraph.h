@@ -29,6 +29,9 @@ std::string yieldKey(const std::string &Function);
 // What the function Function returns: calling `Function(...)(...)` (or a
 // name bound to its result) runs it.
 std::string returnKey(const std::string &Function);
+// Element Element of the tuple Function returns (`return model, opt`): what
+// `model, opt = Function(...)` binds to each name.
+std::string returnElementKey(const std::string &Function, unsigned Element);
 
 // What the name of the decorated function Function holds once its project
 // decorators have run (the wrapper they return); see decoratorCalls.
@@ -71,7 +74,9 @@ struct Callees {
   bool Exact = false;            // the receiver's class is exact: no override runs instead
   bool Dynamic = false;          // a call through a value: unknown when nothing is stored there
   std::string SelfMethod;        // `self.m()`: dispatched on self's class when the graph is walked
-  std::string Receiver;          // the class key `self` has in the callee, when known
+  // `f = self.a if c else self.b; f()`: the other methods of self it may run.
+  std::vector<std::string> AlsoSelf;
+  std::string Receiver; // the class key `self` has in the callee, when known
 };
 
 // The key a class goes by in the summaries' class hierarchy.

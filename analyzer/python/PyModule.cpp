@@ -154,12 +154,7 @@ std::optional<std::string> constructorSpelling(const PySource &S, TSNode Call) {
 void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   const PySource &S = *M.Src;
   auto Globals = globalsOf(S, F.body());
-  std::vector<std::string> Params;
-  for (TSNode P : callerParameters(F)) {
-    TSNode Name = parameterName(P);
-    Params.emplace_back(ts_node_is_null(Name) ? std::string_view() : S.text(Name));
-  }
-  std::set<std::string, std::less<>> Rebound;
+  // Decorators first: a @staticmethod's first parameter is no self.
   if (TSNode Up = ts_node_parent(F.Node); is(Up, "decorated_definition"))
     for (TSNode D : namedChildren(Up))
       if (is(D, "decorator")) {
@@ -169,6 +164,15 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
                                : is(E, "identifier") || is(E, "attribute") ? dotted(S, E)
                                                                            : "?");
       }
+  if (!F.ClassQName.empty() &&
+      std::find(F.Decorators.begin(), F.Decorators.end(), "staticmethod") != F.Decorators.end())
+    F.NoSelf = selfNameOf(S, F.Node) != "ctx";
+  std::vector<std::string> Params;
+  for (TSNode P : callerParameters(F)) {
+    TSNode Name = parameterName(P);
+    Params.emplace_back(ts_node_is_null(Name) ? std::string_view() : S.text(Name));
+  }
+  std::set<std::string, std::less<>> Rebound;
   bool PlainReturns = false, OtherReturns = false;
   std::set<std::string, std::less<>> NestedDefs;
   for (TSNode Stmt : namedChildren(F.body())) {
@@ -342,9 +346,9 @@ std::vector<TSNode> callerParameters(const PyFunctionDef &F) {
   TSNode Params = field(F.Node, "parameters");
   if (ts_node_is_null(Params))
     return Out;
-  bool First = true;
+  bool First = !F.ClassQName.empty() && !F.staticMethod();
   for (TSNode Param : namedChildren(Params)) {
-    bool Self = First && !F.ClassQName.empty();
+    bool Self = First;
     First = false;
     if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
         is(Param, "keyword_separator") || is(Param, "positional_separator") || Self)

@@ -49,6 +49,10 @@ struct PyFunctionDef {
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
+  // A @staticmethod: callers pass no self. An autograd Function's static
+  // forward(ctx, ...) is not one here: apply() passes ctx, callers the rest.
+  bool NoSelf = false;
+  bool staticMethod() const { return NoSelf; }
 };
 
 struct PyClassDef {

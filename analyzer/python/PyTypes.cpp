@@ -1,6 +1,7 @@
 #include "PyTypes.h"
 
 #include "TorchApi.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <optional>
 #include <set>
@@ -157,6 +158,15 @@ void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
                  (Star == Ts.size() ? Es.size() == Ts.size() : Es.size() + 1 >= Ts.size());
   if (!Matches) {
     bindTarget(Target, Value{}, Offset);
+    // `model, opt = prepare(args)`: each name holds one element of what the
+    // call returns, which the call graph follows (PyCallGraph.cpp).
+    if (is(E, "call") && Star == Ts.size())
+      for (size_t I = 0; I < Ts.size(); ++I)
+        if (TSNode Name = unparen(Ts[I]); is(Name, "identifier")) {
+          Binding &B = Bindings[std::string(M.Src->text(Name))].back();
+          B.Expr = E;
+          B.Element = static_cast<int>(I);
+        }
     return;
   }
   for (size_t I = 0; I < Ts.size(); ++I) {
@@ -310,7 +320,7 @@ void PyTypes::collect() {
     unsigned Index = 0;
     for (TSNode Param : namedChildren(Params)) {
       // Positions as callers count them: `self` is not passed.
-      bool Self = First && !F.ClassQName.empty();
+      bool Self = First && !F.ClassQName.empty() && !F.staticMethod();
       First = false;
       TSNode NameNode = parameterName(Param);
       if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
@@ -361,9 +371,13 @@ void PyTypes::collect() {
       const unsigned First = IfBranches.size();
       for (TSNode C : namedChildren(N))
         if (is(C, "block") || is(C, "elif_clause") || is(C, "else_clause"))
-          IfBranches.push_back({beginOf(N), endOf(N), beginOf(C), endOf(C), First, 0});
-      for (unsigned I = First; I < IfBranches.size(); ++I)
+          IfBranches.push_back({beginOf(N), endOf(N), beginOf(C), endOf(C), First, 0, false});
+      for (unsigned I = First; I < IfBranches.size(); ++I) {
         IfBranches[I].Siblings = IfBranches.size() - First;
+        IfBranches[I].Exhaustive =
+            !ts_node_is_null(field(N, "alternative")) &&
+            is(ts_node_named_child(N, ts_node_named_child_count(N) - 1), "else_clause");
+      }
     } else if (K == "call") {
       noteAppend(N);
     } else if (K == "named_expression") {
@@ -467,13 +481,6 @@ unsigned PyTypes::branchesApart(const Binding &A, unsigned B) const {
   return ~0u;
 }
 
-unsigned PyTypes::ifEnd(unsigned IfBegin) const {
-  for (const auto &Br : IfBranches)
-    if (Br.IfBegin == IfBegin)
-      return Br.IfEnd;
-  return ~0u;
-}
-
 const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offset) const {
   auto It = Bindings.find(Name);
   if (It == Bindings.end())
@@ -498,7 +505,44 @@ const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offse
 
 TSNode PyTypes::boundExpr(std::string_view Name, unsigned Offset) const {
   const Binding *B = bindingAt(Name, Offset);
-  return B ? B->Expr : TSNode{};
+  return B && B->Element < 0 ? B->Expr : TSNode{};
+}
+
+std::pair<TSNode, int> PyTypes::boundElement(std::string_view Name, unsigned Offset) const {
+  const Binding *B = bindingAt(Name, Offset);
+  return B && B->Element >= 0 ? std::make_pair(B->Expr, B->Element) : std::make_pair(TSNode{}, -1);
+}
+
+std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset) const {
+  std::vector<unsigned> Out;
+  const Binding *B = bindingAt(Name, Offset);
+  if (!B || B->At > Offset || IfBranches.empty())
+    return Out;
+  branchesApart(*B, B->At); // fills B->Holding
+  auto It = Bindings.find(Name);
+  for (unsigned I : *B->Holding) {
+    const IfBranch &Br = IfBranches[I];
+    if (Br.IfEnd > Offset)
+      continue; // used inside the if: B's own branch
+    // The last binding in each other branch.
+    for (unsigned J = Br.FirstSibling; J < Br.FirstSibling + Br.Siblings; ++J) {
+      const IfBranch &Other = IfBranches[J];
+      if (Other.BranchBegin <= B->At && B->At <= Other.BranchEnd)
+        continue;
+      const Binding *Last = nullptr;
+      for (const auto &O : It->second)
+        if (Other.BranchBegin <= O.At && O.At <= Other.BranchEnd && (!Last || O.At >= Last->At))
+          Last = &O;
+      if (Last)
+        Out.push_back(Last->At);
+    }
+    if (!Br.Exhaustive)
+      if (const Binding *Before = bindingAt(Name, Br.IfBegin); Before && Before->At <= Br.IfBegin)
+        Out.push_back(Before->At);
+  }
+  std::sort(Out.rbegin(), Out.rend());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
 }
 
 int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
@@ -615,17 +659,16 @@ void PyTypes::narrowIsinstance(TSNode If) {
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {
   if (const Binding *B = bindingAt(Name, Offset)) {
     const Value &BV = valueOf(*B);
-    // `if a: m = A() else: m = B()`, used after the if: either class.
+    // `if a: m = A() else: m = B()`, or `if a: m = Wrapped(m)`, used after
+    // the if: either class.
     if (BV.K != VK::Instance || ts_node_is_null(B->Expr) || B->At > Offset)
       return BV;
     std::vector<std::string> Classes = BV.classes();
-    for (const auto &O : Bindings.find(Name)->second) {
-      if (&O == B || ts_node_is_null(O.Expr) || O.At > B->At)
+    for (unsigned At : alsoReaching(Name, Offset)) {
+      const Binding *O = bindingAt(Name, At);
+      if (!O || O == B || ts_node_is_null(O->Expr))
         continue;
-      unsigned If = branchesApart(O, B->At);
-      if (If == ~0u || ifEnd(If) > Offset)
-        continue;
-      const Value &OV = valueOf(O);
+      const Value &OV = valueOf(*O);
       if (OV.K != VK::Instance || OV.Many != BV.Many)
         continue;
       for (const auto &C : OV.classes())
@@ -895,6 +938,11 @@ Value PyTypes::callValue(TSNode Call) const {
   }
   std::string Q = resolve(Fn);
   if (!Q.empty()) {
+    // DistributedDataParallel(model): called, it runs model's forward.
+    if (wrapsModule(Q)) {
+      CallArgs A = argsOf(S, Call);
+      return A.Positional.empty() ? Value{} : valueOf(A.Positional[0]);
+    }
     if (Q == "torch.cuda.Stream" || Q == "torch.cuda.current_stream" ||
         Q == "torch.cuda.default_stream" || Q == "torch.cuda.ExternalStream" ||
         Q == "torch.cuda.streams.Stream")

@@ -116,6 +116,14 @@ public:
   // For a name bound by a starred target (`a, *b = x, y, z`): the elements
   // [first, second) of boundExpr's sequence it holds; else (0, -1), all.
   std::pair<int, int> boundSlice(std::string_view Name, unsigned Offset) const;
+  // For a name bound by unpacking a call's result (`model, opt = prepare()`):
+  // the call and the element the name holds; else a null node and -1.
+  std::pair<TSNode, int> boundElement(std::string_view Name, unsigned Offset) const;
+  // The other bindings of Name that may reach Offset besides the last one:
+  // when that one sits in a branch of an if ending before Offset, the other
+  // branches' and, for an if with no else, the one that reached the if. As
+  // offsets to ask the other questions at, latest first.
+  std::vector<unsigned> alsoReaching(std::string_view Name, unsigned Offset) const;
   // The analysis of the top-level code of module Of (this function's own
   // by default), where its globals are bound; null when too deep to look now.
   const PyTypes *moduleScope(const PyModuleInfo *Of = nullptr) const;
@@ -170,6 +178,7 @@ private:
     TSNode Entered{};      // the context expression, for `with expr as name`
     int From = 0, To = -1; // a starred target's elements of Expr
     TSNode Iterated{};     // the iterated expression, for `for name in expr`
+    int Element = -1;      // `a, b = f()`: the element of Expr's result it holds
     // The if branches (IfBranches indices) that hold it, once asked.
     mutable std::optional<std::vector<unsigned>> Holding;
     enum class Eval : unsigned char { Ready, Deferred, Busy };
@@ -185,10 +194,10 @@ private:
   struct IfBranch {
     unsigned IfBegin, IfEnd, BranchBegin, BranchEnd;
     unsigned FirstSibling, Siblings; // the if's branches, IfBranches[First, First + Siblings)
+    bool Exhaustive;                 // it has an else: some branch always runs
   };
   std::vector<IfBranch> IfBranches;
   unsigned branchesApart(const Binding &A, unsigned B) const;
-  unsigned ifEnd(unsigned IfBegin) const;
   void noteAppend(TSNode Call);
   // Target = Expr, element by element where both are sequences.
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);

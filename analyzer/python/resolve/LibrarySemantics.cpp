@@ -69,7 +69,26 @@ const Names Threads = {"threading.Thread",
                        "torch.multiprocessing.spawn",
                        "torch.multiprocessing.start_processes"};
 
+// Module wrappers, by each path PyTorch exports them under. torch.jit.trace
+// is not one: a traced module replays what tracing recorded, not the code.
+const Names ModuleWrappers = {
+    "torch.nn.parallel.DistributedDataParallel",
+    "torch.nn.parallel.distributed.DistributedDataParallel",
+    "torch.nn.DataParallel",
+    "torch.nn.parallel.DataParallel",
+    "torch.nn.parallel.data_parallel.DataParallel",
+    "torch.distributed.fsdp.FullyShardedDataParallel",
+    "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+    "torch.jit.script"};
+
 } // namespace
+
+bool wrapsModule(const std::string &Callee) { return ModuleWrappers.count(Callee) > 0; }
+
+bool callsFirstArgument(const std::string &Callee) {
+  return Callee == "functools.partial" || Callee == "partial" || Callee == "torch.compile" ||
+         Callee == "torch.cuda.graphs.make_graphed_callables" || wrapsModule(Callee);
+}
 
 HandedUse handedUse(const std::string &Callee, std::string_view Method, std::string_view Keyword) {
   if (Inspecting.count(Callee) || startsWith(Callee, "inspect.") || startsWith(Callee, "typing."))

@@ -21,4 +21,14 @@ enum class HandedUse { CallsNow, Keeps, OtherThread, Inspects };
 // name; Keyword: the keyword the callable is passed as, empty when positional.
 HandedUse handedUse(const std::string &Callee, std::string_view Method, std::string_view Keyword);
 
+// Library wrappers whose result, called, runs their first argument with the
+// same arguments: `functools.partial`, `torch.compile`,
+// `make_graphed_callables` on one callable, and the module wrappers
+// (`DistributedDataParallel(model)`, `DataParallel`, FSDP,
+// `torch.jit.script`), whose call runs the wrapped module's forward.
+bool callsFirstArgument(const std::string &Callee);
+
+// Of those, the module wrappers: the result stands for the module it wraps.
+bool wrapsModule(const std::string &Callee);
+
 } // namespace graphsafe::lint::py
