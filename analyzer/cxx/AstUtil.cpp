@@ -177,6 +177,36 @@ unsigned offsetOf(const SourceManager &SM, SourceLocation L) {
 
 const FunctionDecl *calleeOf(const CallExpr *C) { return C ? C->getDirectCallee() : nullptr; }
 
+namespace {
+
+const ClassTemplateSpecializationDecl *uniquePtrOf(QualType T) {
+  const auto *Spec =
+      T.isNull() ? nullptr
+                 : dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  return Spec && Spec->isInStdNamespace() && Spec->getName() == "unique_ptr" &&
+                 Spec->getTemplateArgs().size() > 0 &&
+                 Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type
+             ? Spec
+             : nullptr;
+}
+
+} // namespace
+
+bool isUniquePtr(QualType T) { return uniquePtrOf(T) != nullptr; }
+
+const CXXDestructorDecl *destructorRunFor(QualType T, ASTContext &Ctx) {
+  if (T.isNull() || T->isReferenceType())
+    return nullptr; // a reference destroys nothing
+  T = Ctx.getBaseElementType(T);
+  const CXXRecordDecl *R = T->getAsCXXRecordDecl();
+  if (!R || !R->hasDefinition())
+    return nullptr;
+  if (const auto *Spec = uniquePtrOf(T))
+    return destructorRunFor(Spec->getTemplateArgs()[0].getAsType(), Ctx);
+  const CXXDestructorDecl *D = R->getDestructor();
+  return D && D->isUserProvided() ? D : nullptr;
+}
+
 bool isTensorType(QualType T) { return typeIsOrDerivesFrom(T, "at::TensorBase"); }
 
 bool isLibraryCode(const clang::SourceManager &SM, clang::SourceLocation L) {

@@ -53,6 +53,12 @@ unsigned offsetOf(const clang::SourceManager &SM, clang::SourceLocation L);
 // specialisations; null for calls through pointers.
 const clang::FunctionDecl *calleeOf(const clang::CallExpr *C);
 
+// The user-written destructor that destroying an object of type T runs
+// (through arrays, and a std::unique_ptr's pointee); null when that is
+// trivial or only the compiler's.
+const clang::CXXDestructorDecl *destructorRunFor(clang::QualType T, clang::ASTContext &Ctx);
+bool isUniquePtr(clang::QualType T);
+
 bool isTensorType(clang::QualType T);
 
 // Code graphlint neither analyses nor reports in: system headers, and headers

@@ -523,6 +523,43 @@ private:
       if (const auto *V = dyn_cast_or_null<VarDecl>(referencedDecl(Fn)); V && V->getInit())
         HostNodeFunctions.insert(strip(V->getInit()));
     });
+    // Destructors the language calls with no call written: a local's at the
+    // end of its block, a temporary's at the end of its expression, the
+    // pointee's at `delete`. One that ends a capture is the capture's own
+    // guard (CaptureRegionFinder), not code run under it.
+    auto destructorEdge = [&](const CXXDestructorDecl *Dtor, SourceLocation At) {
+      if (!Dtor || Finder.opensCloses(Dtor).second)
+        return;
+      SourceLoc Begin;
+      CaptureContext Ctx = FC.contextAt(At, &Begin);
+      if (Ctx == CaptureContext::Ambient || Ctx == CaptureContext::InRegion)
+        edge(Dtor, At, Ctx, Begin);
+    };
+    walkBody(FC.body(), [&](const Stmt *St) {
+      if (const auto *Block = dyn_cast<CompoundStmt>(St)) {
+        for (const Stmt *Child : Block->body())
+          if (const auto *DS = dyn_cast<DeclStmt>(Child))
+            for (const Decl *D : DS->decls())
+              if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasLocalStorage())
+                destructorEdge(destructorRunFor(V->getType(), FC.function()->getASTContext()),
+                               Block->getRBracLoc());
+      } else if (const auto *Del = dyn_cast<CXXDeleteExpr>(St)) {
+        if (!Del->getDestroyedType().isNull())
+          destructorEdge(destructorRunFor(Del->getDestroyedType(), FC.function()->getASTContext()),
+                         Del->getBeginLoc());
+      } else if (const auto *Tmp = dyn_cast<CXXBindTemporaryExpr>(St)) {
+        destructorEdge(Tmp->getTemporary()->getDestructor(), Tmp->getEndLoc());
+      } else if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(St);
+                 Reset && Reset->getMethodDecl() && Reset->getMethodDecl()->getIdentifier() &&
+                 Reset->getMethodDecl()->getName() == "reset") {
+        // `owner.reset()` destroys what a std::unique_ptr held.
+        if (const Expr *Obj = Reset->getImplicitObjectArgument();
+            Obj && isUniquePtr(Obj->getType().getNonReferenceType()))
+          destructorEdge(destructorRunFor(Obj->getType().getNonReferenceType(),
+                                          FC.function()->getASTContext()),
+                         Reset->getExprLoc());
+      }
+    });
     walkBody(FC.body(), [&](const Stmt *St) {
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
