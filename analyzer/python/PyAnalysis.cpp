@@ -74,6 +74,29 @@ ConstArg warmedUpFact() {
   return C;
 }
 
+bool isLearningRateItem(const PySource &S, TSNode E) {
+  E = unparen(E);
+  if (!is(E, "subscript"))
+    return false;
+  std::string_view Key = S.text(field(E, "subscript"));
+  return Key == "'lr'" || Key == "\"lr\"";
+}
+
+// `group['lr'].fill_(lr)`, `group['lr'] = torch.tensor(lr, device=...)`.
+bool keepsTensorLearningRate(const PyTypes &T, TSNode N) {
+  const PySource &S = *T.M.Src;
+  if (is(N, "call")) {
+    TSNode Fn = unparen(field(N, "function"));
+    if (!is(Fn, "attribute"))
+      return false;
+    std::string_view Method = S.text(field(Fn, "attribute"));
+    return Method.size() > 1 && Method.back() == '_' && Method.substr(Method.size() - 2) != "__" &&
+           isLearningRateItem(S, field(Fn, "object"));
+  }
+  return is(N, "assignment") && isLearningRateItem(S, field(N, "left")) &&
+         T.valueOf(field(N, "right")).tensor();
+}
+
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
@@ -91,6 +114,8 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       if (constructs(S, N, Up, UpUp))
         if (std::string Q = T.resolve(N); !Q.empty() && P.classNamed(Q))
           Out.Built.insert(Q);
+      if (keepsTensorLearningRate(T, N))
+        Out.TensorLearningRates.insert(M.Module);
       if (!is(N, "call"))
         return true;
       std::string Q = T.resolve(field(N, "function"));

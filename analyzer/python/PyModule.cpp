@@ -482,6 +482,21 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(ElementClasses, Other.ElementClasses);
   HandsOn.insert(Other.HandsOn.begin(), Other.HandsOn.end());
   Built.insert(Other.Built.begin(), Other.Built.end());
+  TensorLearningRates.insert(Other.TensorLearningRates.begin(), Other.TensorLearningRates.end());
+}
+
+bool PyProgram::tensorLearningRates(const PyModuleInfo &M) const {
+  const auto &In = Learned.TensorLearningRates;
+  if (In.empty())
+    return false;
+  if (In.count(M.Module))
+    return true;
+  // An import names the module, or something in it.
+  for (const auto &[Name, Q] : M.Imports)
+    for (size_t Dot = Q.size(); Dot != std::string::npos && Dot > 0; Dot = Q.rfind('.', Dot - 1))
+      if (In.count(Q.substr(0, Dot)))
+        return true;
+  return false;
 }
 
 void PyProgram::link() {

@@ -146,6 +146,11 @@ struct PyLearned {
   // Classes whose instances the program may make: called, or handed on as
   // values (analyzer/python/PyAnalysis.cpp, constructs).
   std::set<std::string> Built;
+  // Modules that keep learning rates in tensors: they update a param
+  // group's 'lr' in place with a tensor method (`group['lr'].fill_(v)`) or
+  // assign it a tensor, so reading one under capture there, or in a module
+  // importing them, bakes no host scalar.
+  std::set<std::string> TensorLearningRates;
   void merge(const PyLearned &Other);
 };
 
@@ -232,6 +237,7 @@ public:
   // Whether instances of Class may exist: the program builds it somewhere,
   // or hands the class on as a value.
   bool built(const std::string &Class) const { return Learned.Built.count(Class) > 0; }
+  bool tensorLearningRates(const PyModuleInfo &M) const;
   // From here on dispatch goes by what is built (set once every module's
   // first reading is merged; before, every override is a candidate).
   // A class a class body names (`layer_class = LlamaLayer`) is handed on

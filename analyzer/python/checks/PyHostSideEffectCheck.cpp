@@ -97,7 +97,8 @@ public:
         TSNode Idx = field(N, "subscript");
         std::string_view V = S.text(field(N, "value"));
         if (is(Idx, "string") && (S.text(Idx) == "\"lr\"" || S.text(Idx) == "'lr'") &&
-            V.find("param_groups") != std::string_view::npos && !isStoreTarget(N))
+            V.find("param_groups") != std::string_view::npos && !isStoreTarget(N) &&
+            !T.P.tensorLearningRates(T.M))
           learningRateRead(N, S.text(N));
       } else if (K == "string" && hasTensorInterpolation(T, N)) {
         Ctx.reportCheck("tensor-in-format", N,
