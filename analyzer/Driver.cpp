@@ -350,8 +350,14 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
 
   Rep.Findings = findingsFromSummaries(Summaries, Rules, Opts.ExplainReach);
   if (!Opts.CallGraph.empty()) {
+    std::map<std::string, std::string> CxxNames;
+    for (const auto &TU : Summaries)
+      for (const auto &F : TU.Functions)
+        if (F.Usr.rfind("py:", 0) != 0)
+          CxxNames.emplace(F.Usr, F.Name);
     std::ofstream Out(StartDir / Opts.CallGraph);
-    Out << py::callGraphJson(resolvedCalls(Summaries, Rules, !Opts.CallGraphAll)).dump(2) << "\n";
+    Out << py::callGraphJson(resolvedCalls(Summaries, Rules, !Opts.CallGraphAll), CxxNames).dump(2)
+        << "\n";
     if (!Out)
       Rep.Errors.push_back({Opts.CallGraph, "cannot write the call graph there; check that its "
                                             "folder exists and is writable"});

@@ -70,8 +70,9 @@ int main(int argc, char **argv) {
                "Also report (as capture-reach-unknown notes) calls under capture whose callee "
                "graphlint cannot see, so what was not checked is said, not silent");
   App.add_option("--call-graph", Opts.CallGraph,
-                 "Write the Python call graph as JSON in PyCG's format to FILE: what capture "
-                 "regions reach and what each function there calls");
+                 "Write the call graph as JSON in PyCG's format to FILE: what capture regions "
+                 "reach and what each function there calls, Python functions by their "
+                 "qualified names, C++ functions by theirs (ns::Class::method)");
   App.add_flag("--call-graph-all", Opts.CallGraphAll,
                "With --call-graph: every module's and function's calls, not only those under "
                "capture");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -482,6 +483,57 @@ void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)>
         "reach.cpp:22:3: note: what 'cb' calls here is not known"})
     EXPECT_NE(R.Stdout.find(Expected), std::string::npos) << Expected << "\n" << R.Stdout;
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 5 note(s)"), std::string::npos) << R.Stdout;
+}
+
+// --call-graph speaks for C++ too, in the same map: a function's qualified
+// name to what it may call, the overrides of a virtual call and the lambda
+// stored into a std::function member among them; a function nothing under
+// capture calls only with --call-graph-all.
+TEST_F(GraphlintCli, CallGraphNamesCxxFunctionsAndTheirCallees) {
+  std::string P = write("graph.cpp", R"(#include <cuda_runtime.h>
+#include <functional>
+namespace train {
+struct Step {
+  std::function<void(cudaStream_t)> on_step;
+  virtual void run(cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); }
+  virtual ~Step() = default;
+};
+struct Fused : Step {
+  void run(cudaStream_t s) override { cudaStreamSynchronize(s); }
+};
+void helper(cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); }
+void unused(cudaStream_t s) { helper(s); }
+void capture(cudaStream_t s, Step &step) {
+  step.on_step = [](cudaStream_t t) { helper(t); };
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  helper(s);
+  step.run(s);
+  step.on_step(s);
+  cudaGraph_t g;
+  cudaStreamEndCapture(s, &g);
+}
+} // namespace train
+)");
+  std::string Out = (fs::path(Dir) / "graph.json").string();
+  auto graph = [&](bool All) {
+    std::vector<std::string> Args = {"--no-source", "--call-graph", Out, P, "--", "-std=c++17"};
+    if (All)
+      Args.insert(Args.begin(), "--call-graph-all");
+    RunResult R = runGraphlint(Args);
+    EXPECT_NE(R.ExitCode, 2) << R.Stdout << R.Stderr;
+    std::ifstream In(Out);
+    return nlohmann::json::parse(In);
+  };
+  nlohmann::json G = graph(false);
+  ASSERT_TRUE(G.contains("train::capture")) << G.dump(2);
+  std::set<std::string> Callees = G["train::capture"].get<std::set<std::string>>();
+  for (const char *Expected : {"train::helper", "train::Step::run", "train::Fused::run"})
+    EXPECT_TRUE(Callees.count(Expected)) << Expected << "\n" << G.dump(2);
+  EXPECT_TRUE(std::any_of(Callees.begin(), Callees.end(), [](const std::string &C) {
+    return C.find("operator()") != std::string::npos;
+  })) << G.dump(2);
+  EXPECT_FALSE(G.contains("train::unused")) << G.dump(2);
+  EXPECT_TRUE(graph(true).contains("train::unused"));
 }
 
 // Generated code: one statement of a 20,000-term sum once overflowed the

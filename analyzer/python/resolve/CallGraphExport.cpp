@@ -73,7 +73,8 @@ std::string pycgName(const std::string &Key) {
   return Q;
 }
 
-nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls) {
+nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls,
+                                     const std::map<std::string, std::string> &CxxNames) {
   // Lambdas are numbered per scope in source order, as PyCG names them.
   std::map<std::string, std::vector<std::pair<long, std::string>>> LambdasOf;
   std::set<std::string> Keys;
@@ -95,13 +96,16 @@ nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls) {
           pycgName("py:" + Scope) + ".<lambda" + std::to_string(I + 1) + ">";
   }
   auto name = [&](const std::string &K) {
-    auto It = Renamed.find(K);
-    return It != Renamed.end() ? It->second : pycgName(K);
+    if (auto It = Renamed.find(K); It != Renamed.end())
+      return It->second;
+    if (auto It = CxxNames.find(K); It != CxxNames.end())
+      return It->second;
+    return pycgName(K);
   };
   std::map<std::string, std::set<std::string>> Graph;
   for (const auto &[Caller, Callees] : Calls) {
     std::string From = name(Caller);
-    if (From.empty() || Caller.rfind("py:", 0) != 0)
+    if (From.empty() || (Caller.rfind("py:", 0) != 0 && !CxxNames.count(Caller)))
       continue;
     std::set<std::string> &To = Graph[From];
     for (const auto &C : Callees)

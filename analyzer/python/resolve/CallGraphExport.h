@@ -10,9 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
+
 namespace graphsafe::lint::py {
 
-nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls);
+// CxxNames: the qualified name of each C++ function by its USR; C++
+// functions join the same map under those names (`ns::Class::method`), so
+// one file shows what a capture reaches across both languages.
+nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls,
+                                     const std::map<std::string, std::string> &CxxNames = {});
 
 // PyCG's name for a summary key (`py:pkg.mod.<module>` -> `pkg.mod`, `ext:len`
 // -> `<builtin>.len`); empty for keys that name no Python function (C++ code,
