@@ -1,5 +1,6 @@
-// Wrappers of the wrappers: still mechanism, still no findings.
-// expected-no-diagnostics
+// Wrappers of the wrappers: their bookkeeping is still mechanism; a sync in
+// an end wrapper before it ends the capture its caller began runs under that
+// capture.
 #include "graph_capture.h"
 
 #include <cstdio>
@@ -15,6 +16,7 @@ void OnRunStart(cudaStream_t Stream) {
 
 void OnRunEnd(cudaStream_t Stream) {
   std::printf("run %d: instantiating\n", RunsStarted);
+  cudaStreamQuery(Stream); // expected-error {{sync-event-query}}
   cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
 }
 
