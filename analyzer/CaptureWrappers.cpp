@@ -175,24 +175,24 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
     // The call of the end wrapper that closes a span runs under the capture
     // until the wrapper's own end call: what it does first (Paddle's
     // EndCUDAGraphCapture, ONNX Runtime's OnRunEnd) is captured code.
-    std::set<std::pair<SourceLoc, std::string>> Closing;
+    // By the call (where, what): where its span began.
+    std::map<std::pair<SourceLoc, std::string>, SourceLoc> Closing;
     for (const auto &[C, Step] : Calls)
       if (Step < 0)
         for (const Span &S : Spans)
           if (S.Balanced && S.End && C->Loc == *S.End)
-            Closing.insert({C->Loc, C->CalleeUsr});
+            Closing.emplace(std::make_pair(C->Loc, C->CalleeUsr), S.Begin);
     // A wrapper's own span (it begins or ends the capture for its caller) is
     // the mechanism, for what its calls reach too.
     for (auto &C : Copy.Calls) {
       if (const Span *In = adjust(C.Context, C.RegionBegin, C.Loc); In && !In->Balanced)
         C.Mechanism = Changed = true;
-      if (C.Context == CaptureContext::Ambient && Closing.count({C.Loc, C.CalleeUsr}))
-        for (const Span &S : Spans)
-          if (S.Balanced && S.End && C.Loc == *S.End) {
-            C.Context = CaptureContext::InRegion;
-            C.RegionBegin = S.Begin;
-            Changed = true;
-          }
+      if (auto It = Closing.find({C.Loc, C.CalleeUsr});
+          It != Closing.end() && C.Context == CaptureContext::Ambient) {
+        C.Context = CaptureContext::InRegion;
+        C.RegionBegin = It->second;
+        Changed = true;
+      }
     }
     std::vector<Site> Kept;
     for (auto &S : Copy.Sites) {

@@ -411,11 +411,10 @@ public:
 private:
   static constexpr std::string_view ResultOf = "py:retof:", ArgumentOf = "py:argof:";
 
-  // The Python functions storage Key holds, through other storage, as the
-  // walk asks (the stores are complete by then): remembered.
-  // What storage Key holds, remembered. A key asked again while being worked
-  // out (storage whose functions return into it) gives what is found so far;
-  // past the depth bound nothing, and what depended on that is not
+  // The Python functions storage Key holds, through other storage and the
+  // results of calls through it, remembered. A key asked again while being
+  // worked out (storage whose functions return into it) gives what is found
+  // so far; past the depth bound nothing, and what depended on that is not
   // remembered.
   const std::vector<std::string> &storedFunctions(const std::string &Key, int Depth = 0) const {
     if (auto It = StoredMemo.find(Key); It != StoredMemo.end())

@@ -535,18 +535,17 @@ private:
       if (Ctx == CaptureContext::Ambient || Ctx == CaptureContext::InRegion)
         edge(Dtor, At, Ctx, Begin);
     };
-    walkBody(FC.body(), [&](const Stmt *St) {
+    ASTContext &AC = FC.function()->getASTContext();
+    auto destructorsRunBy = [&](const Stmt *St) {
       if (const auto *Block = dyn_cast<CompoundStmt>(St)) {
         for (const Stmt *Child : Block->body())
           if (const auto *DS = dyn_cast<DeclStmt>(Child))
             for (const Decl *D : DS->decls())
               if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasLocalStorage())
-                destructorEdge(destructorRunFor(V->getType(), FC.function()->getASTContext()),
-                               Block->getRBracLoc());
+                destructorEdge(destructorRunFor(V->getType(), AC), Block->getRBracLoc());
       } else if (const auto *Del = dyn_cast<CXXDeleteExpr>(St)) {
         if (!Del->getDestroyedType().isNull())
-          destructorEdge(destructorRunFor(Del->getDestroyedType(), FC.function()->getASTContext()),
-                         Del->getBeginLoc());
+          destructorEdge(destructorRunFor(Del->getDestroyedType(), AC), Del->getBeginLoc());
       } else if (const auto *Tmp = dyn_cast<CXXBindTemporaryExpr>(St)) {
         destructorEdge(Tmp->getTemporary()->getDestructor(), Tmp->getEndLoc());
       } else if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(St);
@@ -555,12 +554,12 @@ private:
         // `owner.reset()` destroys what a std::unique_ptr held.
         if (const Expr *Obj = Reset->getImplicitObjectArgument();
             Obj && isUniquePtr(Obj->getType().getNonReferenceType()))
-          destructorEdge(destructorRunFor(Obj->getType().getNonReferenceType(),
-                                          FC.function()->getASTContext()),
+          destructorEdge(destructorRunFor(Obj->getType().getNonReferenceType(), AC),
                          Reset->getExprLoc());
       }
-    });
+    };
     walkBody(FC.body(), [&](const Stmt *St) {
+      destructorsRunBy(St);
       SourceLocation L = St->getBeginLoc();
       SourceLoc Begin;
       CaptureContext Ctx = FC.contextAt(L, &Begin);
@@ -583,8 +582,7 @@ private:
           CallEdge E;
           E.CalleeUsr = Storage ? storageKey(Storage)
                                 : UnknownCallee + std::to_string(offsetOf(SM, C->getExprLoc()));
-          E.CalleeName =
-              Storage ? qualifiedName(Storage) : sourceText(Target, FC.function()->getASTContext());
+          E.CalleeName = Storage ? qualifiedName(Storage) : sourceText(Target, AC);
           E.Dynamic = true;
           E.Loc = toLoc(SM, C->getExprLoc());
           E.Context = Ctx;

@@ -76,10 +76,7 @@ ConstArg warmedUpFact() {
 
 bool isLearningRateItem(const PySource &S, TSNode E) {
   E = unparen(E);
-  if (!is(E, "subscript"))
-    return false;
-  std::string_view Key = S.text(field(E, "subscript"));
-  return Key == "'lr'" || Key == "\"lr\"";
+  return is(E, "subscript") && stringLiteral(S, field(E, "subscript")) == "lr";
 }
 
 // `group['lr'].fill_(lr)`, `group['lr'] = torch.tensor(lr, device=...)`.

@@ -694,7 +694,8 @@ std::vector<std::pair<std::string, std::string>>
 parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   std::vector<std::pair<std::string, std::string>> Out;
   const PySource &S = *Caller.M.Src;
-  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, S, Call)) {
+  const auto Passed = boundArguments(Caller.P, Callee, S, Call);
+  for (const auto &[Index, Arg] : Passed) {
     TSNode A = unparen(Arg);
     // The caller's own parameter handed on: what the walk bound it to.
     if (is(A, "identifier"))
@@ -726,16 +727,11 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   const PyFunctionDef *F = Caller.P.signature(Callee).first;
   if (!F)
     return Out;
-  auto Passed = boundArguments(Caller.P, Callee, S, Call);
   auto Params = callerParameters(*F);
-  for (unsigned I = 0; I < Params.size(); ++I) {
-    TSNode Default = unparen(field(Params[I], "value"));
-    bool Given =
-        std::any_of(Passed.begin(), Passed.end(), [&](const auto &P) { return P.first == I; });
-    if (!Given && (is(Default, "none") || is(Default, "true") || is(Default, "false") ||
-                   is(Default, "integer") || is(Default, "float") || is(Default, "string")))
+  for (unsigned I = 0; I < Params.size(); ++I)
+    if (isLiteral(unparen(field(Params[I], "value"))) &&
+        std::none_of(Passed.begin(), Passed.end(), [&](const auto &P) { return P.first == I; }))
       Out.push_back({paramKey(Callee, I), ""});
-  }
   return Out;
 }
 
@@ -819,11 +815,12 @@ void collectStores(const PyTypes &T, TSNode N,
     // `return model, optimizer`: each element for the caller that unpacks it.
     if (TSNode V = unparen(ts_node_named_child(N, 0)); is(V, "expression_list") || is(V, "tuple")) {
       auto Elements = namedChildren(V);
-      for (size_t I = 0; I < Elements.size(); ++I)
-        if (!is(Elements[I], "list_splat") && !fromParameter(T, Elements[I]))
-          store({returnElementKey(T.F.QualName, static_cast<unsigned>(I))}, Elements[I]);
-        else if (is(Elements[I], "list_splat"))
+      for (size_t I = 0; I < Elements.size(); ++I) {
+        if (is(Elements[I], "list_splat"))
           break; // `return a, *rest, b`: the positions after it are unknown
+        if (!fromParameter(T, Elements[I]))
+          store({returnElementKey(T.F.QualName, static_cast<unsigned>(I))}, Elements[I]);
+      }
     }
     return;
   }

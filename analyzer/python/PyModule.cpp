@@ -346,7 +346,7 @@ std::vector<TSNode> callerParameters(const PyFunctionDef &F) {
   TSNode Params = field(F.Node, "parameters");
   if (ts_node_is_null(Params))
     return Out;
-  bool First = !F.ClassQName.empty() && !F.staticMethod();
+  bool First = F.takesSelf();
   for (TSNode Param : namedChildren(Params)) {
     bool Self = First;
     First = false;

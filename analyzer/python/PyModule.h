@@ -52,7 +52,8 @@ struct PyFunctionDef {
   // A @staticmethod: callers pass no self. An autograd Function's static
   // forward(ctx, ...) is not one here: apply() passes ctx, callers the rest.
   bool NoSelf = false;
-  bool staticMethod() const { return NoSelf; }
+  // Whether its first parameter is one callers do not pass (self, cls, ctx).
+  bool takesSelf() const { return !ClassQName.empty() && !NoSelf; }
 };
 
 struct PyClassDef {

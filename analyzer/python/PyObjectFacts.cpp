@@ -795,7 +795,7 @@ std::pair<int, int> positionalArity(const PyFunctionDef &F) {
   int Min = 0, Max = 0;
   bool KeywordOnly = false, First = true;
   for (TSNode Param : namedChildren(Params)) {
-    bool Self = First && !F.ClassQName.empty();
+    bool Self = First && F.takesSelf();
     First = false;
     if (Self || is(Param, "positional_separator") || is(Param, "dictionary_splat_pattern"))
       continue;

@@ -80,6 +80,12 @@ inline bool contains(TSNode Outer, TSNode Inner) {
 std::vector<TSNode> namedChildren(TSNode N);
 // Strips parentheses: `(x)` is x.
 TSNode unparen(TSNode N);
+// A number, string, True, False or None written out.
+inline bool isLiteral(TSNode N) {
+  std::string_view K = ts_node_is_null(N) ? std::string_view() : ts_node_type(N);
+  return K == "integer" || K == "float" || K == "string" || K == "concatenated_string" ||
+         K == "true" || K == "false" || K == "none";
+}
 // What a plain string literal says (`"x"`, `r'x'`, `"""x"""`): "" for
 // anything else, an f-string included.
 std::string stringLiteral(const PySource &S, TSNode E);

@@ -62,11 +62,6 @@ const std::set<std::string, std::less<>> TorchBool = {
 const std::set<std::string, std::less<>> CapturableOptimizers = {
     "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "RMSprop", "Adadelta"};
 
-bool isLiteralHost(std::string_view K) {
-  return K == "integer" || K == "float" || K == "string" || K == "concatenated_string" ||
-         K == "true" || K == "false" || K == "none";
-}
-
 bool mentionsCuda(const PySource &S, TSNode Call) {
   CallArgs A = argsOf(S, Call);
   auto Cuda = [&](TSNode N) { return S.text(N).find("cuda") != std::string_view::npos; };
@@ -292,7 +287,7 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       // An annotation naming a library base (`model: torch.nn.Module`) says
       // less than the project classes callers pass.
       V = Value::instanceOfAny(callerClasses(Index));
-  } else if (!ts_node_is_null(Default) && isLiteralHost(kind(Default)) && !is(Default, "none")) {
+  } else if (!ts_node_is_null(Default) && isLiteral(Default) && !is(Default, "none")) {
     V.K = VK::Host;
   } else if (((F.Name == "forward" && !staticMethod()) || P.tensorParam(F.QualName, Index)) &&
              ts_node_is_null(Default)) {
@@ -320,7 +315,7 @@ void PyTypes::collect() {
     unsigned Index = 0;
     for (TSNode Param : namedChildren(Params)) {
       // Positions as callers count them: `self` is not passed.
-      bool Self = First && !F.ClassQName.empty() && !F.staticMethod();
+      bool Self = First && F.takesSelf();
       First = false;
       TSNode NameNode = parameterName(Param);
       if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
@@ -1074,7 +1069,7 @@ Value PyTypes::valueOf(TSNode E) const {
 Value PyTypes::computeValue(TSNode E) const {
   const PySource &S = *M.Src;
   auto K = kind(E);
-  if (isLiteralHost(K))
+  if (isLiteral(E))
     return {VK::Host, ""};
   if (K == "identifier")
     return nameAt(S.text(E), beginOf(E));

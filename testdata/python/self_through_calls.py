@@ -66,3 +66,26 @@ def run():
     with torch.cuda.graph(g):
         y = step(layer, norm, x)
         head(y)
+
+
+class StoredStatic:
+    # A @staticmethod stored as a bound method takes every argument the call
+    # through the attribute passes: none of them is a self.
+    def __init__(self):
+        self.hook = self.flush
+
+    @staticmethod
+    def flush(x):
+        torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+        return x
+
+    def run(self, x):
+        return self.hook(x)
+
+
+def run_stored_static():
+    s = StoredStatic()
+    x = torch.zeros(8, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        s.run(x)
