@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -31,6 +32,7 @@ CUgraphExec exec(uintptr_t N) { return reinterpret_cast<CUgraphExec>(N); }
 // PyTorch's caching allocator as the tracker shows it: blocks handed out,
 // read back by the snapshot, and frees sent to the sink.
 std::map<uint64_t, uint64_t> Allocated;
+std::set<uint64_t> InPool; // Blocks of a private pool.
 int SnapshotsTaken = 0;
 // PyTorch lists blocks segment by segment, in no promised address order.
 bool ListBackwards = false;
@@ -39,10 +41,10 @@ int snapshot(GraphcheckBlockVisit Visit, void *Context, char *, size_t) {
   ++SnapshotsTaken;
   if (ListBackwards)
     for (auto It = Allocated.rbegin(); It != Allocated.rend(); ++It)
-      Visit(Context, It->first, It->second);
+      Visit(Context, It->first, It->second, InPool.count(It->first));
   else
     for (auto [Addr, Size] : Allocated)
-      Visit(Context, Addr, Size);
+      Visit(Context, Addr, Size, InPool.count(Addr));
   return 0;
 }
 
@@ -126,8 +128,7 @@ TEST_F(AllocatorBlocksTest, FreesNoLiveGraphPointsIntoWriteNothing) {
   EXPECT_TRUE(newEvents().empty());
 }
 
-TEST_F(AllocatorBlocksTest, GraphOwnedMemoryIsNotWatched) {
-  // A graph's private pool: its outputs dying is normal, not a finding.
+TEST_F(AllocatorBlocksTest, GraphOwnedMemoryOutsideAPoolBlockIsNotWatched) {
   memory().add(0x30000, 0x1000, /*GraphOwned=*/true);
   alloc(0x30000, 0x100);
   watchExecBlocks(exec(3), {0x30000});
@@ -168,19 +169,32 @@ TEST_F(AllocatorBlocksTest, AnUpdatedExecWatchesOnlyWhatItPointsAtNow) {
   unwatchExecBlocks(exec(6));
 }
 
-TEST_F(AllocatorBlocksTest, TheAllocatorIsAskedOnlyWhenAGraphPointsOutsideGraphMemory) {
-  // Allocations never reach graphcheck; the snapshot is read per instantiate,
-  // and not at all for a graph that points only into its own pool.
+TEST_F(AllocatorBlocksTest, APoolBlockIsAnnouncedWithTheExecThatPointsIntoItAndItsFreeMarked) {
+  // A graph's output in its pool, which a graph captured later may read: the
+  // engine needs who made it and when it died.
   memory().add(0x80000, 0x1000, /*GraphOwned=*/true);
-  int Before = SnapshotsTaken;
-  watchExecBlocks(exec(8), {0x80000, 0x80100});
-  EXPECT_EQ(SnapshotsTaken, Before);
+  alloc(0x80000, 0x100);
+  InPool.insert(0x80000);
   alloc(0x81000, 0x100);
-  watchExecBlocks(exec(9), {0x80000, 0x81000});
-  EXPECT_EQ(SnapshotsTaken, Before + 1);
-  EXPECT_EQ(newEvents().size(), 1u);
+  watchExecBlocks(exec(8), {0x80010, 0x81000});
+  auto Events = newEvents();
+  ASSERT_EQ(Events.size(), 2u);
+  EXPECT_EQ(Events[0]["addr"], "0x80000");
+  EXPECT_EQ(Events[0]["pool"], true);
+  EXPECT_EQ(Events[0]["exec"], "0x8");
+  EXPECT_EQ(Events[1]["addr"], "0x81000");
+  EXPECT_FALSE(Events[1].contains("pool"));
+  EXPECT_FALSE(Events[1].contains("exec"));
+  setPythonFreeSite("train.py:20 step");
+  release(0x80000);
+  setPythonFreeSite(nullptr);
+  Events = newEvents();
+  ASSERT_EQ(Events.size(), 1u);
+  EXPECT_EQ(Events[0]["ev"], "block_free");
+  EXPECT_EQ(Events[0]["pool"], true);
+  EXPECT_EQ(Events[0]["stack"], json::array({"train.py:20 step"}));
+  InPool.erase(0x80000);
   unwatchExecBlocks(exec(8));
-  unwatchExecBlocks(exec(9));
   memory().remove(0x80000);
   release(0x81000);
 }

@@ -281,3 +281,27 @@ TEST(HazardEngine, ReplayRaceNamesBothGraphsStreamsAndTheSharedSegment) {
   EXPECT_TRUE(Said("graph g1 was captured here"));
   EXPECT_TRUE(Said("graph g2 was captured here"));
 }
+
+TEST(HazardEngine, PoolDataflowNamesReaderProducerOverwriterAndTheFree) {
+  auto F = run(std::string(GRAPHSAFE_TESTDATA) + "/runtime/pool_intermediate_out_of_order.jsonl");
+  ASSERT_EQ(F.size(), 1u); // Two steps out of order; one finding per three graphs.
+  const Finding &R = F[0];
+  EXPECT_EQ(R.RuleId, "replay-input-overwritten");
+  ASSERT_TRUE(R.Runtime);
+  EXPECT_EQ(R.Runtime->Graph, "g1");
+  EXPECT_EQ(R.Runtime->Kernel, "sigmoid");
+  for (const char *Part : {"replay 1 of graph g1", "graph g0 produced", "replay 1 of graph g2",
+                           "freed during the capture of g1 (at train.py:15)"})
+    EXPECT_NE(R.Message.find(Part), std::string::npos) << Part << " in: " << R.Message;
+  EXPECT_EQ(R.Loc.Line, 23u); // The reader's replay.
+  auto NoteAt = [&](const std::string &What) {
+    for (const Note &N : R.Notes)
+      if (N.Message.find(What) != std::string::npos)
+        return N.Loc.Line;
+    return 0u;
+  };
+  EXPECT_EQ(NoteAt("graph g0 (which produced the data) was captured here"), 10u);
+  EXPECT_EQ(NoteAt("graph g2 (which overwrote it) was captured here"), 17u);
+  EXPECT_EQ(NoteAt("freed here"), 15u);
+  EXPECT_EQ(NoteAt("graph g2 was replayed here"), 22u);
+}

@@ -40,20 +40,19 @@ extern "C" int graphcheck_tracker_attach(GraphcheckBlockSink Sink, char *Error, 
   });
 }
 
-extern "C" int graphcheck_tracker_live_blocks(GraphcheckBlockVisit Visit, void *Context,
-                                              char *Error, size_t ErrorSize) {
+extern "C" int graphcheck_tracker_blocks(GraphcheckBlockVisit Visit, void *Context, char *Error,
+                                         size_t ErrorSize) {
   return guarded(Error, ErrorSize, [&] {
     for (const auto &Segment : Alloc::snapshot().segments) {
       // A private pool's blocks are graph memory however its segments came to
-      // be: CUDA graph trees (torch.compile's "reduce-overhead") warm up in
-      // the pool before capturing and free and reuse its blocks between runs
-      // by design, and a graph's own outputs dying is no finding.
-      if (Segment.owner_private_pool_id != decltype(Segment.owner_private_pool_id){0, 0})
-        continue;
+      // be (CUDA graph trees warm up in the pool before capturing): the
+      // injection tells them apart from the program's own tensors.
+      int InPool =
+          Segment.owner_private_pool_id != decltype(Segment.owner_private_pool_id){0, 0} ? 1 : 0;
       uint64_t Addr = Segment.address;
       for (const auto &B : Segment.blocks) {
         if (B.allocated)
-          Visit(Context, Addr, B.size);
+          Visit(Context, Addr, B.size, InPool);
         Addr += B.size;
       }
     }

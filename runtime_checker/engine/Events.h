@@ -42,6 +42,7 @@ struct Event {
     GradInstalled, // Param, Addr, Size: param.grad now is this storage
     GradReleased,  // Param (Addr, Size: the storage it let go of, when known)
     Block,         // Addr, Size: a caching-allocator block, live now, that a graph points into
+                   // (Pool, Exec: a private pool's block, announced by that exec)
     BlockFree,     // Addr, Size, Stack: that block was freed (the tensor died or was rebound)
     ExecDestroy,   // Exec: the executable graph is gone; it can no longer replay
     ApiInCapture,  // Api, ApiKind (sync|legacy-stream|alloc|unjoined)
@@ -54,6 +55,7 @@ struct Event {
   Kind K = Kind::Alloc;
   uint64_t Seq = 0; // Position in the stream, set by the reader.
   uint64_t Addr = 0, Size = 0;
+  bool Pool = false; // Block and BlockFree: a block of a private pool (graph memory).
   std::string Alloc, Graph, Exec, Stream, Kernel, Tensor, Param, Api, ApiKind, Name, CudaEvent;
   std::vector<Node> Nodes;
   std::vector<uint64_t> Pointers;

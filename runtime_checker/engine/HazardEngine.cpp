@@ -70,6 +70,7 @@ void HazardEngine::feed(const Event &E) {
   case K::CaptureBegin:
     Capturing.push_back(E.Graph);
     CaptureOrder.emplace(E.Graph, CaptureOrder.size());
+    CaptureBegan[E.Graph] = E.Seq;
     // A Python program's site comes from the shim, just before.
     CaptureSites[E.Graph] = E.Stack.empty() ? PendingCaptureSite : E.Stack;
     PendingCaptureSite.clear();
@@ -185,6 +186,10 @@ void HazardEngine::onGraphExec(const Event &E) {
   X = Exec{};
   X.Graph = E.Graph;
   X.Nodes = E.Nodes;
+  // Its pool blocks were announced just before, naming this exec.
+  for (PoolBlock &B : PoolBlocks)
+    if (B.Producer.empty() && B.ProducerExec == E.Exec)
+      B.Producer = E.Graph;
   resolveTouches(X);
 }
 
@@ -214,6 +219,7 @@ void HazardEngine::resolveTouches(Exec &X) {
           T.Blocks.push_back(Id);
     }
   }
+  resolvePoolUses(X);
   resolveWrites(X);
 }
 
@@ -314,6 +320,8 @@ void HazardEngine::onLaunch(const Event &E) {
   }
   for (const Touch &T : X.writers())
     checkOverwrites(X, T, E);
+  if (Capturing.empty())
+    checkPoolDataflow(X, E);
 }
 
 void HazardEngine::checkOverwrites(const Exec &X, const Touch &T, const Event &E) {
@@ -382,11 +390,15 @@ void HazardEngine::dropFromLaunchOrder(const std::string &Exec) {
 }
 
 void HazardEngine::onBlock(const Event &E) {
+  if (E.Pool)
+    return onPoolBlock(E);
   LiveBlocks[E.Addr] = Blocks.size();
   Blocks.push_back({{E.Addr, E.Addr + E.Size}, true, {}});
 }
 
 void HazardEngine::onBlockFree(const Event &E) {
+  if (E.Pool && onPoolBlockFree(E))
+    return;
   auto It = LiveBlocks.find(E.Addr);
   if (It == LiveBlocks.end())
     return;

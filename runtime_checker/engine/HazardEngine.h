@@ -59,6 +59,11 @@ private:
     // among many tensors.
     bool reaches(const Range &Other) const;
   };
+  // A kernel node's pointer into a pool block.
+  struct PoolUse {
+    size_t Block;
+    const Node *N;
+  };
   struct Exec {
     std::string Graph;
     std::vector<Node> Nodes;
@@ -70,6 +75,7 @@ private:
     // Graph-pool segments (allocated under some capture) its kernels use:
     // two graphs using one were captured into one pool.
     std::set<std::string> PoolSegments;
+    std::vector<PoolUse> PoolUses;
     std::optional<StreamOrder::Stamp> LastLaunch;
     std::vector<std::string> LastLaunchStack;
     const std::vector<Touch> &writers() const { return Verified ? Writes : Touches; }
@@ -89,6 +95,23 @@ private:
     bool Live = true;
     std::vector<std::string> FreeStack; // Where it was freed.
   };
+  // A block of a private pool that a graph pointed into when it was
+  // instantiated: that graph's output, which graphs captured while it lived
+  // may read, and which the pool gives to later captures once it is freed.
+  struct PoolBlock {
+    Range R;
+    std::string ProducerExec, Producer; // The announcing exec and its graph.
+    std::optional<uint64_t> FreedAt;    // Seq of its free.
+    std::string FreedDuring;            // The graph under capture then, if any.
+    std::vector<std::string> FreeStack;
+    // The graph whose replay wrote it last (empty: none yet), whether that
+    // was its producer, and where that replay was launched.
+    std::string LastWriter, LastWriterExec;
+    bool LastWriterProduced = false;
+    uint64_t LastWriterReplay = 0;
+    std::vector<std::string> LastWriterStack;
+  };
+  enum class PoolRole { Producer, Consumer, Writer, Unknown };
   // One finding per graph and freed block, its counts kept current.
   struct FreedUse {
     size_t Finding;
@@ -128,6 +151,15 @@ private:
   bool capturedBefore(const std::string &A, const std::string &B) const;
   void onBlock(const Event &E);
   void onBlockFree(const Event &E);
+  // replay-input-overwritten (PoolDataflow.cpp): data handed from graph to
+  // graph inside one pool, checked against what replays wrote since.
+  void onPoolBlock(const Event &E);
+  bool onPoolBlockFree(const Event &E);
+  void resolvePoolUses(Exec &X);
+  PoolRole poolRole(const Exec &X, const PoolBlock &B) const;
+  void checkPoolDataflow(const Exec &X, const Event &E);
+  // Whether verify mode saw the exec's replays and none wrote into R.
+  bool seenNotToWrite(const std::string &ExecId, const Range &R) const;
   // Reports a replay of X whose touch T points into the freed block Id.
   void noteFreedUse(const Exec &X, const Touch &T, size_t Id, const Event &Launch);
   std::string roleOf(const Range &R) const;
@@ -143,6 +175,7 @@ private:
   std::vector<std::string> Capturing;    // Graphs under capture, innermost last.
   std::map<std::string, std::vector<std::string>> CaptureSites; // Graph -> stack at capture begin.
   std::map<std::string, size_t> CaptureOrder;                   // Graph -> its capture's rank.
+  std::map<std::string, uint64_t> CaptureBegan; // Graph -> seq of its (last) capture begin.
   std::vector<std::string> PendingCaptureSite;
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;
@@ -155,6 +188,9 @@ private:
   std::map<uint64_t, size_t> LiveBlocks;                      // Start address -> block id.
   std::map<uint64_t, std::pair<uint64_t, std::string>> Roles; // Start -> (end, "weight.grad").
   std::map<std::string, FreedUse> FreedUses;                  // "graph|block id" -> its finding.
+  std::vector<PoolBlock> PoolBlocks;                          // By id.
+  std::map<uint64_t, size_t> LivePoolBlocks;                  // Start address -> pool block id.
+  std::multimap<uint64_t, size_t> PoolBlocksByStart;          // Dead ones too.
   std::set<std::string> Reported;                             // Deduplication keys.
   std::vector<Finding> Out;
 };

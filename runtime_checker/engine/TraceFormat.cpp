@@ -115,6 +115,8 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
         E.Addr = address(J["addr"]);
       if (J.contains("size"))
         E.Size = byteCount(J["size"]);
+      if (J.contains("pool"))
+        E.Pool = J["pool"].get<bool>();
       if (J.contains("ptrs"))
         for (const auto &P : J["ptrs"])
           E.Pointers.push_back(address(P));
@@ -169,6 +171,8 @@ void writeEvent(std::ostream &OS, const Event &E) {
     J["addr"] = hexAddress(E.Addr);
   if (E.Size)
     J["size"] = E.Size;
+  if (E.Pool)
+    J["pool"] = true;
   if (!E.Pointers.empty()) {
     J["ptrs"] = nlohmann::json::array();
     for (auto P : E.Pointers)

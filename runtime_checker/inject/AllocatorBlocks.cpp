@@ -25,6 +25,7 @@ struct WatchedBlock {
   uint64_t Size;
   uint64_t Id;   // Tells this block from a later one at the same address.
   unsigned Uses; // Pointers of live execs into it.
+  bool InPool;   // Graph memory: its free matters to the graphs it passes between.
 };
 
 struct Use {
@@ -45,7 +46,11 @@ std::atomic<GraphcheckTrackerLiveBlocks> Source{nullptr};
 thread_local std::string PythonFreeSite;
 std::atomic<uint64_t> Frees{0};
 
-using Block = std::pair<uint64_t, uint64_t>; // Start, size.
+struct Block {
+  uint64_t Start, Size;
+  bool InPool;
+  bool operator<(const Block &O) const { return Start < O.Start; }
+};
 
 // The blocks allocated now that hold one of Pointers (sorted), by address.
 // Only those are kept: a large heap has tens of thousands of blocks, and
@@ -61,11 +66,11 @@ std::vector<Block> liveBlocksHolding(const std::vector<uint64_t> &Pointers) {
     return {};
   char Error[256] = "";
   if (Read(
-          [](void *C, uint64_t A, uint64_t N) {
+          [](void *C, uint64_t A, uint64_t N, int InPool) {
             auto &Q = *static_cast<Query *>(C);
             auto It = std::lower_bound(Q.Pointers.begin(), Q.Pointers.end(), A);
             if (It != Q.Pointers.end() && *It - A < N)
-              Q.Out.push_back({A, N});
+              Q.Out.push_back({A, N, InPool != 0});
           },
           &Q, Error, sizeof Error) != 0) {
     static std::once_flag Once;
@@ -83,11 +88,12 @@ std::vector<Block> liveBlocksHolding(const std::vector<uint64_t> &Pointers) {
 
 // The block of Blocks holding P, or null.
 const Block *blockAt(const std::vector<Block> &Blocks, uint64_t P) {
-  auto It = std::upper_bound(Blocks.begin(), Blocks.end(), Block{P, UINT64_MAX});
+  auto It = std::upper_bound(Blocks.begin(), Blocks.end(), P,
+                             [](uint64_t Q, const Block &B) { return Q < B.Start; });
   if (It == Blocks.begin())
     return nullptr;
   --It;
-  return P < It->first + It->second ? &*It : nullptr;
+  return P < It->Start + It->Size ? &*It : nullptr;
 }
 
 // Forgets an exec's uses (with S.M held). A block freed meanwhile is gone
@@ -109,12 +115,14 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
   Frees.fetch_add(1, std::memory_order_relaxed);
   if (Event != GraphcheckBlockFree)
     return;
+  bool InPool;
   {
     std::lock_guard<std::mutex> L(S.M);
     auto It = S.Watched.find(Addr);
     if (It == S.Watched.end())
       return;
     Size = It->second.Size;
+    InPool = It->second.InPool;
     S.Watched.erase(It);
   }
   // The tracker runs under the allocator's lock, where waiting for the GIL
@@ -124,15 +132,20 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
     Stack.push_back(PythonFreeSite);
   // PyTorch lets the GIL go before a storage dies (`static_x = batch.cuda()`,
   // `del x`): the line is read by a helper that takes the GIL for us.
-  if (Stack.empty())
+  // A graph's own output dying is routine (CUDA graph trees free theirs
+  // between runs): it is not worth waiting for a line.
+  if (Stack.empty() && !InPool)
     Stack = pythonStackOfReleasedThread(std::chrono::milliseconds(100));
   if (Stack.empty())
     Stack = nativeStack();
-  trace().writeEvent(nlohmann::json{{"ev", "block_free"},
-                                    {"addr", rt::hexAddress(Addr)},
-                                    {"size", Size},
-                                    {"stack", Stack},
-                                    {"gil", gilState()}});
+  nlohmann::json Free{{"ev", "block_free"},
+                      {"addr", rt::hexAddress(Addr)},
+                      {"size", Size},
+                      {"stack", Stack},
+                      {"gil", gilState()}};
+  if (InPool)
+    Free["pool"] = true;
+  trace().writeEvent(Free);
 }
 
 uint64_t blockFreeCount() { return Frees.load(std::memory_order_relaxed); }
@@ -149,43 +162,52 @@ bool inWatchedBlock(uint64_t P) {
 void setPythonFreeSite(const char *Frame) { PythonFreeSite = Frame ? Frame : ""; }
 
 void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
-  // Only pointers outside graph memory can land in a block a free matters
-  // for. Sorted out here, before S.M, so the memory map's lock is never
-  // taken under it.
-  std::vector<uint64_t> Outside;
-  for (uint64_t P : Pointers)
-    if (!memory().isGraphOwned(P))
-      Outside.push_back(P);
-  std::sort(Outside.begin(), Outside.end());
-  Outside.erase(std::unique(Outside.begin(), Outside.end()), Outside.end());
+  // Pointers outside graph memory land in the program's tensors; inside it,
+  // only in blocks of a private pool (a segment cudaMalloc'ed during a
+  // capture holds nothing else). Sorted out here, before S.M, so the memory
+  // map's lock is never taken under it.
+  std::vector<uint64_t> Sorted(Pointers);
+  std::sort(Sorted.begin(), Sorted.end());
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  std::vector<bool> GraphOwned;
+  for (uint64_t P : Sorted)
+    GraphOwned.push_back(memory().isGraphOwned(P));
   // Asked of the allocator here, when a graph is instantiated or updated, so
   // that its every allocation need not pass through graphcheck.
-  std::vector<Block> Live = liveBlocksHolding(Outside);
+  std::vector<Block> Live = liveBlocksHolding(Sorted);
   std::vector<Block> New;
   {
     std::lock_guard<std::mutex> L(S.M);
     // The new uses first: a block the exec still points at stays watched
     // (and announced) across an update.
     std::vector<Use> Uses;
-    for (uint64_t P : Outside) {
-      const Block *B = blockAt(Live, P);
-      if (!B)
+    for (size_t I = 0; I < Sorted.size(); ++I) {
+      const Block *B = blockAt(Live, Sorted[I]);
+      if (!B || (GraphOwned[I] && !B->InPool))
         continue;
-      auto [It, Added] = S.Watched.try_emplace(B->first, WatchedBlock{B->second, S.NextId, 0});
+      auto [It, Added] =
+          S.Watched.try_emplace(B->Start, WatchedBlock{B->Size, S.NextId, 0, B->InPool});
       if (Added) {
         ++S.NextId;
         New.push_back(*B);
       }
       ++It->second.Uses;
-      Uses.push_back({B->first, It->second.Id});
+      Uses.push_back({B->Start, It->second.Id});
     }
     auto &Mine = S.ByExec[Exec];
     unwatchLocked(Mine);
     Mine = std::move(Uses);
   }
-  for (auto [Addr, Size] : New)
-    trace().writeEvent(
-        nlohmann::json{{"ev", "block"}, {"addr", rt::hexAddress(Addr)}, {"size", Size}});
+  // A pool block names the exec that announced it: the engine counts the
+  // graph instantiated while the block was live as the one that produced it.
+  for (const Block &B : New) {
+    nlohmann::json Announce{{"ev", "block"}, {"addr", rt::hexAddress(B.Start)}, {"size", B.Size}};
+    if (B.InPool) {
+      Announce["pool"] = true;
+      Announce["exec"] = rt::hexAddress(reinterpret_cast<uint64_t>(Exec));
+    }
+    trace().writeEvent(Announce);
+  }
 }
 
 void unwatchExecBlocks(CUgraphExec Exec) {

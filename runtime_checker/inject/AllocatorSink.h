@@ -26,9 +26,10 @@ typedef const char *(*GraphcheckTrackerBuiltFor)(void);
 // path. Returns 0 on success, else writes why into Error.
 typedef int (*GraphcheckTrackerAttach)(GraphcheckBlockSink Sink, char *Error, size_t ErrorSize);
 
-typedef void (*GraphcheckBlockVisit)(void *Context, uint64_t Addr, uint64_t Size);
-// Calls Visit for every block allocated now outside private pools (those are
-// graph memory), from the allocator's snapshot.
+// InPool is 1 for a block of a private pool (graph memory: a captured graph's
+// output or an intermediate handed from one graph to the next), else 0.
+typedef void (*GraphcheckBlockVisit)(void *Context, uint64_t Addr, uint64_t Size, int InPool);
+// Calls Visit for every block allocated now, from the allocator's snapshot.
 // Returns 0 on success, else writes why into Error. Must not be called with a
 // lock held that the Sink takes: it takes the allocator's lock.
 typedef int (*GraphcheckTrackerLiveBlocks)(GraphcheckBlockVisit Visit, void *Context, char *Error,

@@ -112,7 +112,7 @@ void attach() {
   auto Attach =
       reinterpret_cast<GraphcheckTrackerAttach>(dlsym(Tracker, "graphcheck_tracker_attach"));
   auto Live = reinterpret_cast<GraphcheckTrackerLiveBlocks>(
-      dlsym(Tracker, "graphcheck_tracker_live_blocks"));
+      dlsym(Tracker, "graphcheck_tracker_blocks"));
   LoadedLibrary Loaded = loadedC10Cuda();
   std::string Want = BuiltFor ? BuiltFor() : "";
   std::string WantPath = Want.substr(0, Want.find('\n'));
