@@ -384,6 +384,7 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
   const Rule *Missing = Rules.find("suppression-missing-reason");
   SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",
                             Missing ? Missing->Level : Severity::Warning);
+  Rep.Units = std::move(Analysed);
   Rep.sort();
 
   Baseline Base;
@@ -462,8 +463,8 @@ int runGraphlint(const Options &Opts) {
   auto Format = parseReportFormat(Opts.Format);
   auto FailOn = parseSeverity(Opts.FailOn);
   if (!Format || !FailOn) {
-    std::cerr
-        << "graphlint: --format must be text, json or sarif and --fail-on error, warning or note\n";
+    std::cerr << "graphlint: --format must be text, json, sarif or junit and --fail-on error, "
+                 "warning or note\n";
     return 2;
   }
   auto Shard = parseShard(Opts.Shard.empty() ? "0/1" : Opts.Shard);

@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
                  "Extra rules directory (repeatable); later ones override bundled rules")
       ->allow_extra_args(false);
   App.add_option("--format", Opts.Format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
   App.add_option("-o,--output", Opts.Output, "Write the report to FILE instead of stdout");
   App.add_option("-p,--build-path", Opts.BuildPath, "Folder holding compile_commands.json");
   App.add_option("--baseline", Opts.Baseline, "Ignore findings recorded in this baseline file");

@@ -97,6 +97,38 @@ for f in json.load(open('/tmp/$file.json'))['findings']:
     if [ "$match" != yes ]; then cp /tmp/traces-"$file"/*.jsonl "${OUT:-/tmp}/$file${extra[1]:+-${extra[1]}}.trace.jsonl" 2>/dev/null || true; fi
   done
 done
+# A pytest run under graphcheck, reported as JUnit: every finding a failure of
+# the test that made it (the `# expect:` on its def line), the other tests
+# clean, pytest's own verdict unchanged.
+suite=testdata/runtime/pytest/test_graph_suite.py
+if [ -n "${GPU_TESTS_ONLY:-}" ] && [[ " $GPU_TESTS_ONLY " != *" pytest "* ]]; then :
+elif ! python3 -c 'import pytest' 2>/dev/null; then
+  fail=$((fail+1)); echo "FAIL pytest suite: pytest is not installed on this GPU machine"
+else
+  plain=$(python3 -m pytest -q -p no:cacheprovider "$suite" 2>&1 | tail -1)
+  for mode in light verify; do
+    rm -f "/tmp/suite-$mode.xml"
+    checked=$("$bin" run --mode "$mode" --format junit -o "/tmp/suite-$mode.xml" -- \
+      python3 -m pytest -q -p no:cacheprovider "$suite" 2>"/tmp/suite-$mode.err" | tail -1)
+    [ -n "${OUT:-}" ] && cp "/tmp/suite-$mode.xml" "$OUT/pytest-suite-$mode.junit.xml" 2>/dev/null
+    verdict=$(python3 - "$suite" "/tmp/suite-$mode.xml" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+want = {m.group(1): sorted(m.group(2).split()) if m.group(2) else []
+        for m in re.finditer(r"^def (test_\w+)\(.*?:(?:\s*# expect: (.*))?$", open(sys.argv[1]).read(), re.M)}
+got = {}
+for case in ET.parse(sys.argv[2]).getroot().iter("testcase"):
+    got[case.get("name")] = sorted(f.get("type") for f in case.findall("failure"))
+print("yes" if got == want else "no", got)
+PY
+)
+    if [[ "$verdict" == yes* ]] && [ "$plain" == "$checked" ]; then
+      pass=$((pass+1)); echo "PASS pytest suite --mode $mode: ${verdict#yes } ($checked)"
+    else
+      fail=$((fail+1)); echo "FAIL pytest suite --mode $mode: ${verdict}; pytest plain [$plain] checked [$checked]"
+      tail -c 2000 "/tmp/suite-$mode.err"
+    fi
+  done
+fi
 # Several processes (torchrun, two ranks on this GPU): one report, each
 # finding naming the ranks that hit it. NCCL runs need a GPU per rank:
 # scripts/gpu-ranks.sh on a 2-GPU machine.

@@ -8,7 +8,8 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-rt-19-dev libtorch-dev libfmt-dev \
-  googletest libgtest-dev nlohmann-json3-dev libcereal-dev libcli11-dev libyaml-cpp-dev libtree-sitter-dev binutils bc python3 >/dev/null
+  googletest libgtest-dev nlohmann-json3-dev libcereal-dev libcli11-dev libyaml-cpp-dev libtree-sitter-dev binutils bc python3 \
+  libxml2-utils python3-junitparser >/dev/null
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 if [ ! -f "$cuda/include/cuda_runtime.h" ]; then
   echo "setup: no CUDA Toolkit headers at $cuda; install the CUDA Toolkit or set CUDA_HOME." >&2

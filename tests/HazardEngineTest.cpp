@@ -305,3 +305,30 @@ TEST(HazardEngine, PoolDataflowNamesReaderProducerOverwriterAndTheFree) {
   EXPECT_EQ(NoteAt("freed here"), 15u);
   EXPECT_EQ(NoteAt("graph g2 was replayed here"), 22u);
 }
+
+TEST(HazardEngine, FindingsNameTheTestThatMadeThemAndEveryTestIsListed) {
+  std::ifstream In(std::string(GRAPHSAFE_TESTDATA) + "/runtime/pytest_findings_per_test.jsonl");
+  std::vector<rt::TraceError> Errors;
+  auto Events = rt::readTrace(In, Errors);
+  ASSERT_TRUE(Errors.empty());
+  RuleSet Rules = bundledRules();
+  rt::HazardEngine Engine(Rules);
+  for (const auto &E : Events)
+    Engine.feed(E);
+  std::vector<std::string> Tests;
+  for (const Finding &F : Engine.findings())
+    Tests.push_back(F.RuleId + " @ " + F.Test);
+  EXPECT_EQ(Tests, (std::vector<std::string>{
+                       "sync-during-capture @ tests/test_graphs.py::test_sync",
+                       "sync-during-capture @ tests/test_graphs.py::test_sync_again[cpu-first]",
+                       "replay-input-overwritten @ tests/test_graphs.py::TestPools::test_pool"}));
+  EXPECT_EQ(Engine.tests(),
+            (std::vector<std::string>{"tests/test_graphs.py::test_sync",
+                                      "tests/test_graphs.py::test_sync_again[cpu-first]",
+                                      "tests/test_graphs.py::TestPools::test_clean",
+                                      "tests/test_graphs.py::TestPools::test_pool"}));
+  // Captured in the fixture's setup of the same test: no "in test" aside.
+  const Finding &Pool = Engine.findings().back();
+  EXPECT_TRUE(std::any_of(Pool.Notes.begin(), Pool.Notes.end(),
+                          [](const Note &N) { return N.Message == "graph p1 was captured here"; }));
+}

@@ -157,10 +157,13 @@ TEST(Report, SortKeepsDistinctRuntimeFindingsWithoutSourceLocation) {
   Finding B = A;
   B.Message = "bias.grad aliases";
   Finding Dup = A;
-  R.Findings = {A, B, Dup};
+  Finding OtherTest = A; // The same hazard made by a second test is that test's finding.
+  OtherTest.Test = "tests/test_a.py::test_b";
+  R.Findings = {A, B, Dup, OtherTest};
   R.sort();
-  ASSERT_EQ(R.Findings.size(), 2u);
+  ASSERT_EQ(R.Findings.size(), 3u);
   EXPECT_EQ(R.Findings[0].Message, "bias.grad aliases");
+  EXPECT_EQ(R.Findings[2].Test, "tests/test_a.py::test_b");
 }
 
 // A finding of a run with several ranks names them in every format.
@@ -180,4 +183,96 @@ TEST(ReportWriter, ProcessesOfAFindingAreNamed) {
   auto S = nlohmann::json::parse(Sarif.str());
   EXPECT_EQ(S["runs"][0]["results"][0]["properties"]["processes"],
             nlohmann::json({"rank 0", "rank 1"}));
+}
+
+TEST(ReportWriter, TestOfAFindingIsNamed) {
+  Report R = sampleReport();
+  R.Findings[0].Test = "tests/test_a.py::test_b";
+  WriteOptions O;
+  O.ShowSource = false;
+  std::ostringstream Text, Json, Sarif;
+  writeText(Text, R, O);
+  writeJson(Json, R, O);
+  writeSarif(Sarif, R, O);
+  EXPECT_NE(Text.str().find("  test: tests/test_a.py::test_b\n"), std::string::npos) << Text.str();
+  auto J = nlohmann::json::parse(Json.str());
+  EXPECT_EQ(J["findings"][0]["test"], "tests/test_a.py::test_b");
+  EXPECT_FALSE(J["findings"][1].contains("test"));
+  auto S = nlohmann::json::parse(Sarif.str());
+  EXPECT_EQ(S["runs"][0]["results"][0]["properties"]["test"], "tests/test_a.py::test_b");
+}
+
+namespace {
+
+size_t count(const std::string &Text, const std::string &Part) {
+  size_t N = 0;
+  for (size_t At = Text.find(Part); At != std::string::npos; At = Text.find(Part, At + 1))
+    ++N;
+  return N;
+}
+
+} // namespace
+
+TEST(JunitWriter, OneCasePerTestAFailurePerFindingNotesAsOutput) {
+  Report R;
+  R.Units = {"tests/test_a.py::test_ok", "tests/test_a.py::TestG::test_bad[2]"};
+  Finding F;
+  F.RuleId = "sync-during-capture";
+  F.Level = Severity::Error;
+  F.Message = "'cudaStreamSynchronize' called while graph g0 was being captured";
+  F.Loc = {"tests/test_a.py", 21, 0};
+  F.Test = "tests/test_a.py::TestG::test_bad[2]";
+  R.Findings.push_back(F);
+  F.RuleId = "replay-input-overwritten";
+  R.Findings.push_back(F);
+  F.RuleId = "capture-reach-unknown";
+  F.Level = Severity::Note;
+  R.Findings.push_back(F);
+  F.Test.clear(); // Made outside any test: its file's case.
+  F.Level = Severity::Warning;
+  F.Loc = {"/repo/tests/conftest.py", 5, 0};
+  R.Findings.push_back(F);
+  WriteOptions O;
+  O.ToolName = "graphcheck";
+  O.BaseDir = "/repo";
+  std::ostringstream OS;
+  writeJunit(OS, R, O);
+  std::string X = OS.str();
+  EXPECT_NE(X.find("<testsuites name=\"graphcheck\" tests=\"3\" failures=\"2\" errors=\"0\">"),
+            std::string::npos)
+      << X;
+  EXPECT_NE(X.find("<testcase classname=\"tests.test_a\" name=\"test_ok\" "
+                   "file=\"tests/test_a.py\"/>"),
+            std::string::npos)
+      << X;
+  EXPECT_NE(X.find("<testcase classname=\"tests.test_a.TestG\" name=\"test_bad[2]\""),
+            std::string::npos);
+  EXPECT_NE(X.find("<testcase classname=\"graphcheck\" name=\"tests/conftest.py\""),
+            std::string::npos);
+  EXPECT_EQ(count(X, "<failure "), 3u);
+  EXPECT_NE(X.find("<failure type=\"sync-during-capture\" message=\"error: &apos;"
+                   "cudaStreamSynchronize&apos; called"),
+            std::string::npos);
+  EXPECT_EQ(count(X, "<system-out>"), 1u);
+  EXPECT_LT(X.find("<system-out>"), X.find("tests/conftest.py"));
+}
+
+TEST(JunitWriter, FilesAreCasesAndToolErrorsAnErrorCase) {
+  Report R = sampleReport();
+  R.Units = {"/src/clean.cpp", "/src/train.cpp", "/src/a.cpp"};
+  R.Findings[0].Message = "bad \x01 byte \xff and <tag> & \"quote\"";
+  R.Errors.push_back({"/src/broken.cpp", "does not parse"});
+  WriteOptions O;
+  O.ToolName = "graphlint";
+  O.BaseDir = "/src";
+  std::ostringstream OS;
+  writeJunit(OS, R, O);
+  std::string X = OS.str();
+  EXPECT_NE(X.find("tests=\"4\" failures=\"2\" errors=\"1\""), std::string::npos) << X;
+  EXPECT_NE(X.find("<testcase classname=\"graphlint\" name=\"clean.cpp\" file=\"clean.cpp\"/>"),
+            std::string::npos)
+      << X;
+  EXPECT_NE(X.find("bad ? byte ? and &lt;tag&gt; &amp; &quot;quote&quot;"), std::string::npos) << X;
+  EXPECT_NE(X.find("<error type=\"tool-error\" message=\"/src/broken.cpp: does not parse\">"),
+            std::string::npos);
 }

@@ -33,14 +33,16 @@ bool SourceLoc::operator<(const SourceLoc &O) const {
 
 void Report::sort() {
   std::stable_sort(Findings.begin(), Findings.end(), [](const Finding &A, const Finding &B) {
-    return std::tie(A.Loc, A.RuleId, A.Message) < std::tie(B.Loc, B.RuleId, B.Message);
+    return std::tie(A.Loc, A.RuleId, A.Message, A.Test) <
+           std::tie(B.Loc, B.RuleId, B.Message, B.Test);
   });
   Findings.erase(std::unique(Findings.begin(), Findings.end(),
                              // Runtime findings share an empty source location,
-                             // so the message tells them apart.
+                             // so the message tells them apart; one line hit by
+                             // two tests is a finding of each.
                              [](const Finding &A, const Finding &B) {
                                return A.Loc == B.Loc && A.RuleId == B.RuleId &&
-                                      A.Message == B.Message;
+                                      A.Message == B.Message && A.Test == B.Test;
                              }),
                  Findings.end());
 }

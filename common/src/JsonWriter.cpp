@@ -35,6 +35,8 @@ void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
       J["fix"] = F.Fix;
     if (!F.Processes.empty())
       J["processes"] = F.Processes;
+    if (!F.Test.empty())
+      J["test"] = F.Test;
     Findings.push_back(std::move(J));
   }
   nlohmann::json Errors = nlohmann::json::array();

@@ -123,6 +123,8 @@ void writeSarif(std::ostream &OS, const Report &Rep, const WriteOptions &Opts) {
     }
     if (!F.Processes.empty())
       Res["properties"]["processes"] = F.Processes;
+    if (!F.Test.empty())
+      Res["properties"]["test"] = F.Test;
     Res["locations"] = nlohmann::json::array({Loc});
     if (!F.Notes.empty()) {
       nlohmann::json Related = nlohmann::json::array();

@@ -63,6 +63,8 @@ void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts) {
     }
     if (!F.Processes.empty())
       OS << fmt::format("  in {}\n", fmt::join(F.Processes, ", "));
+    if (!F.Test.empty())
+      OS << fmt::format("  test: {}\n", F.Test);
     if (Opts.ShowSource)
       snippet(OS, Src, F.Loc);
     for (const auto &Fix : F.FixIts)
@@ -90,6 +92,8 @@ std::optional<ReportFormat> parseReportFormat(const std::string &Name) {
     return ReportFormat::Json;
   if (Name == "sarif")
     return ReportFormat::Sarif;
+  if (Name == "junit")
+    return ReportFormat::Junit;
   return std::nullopt;
 }
 
@@ -101,6 +105,8 @@ void writeReport(ReportFormat F, std::ostream &OS, const Report &R, const WriteO
     return writeJson(OS, R, Opts);
   case ReportFormat::Sarif:
     return writeSarif(OS, R, Opts);
+  case ReportFormat::Junit:
+    return writeJunit(OS, R, Opts);
   }
 }
 

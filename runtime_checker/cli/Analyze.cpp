@@ -88,6 +88,7 @@ Report analyzeTrace(const std::string &Path, const RuleSet &Rules, const CheckOp
     Engine.feed(E);
   }
   Rep.Findings = Engine.findings();
+  Rep.Units = Engine.tests();
   if (!Opts.DotDir.empty())
     writeDots(Engine, Rep, Path, Opts.DotDir);
   if (!Ended)

@@ -15,7 +15,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> Traces;
   std::vector<std::string> Command;
   auto common = [&](CLI::App *Sub) {
-    Sub->add_option("--format", Opts.Format)->check(CLI::IsMember({"text", "json", "sarif"}));
+    Sub->add_option("--format", Opts.Format)
+        ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
     Sub->add_option("-o,--output", Opts.Output, "Write the report to FILE (default: stderr)");
     Sub->add_option("--rules", Opts.RuleDirs, "Extra rules directory")->allow_extra_args(false);
     Sub->add_option("--fail-on", Opts.FailOn)->check(CLI::IsMember({"error", "warning", "note"}));

@@ -23,7 +23,9 @@ std::string HazardEngine::describe(const Range &R) const {
 Finding *HazardEngine::report(const std::string &RuleId, const std::string &Message,
                               const RuntimeLoc &Where, const std::vector<std::string> &Stack,
                               std::vector<Note> Notes, const std::string &DedupKey) {
-  std::string Key = RuleId + "|" + Where.Graph + "|" +
+  // Each test that makes a hazard gets its finding: a CI report lists them
+  // under their tests.
+  std::string Key = CurrentTest + "|" + RuleId + "|" + Where.Graph + "|" +
                     (DedupKey.empty() ? Where.Node + "|" + Where.Buffer : DedupKey);
   if (!Reported.insert(Key).second)
     return nullptr;
@@ -34,6 +36,7 @@ Finding *HazardEngine::report(const std::string &RuleId, const std::string &Mess
   const Rule *R = Rules.find(RuleId);
   F.Level = R ? R->Level : Severity::Error;
   F.Fix = R ? R->Fix : "";
+  F.Test = CurrentTest;
   for (const auto &Frame : Stack) {
     if (Frame == "?")
       continue;
@@ -47,8 +50,12 @@ Finding *HazardEngine::report(const std::string &RuleId, const std::string &Mess
     if (N.Loc.valid())
       F.Notes.push_back(std::move(N));
   if (auto Site = CaptureSites.find(Where.Graph); Site != CaptureSites.end())
-    if (SourceLoc L = firstLocated(Site->second); L.valid())
-      F.Notes.push_back({"graph " + Where.Graph + " was captured here", L});
+    if (SourceLoc L = firstLocated(Site->second); L.valid()) {
+      const std::string &In = CaptureTests[Where.Graph];
+      F.Notes.push_back({"graph " + Where.Graph + " was captured here" +
+                             (In != CurrentTest && !In.empty() ? " (in test " + In + ")" : ""),
+                         L});
+    }
   Out.push_back(std::move(F));
   return &Out.back();
 }
@@ -71,6 +78,7 @@ void HazardEngine::feed(const Event &E) {
     Capturing.push_back(E.Graph);
     CaptureOrder.emplace(E.Graph, CaptureOrder.size());
     CaptureBegan[E.Graph] = E.Seq;
+    CaptureTests[E.Graph] = CurrentTest;
     // A Python program's site comes from the shim, just before.
     CaptureSites[E.Graph] = E.Stack.empty() ? PendingCaptureSite : E.Stack;
     PendingCaptureSite.clear();
@@ -151,6 +159,8 @@ void HazardEngine::feed(const Event &E) {
   case K::Meta:
     if (E.Api == "capture_site")
       PendingCaptureSite = E.Stack;
+    if (E.Api == "test")
+      onTest(E.Name);
     return;
   case K::ApiInCapture: {
     static const std::map<std::string, std::string> RuleFor = {
@@ -406,6 +416,17 @@ void HazardEngine::onBlockFree(const Event &E) {
   B.Live = false;
   B.FreeStack = E.Stack;
   LiveBlocks.erase(It);
+}
+
+void HazardEngine::onTest(const std::string &Value) {
+  // pytest appends the phase: " (setup)", " (call)", " (teardown)". A
+  // fixture's capture in setup belongs to the test all the same.
+  std::string Test = Value;
+  if (size_t Phase = Test.rfind(" ("); Phase != std::string::npos && Test.back() == ')')
+    Test.erase(Phase);
+  CurrentTest = Test;
+  if (!Test.empty() && TestsSeen.insert(Test).second)
+    Tests.push_back(Test);
 }
 
 void HazardEngine::setRole(uint64_t Addr, uint64_t Size, const std::string &Role) {

@@ -31,6 +31,8 @@ public:
 
   void feed(const Event &E);
   const std::vector<Finding> &findings() const { return Out; }
+  // The tests the program ran (pytest node ids), in the order they began.
+  const std::vector<std::string> &tests() const { return Tests; }
 
   // The graph as DOT: kernel nodes, the allocations they point into, and in
   // red the nodes and buffers that findings name. Empty for an unknown graph.
@@ -151,6 +153,8 @@ private:
   bool capturedBefore(const std::string &A, const std::string &B) const;
   void onBlock(const Event &E);
   void onBlockFree(const Event &E);
+  // PYTEST_CURRENT_TEST changed: "path::test (call)", or empty between tests.
+  void onTest(const std::string &Value);
   // replay-input-overwritten (PoolDataflow.cpp): data handed from graph to
   // graph inside one pool, checked against what replays wrote since.
   void onPoolBlock(const Event &E);
@@ -177,6 +181,12 @@ private:
   std::map<std::string, size_t> CaptureOrder;                   // Graph -> its capture's rank.
   std::map<std::string, uint64_t> CaptureBegan; // Graph -> seq of its (last) capture begin.
   std::vector<std::string> PendingCaptureSite;
+  // Under pytest: the test running now, each test seen, and the test that
+  // captured each graph.
+  std::string CurrentTest;
+  std::vector<std::string> Tests;
+  std::set<std::string> TestsSeen;
+  std::map<std::string, std::string> CaptureTests;
   std::map<std::string, Exec> Execs;
   std::map<std::string, HandedOut> Tensors;
   std::map<std::string, Grad> Grads;

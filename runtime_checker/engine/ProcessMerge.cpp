@@ -50,7 +50,7 @@ Report mergeProcessReports(std::vector<ProcessReport> Parts) {
     return std::move(Parts.front().Rep);
   Report Out;
   using Key = std::tuple<std::string, std::string, unsigned, std::string, std::string, std::string,
-                         std::string>;
+                         std::string, std::string>;
   std::map<Key, size_t> Seen; // -> index in Out.Findings
   for (auto &[Process, Rep] : Parts) {
     std::string Label = processLabel(Process);
@@ -67,13 +67,9 @@ Report mergeProcessReports(std::vector<ProcessReport> Parts) {
     }
     for (auto &F : Rep.Findings) {
       RuntimeLoc RT = F.Runtime.value_or(RuntimeLoc{});
-      Key K{F.RuleId,
-            F.Loc.File,
-            F.Loc.Line,
-            RT.Graph,
-            RT.Node,
-            RT.Kernel,
-            withoutNumbers(F.Message)};
+      Key K{
+          F.RuleId, F.Loc.File, F.Loc.Line, RT.Graph, RT.Node, RT.Kernel, withoutNumbers(F.Message),
+          F.Test};
       auto [It, New] = Seen.emplace(K, Out.Findings.size());
       if (!New) {
         auto &Names = Out.Findings[It->second].Processes;

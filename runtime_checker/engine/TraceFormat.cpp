@@ -39,6 +39,7 @@ const std::map<std::string, Event::Kind> Kinds = {
     {"checker_yield", Event::Kind::Meta},
     {"checker_stats", Event::Kind::Meta},
     {"capture_site", Event::Kind::Meta},
+    {"test", Event::Kind::Meta},
     {"end", Event::Kind::Meta},
     {"event_record", Event::Kind::EventRecord},
     {"stream_wait", Event::Kind::StreamWait},

@@ -28,9 +28,21 @@ void TraceWriter::write(const std::string &Line) {
   std::lock_guard<std::mutex> L(M);
   if (!F)
     return;
+  noteTestLocked();
   std::fputs(Line.c_str(), F);
   std::fputc('\n', F);
   std::fflush(F);
+}
+
+void TraceWriter::noteTestLocked() {
+  const char *Now = std::getenv("PYTEST_CURRENT_TEST");
+  if (Test == (Now ? Now : ""))
+    return;
+  Test = Now ? Now : "";
+  std::string Line = nlohmann::json{{"ev", "test"}, {"name", Test}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::fputs(Line.c_str(), F);
+  std::fputc('\n', F);
 }
 
 void TraceWriter::writeEvent(const nlohmann::json &Event) {

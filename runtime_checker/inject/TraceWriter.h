@@ -20,8 +20,15 @@ public:
   void close();
 
 private:
+  // pytest names the running test in PYTEST_CURRENT_TEST (setting it with
+  // os.environ, which the C environment sees). Each event is preceded by a
+  // `test` event when that changed since the last one, so findings can name
+  // the test that made them without a hook in the program.
+  void noteTestLocked();
+
   std::mutex M;
   FILE *F = nullptr;
+  std::string Test;
 };
 
 TraceWriter &trace();

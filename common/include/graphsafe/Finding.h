@@ -58,6 +58,9 @@ struct Finding {
   // The processes that hit it, when a run checked several ("rank 0", "pid
   // 4242"): the same hazard on every rank is one finding.
   std::vector<std::string> Processes;
+  // The test that was running when the hazard happened (pytest's node id, from
+  // PYTEST_CURRENT_TEST), when the program was a test run.
+  std::string Test;
 };
 
 // A problem of the tool itself (unparsable file, missing database). It does not
@@ -75,6 +78,9 @@ struct Report {
   // may be missed (a line its parser could not read in a file Python accepts).
   std::vector<ToolError> Warnings;
   bool Complete = true;
+  // What was checked, findings or not: the files graphlint analysed, the tests
+  // graphcheck saw run. A JUnit report lists each as a test case.
+  std::vector<std::string> Units;
 
   // Deterministic order: by file, line, column, then rule id.
   void sort();

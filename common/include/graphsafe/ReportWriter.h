@@ -1,4 +1,5 @@
-// Writers for the Finding model: clang-style text, JSON and SARIF 2.1.0.
+// Writers for the Finding model: clang-style text, JSON, SARIF 2.1.0 and JUnit
+// XML (for CI test reporters).
 #pragma once
 
 #include "graphsafe/Finding.h"
@@ -10,7 +11,7 @@
 
 namespace graphsafe {
 
-enum class ReportFormat { Text, Json, Sarif };
+enum class ReportFormat { Text, Json, Sarif, Junit };
 
 std::optional<ReportFormat> parseReportFormat(const std::string &Name);
 
@@ -19,13 +20,16 @@ struct WriteOptions {
   std::string ToolName = "graphsafe";
   std::string ToolVersion;
   std::string InformationUri; // SARIF: where to learn about the tool
-  bool ShowSource = true; // Text: print the source line and a caret.
-  std::string BaseDir;    // SARIF: URIs are made relative to this when possible.
+  bool ShowSource = true;     // Text: print the source line and a caret.
+  std::string BaseDir;        // SARIF, JUnit: paths are made relative to this when possible.
 };
 
 void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts);
 void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts);
 void writeSarif(std::ostream &OS, const Report &R, const WriteOptions &Opts);
+// One test case per test the findings name (graphcheck under pytest), else
+// per file, each finding a <failure>; every unit of Report::Units is a case.
+void writeJunit(std::ostream &OS, const Report &R, const WriteOptions &Opts);
 void writeReport(ReportFormat F, std::ostream &OS, const Report &R, const WriteOptions &Opts);
 
 } // namespace graphsafe
