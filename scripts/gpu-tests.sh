@@ -129,6 +129,12 @@ PY
     fi
   done
 fi
+# A peer's suite: PyTorch's own graph tests, plain and under both modes.
+if [ -z "${GPU_TESTS_ONLY:-}" ] || [[ " $GPU_TESTS_ONLY " == *" pytorch "* ]]; then
+  scripts/pytorch-graph-tests.sh "$build"; rc=$?
+  if [ "$rc" == 0 ]; then pass=$((pass+1)); echo "PASS PyTorch graph tests (light and verify)"
+  else fail=$((fail+1)); echo "FAIL PyTorch graph tests (rc=$rc; 77: not fetched, run scripts/fetch-pytorch-tests.sh)"; fi
+fi
 # Several processes (torchrun, two ranks on this GPU): one report, each
 # finding naming the ranks that hit it. NCCL runs need a GPU per rank:
 # scripts/gpu-ranks.sh on a 2-GPU machine.
