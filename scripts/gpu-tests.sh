@@ -105,11 +105,12 @@ if [ -n "${GPU_TESTS_ONLY:-}" ] && [[ " $GPU_TESTS_ONLY " != *" pytest "* ]]; th
 elif ! python3 -c 'import pytest' 2>/dev/null; then
   fail=$((fail+1)); echo "FAIL pytest suite: pytest is not installed on this GPU machine"
 else
-  plain=$(python3 -m pytest -q -p no:cacheprovider "$suite" 2>&1 | tail -1)
+  # pytest's last line without its timing: "5 passed, 2 warnings".
+  plain=$(python3 -m pytest -q -p no:cacheprovider "$suite" 2>&1 | tail -1 | sed -E 's/ in [0-9.]+s.*//')
   for mode in light verify; do
     rm -f "/tmp/suite-$mode.xml"
     checked=$("$bin" run --mode "$mode" --format junit -o "/tmp/suite-$mode.xml" -- \
-      python3 -m pytest -q -p no:cacheprovider "$suite" 2>"/tmp/suite-$mode.err" | tail -1)
+      python3 -m pytest -q -p no:cacheprovider "$suite" 2>"/tmp/suite-$mode.err" | tail -1 | sed -E 's/ in [0-9.]+s.*//')
     [ -n "${OUT:-}" ] && cp "/tmp/suite-$mode.xml" "$OUT/pytest-suite-$mode.junit.xml" 2>/dev/null
     verdict=$(python3 - "$suite" "/tmp/suite-$mode.xml" <<'PY'
 import re, sys, xml.etree.ElementTree as ET

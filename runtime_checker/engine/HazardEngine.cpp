@@ -71,8 +71,14 @@ void HazardEngine::feed(const Event &E) {
     return;
   }
   case K::Free:
-    if (auto It = Allocs.find(E.Addr); It != Allocs.end())
+    if (auto It = Allocs.find(E.Addr); It != Allocs.end()) {
       It->second.Live = false;
+      // A write pending in memory given back is no later graph's business.
+      const Range &Gone = It->second.R;
+      EagerWrites.erase(std::remove_if(EagerWrites.begin(), EagerWrites.end(),
+                                       [&](const EagerWrite &W) { return Gone.overlaps(W.R); }),
+                        EagerWrites.end());
+    }
     return;
   case K::CaptureBegin:
     Capturing.push_back(E.Graph);
@@ -137,6 +143,7 @@ void HazardEngine::feed(const Event &E) {
     if (!Capturing.empty()) {
       Grads.erase(E.Param);
       setRole(E.Addr, E.Size, E.Param + ".grad");
+      CapturedGrads.insert(E.Param + ".grad");
       return;
     }
     const Allocation *A = allocationAt(E.Addr);
@@ -298,7 +305,10 @@ void HazardEngine::onLaunch(const Event &E) {
   if (Capturing.empty()) {
     checkConcurrentReplays(E.Exec, X, E);
     X.LastLaunch = Order.launch(E.Stream);
-    X.LastLaunchStack = E.Site.empty() ? E.Stack : E.Site;
+    // Sites are taken for a launch's first few replays only: the last one
+    // known stands for the later ones.
+    if (!E.Site.empty() || !E.Stack.empty())
+      X.LastLaunchStack = E.Site.empty() ? E.Stack : E.Site;
   }
   dropFromLaunchOrder(E.Exec);
   LaunchOrder.push_back(E.Exec);
@@ -429,6 +439,10 @@ void HazardEngine::onTest(const std::string &Value) {
     Tests.push_back(Test);
 }
 
+bool HazardEngine::isCapturedGrad(const Range &R) const {
+  return CapturedGrads.count(roleOf(R)) > 0;
+}
+
 void HazardEngine::setRole(uint64_t Addr, uint64_t Size, const std::string &Role) {
   if (Addr && Size)
     Roles[Addr] = {Addr + Size, Role};
@@ -528,6 +542,11 @@ void HazardEngine::onEager(const Event &E) {
     Writes = Touched;
   for (const Range &W : Writes)
     if (const Allocation *A = allocationAt(W.Begin); A && !A->OwnerGraph.empty()) {
+      // Grads the graph allocated are refilled by every replay by design:
+      // unscaling, clipping or zeroing them in place is consumed by the
+      // optimizer or, on a step GradScaler skips, dropped on purpose.
+      if (isCapturedGrad(W))
+        continue;
       uint64_t Anchor = W.Begin;
       for (uint64_t P : E.Pointers)
         if (P <= W.Begin && A->R.contains(P) && (Anchor == W.Begin || P > Anchor))

@@ -167,6 +167,8 @@ private:
   // Reports a replay of X whose touch T points into the freed block Id.
   void noteFreedUse(const Exec &X, const Touch &T, size_t Id, const Event &Launch);
   std::string roleOf(const Range &R) const;
+  // Whether R is a .grad that autograd installed while a graph was captured.
+  bool isCapturedGrad(const Range &R) const;
   void setRole(uint64_t Addr, uint64_t Size, const std::string &Role);
   Finding *report(const std::string &RuleId, const std::string &Message, const RuntimeLoc &Where,
                   const std::vector<std::string> &Stack = {}, std::vector<Note> Notes = {},
@@ -197,6 +199,7 @@ private:
   std::vector<Block> Blocks;                                  // By id.
   std::map<uint64_t, size_t> LiveBlocks;                      // Start address -> block id.
   std::map<uint64_t, std::pair<uint64_t, std::string>> Roles; // Start -> (end, "weight.grad").
+  std::set<std::string> CapturedGrads;                        // Roles installed under capture.
   std::map<std::string, FreedUse> FreedUses;                  // "graph|block id" -> its finding.
   std::vector<PoolBlock> PoolBlocks;                          // By id.
   std::map<uint64_t, size_t> LivePoolBlocks;                  // Start address -> pool block id.

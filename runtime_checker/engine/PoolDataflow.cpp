@@ -128,6 +128,9 @@ void HazardEngine::checkPoolDataflow(const Exec &X, const Event &E) {
           {"the data's last tensor was freed here, so the pool reused its block", FreedAt});
     if (SourceLoc L = firstLocated(B.LastWriterStack); L.valid())
       Notes.push_back({fmt::format("graph {} was replayed here", Writer), L});
+    // The reader's launch, or its last launch whose site was taken.
+    const std::vector<std::string> &ReadAt =
+        X.LastLaunchStack.empty() ? E.Stack : X.LastLaunchStack;
     report("replay-input-overwritten",
            fmt::format("replay {} of graph {} (kernel '{}') reads {}, which graph {} produced for "
                        "it at capture, but replay {} of graph {} overwrote that memory after {} "
@@ -135,7 +138,7 @@ void HazardEngine::checkPoolDataflow(const Exec &X, const Event &E) {
                        "through a shared pool must replay in the order they were captured",
                        X.Replays, X.Graph, U.N->Kernel, describe(B.R), Producer, B.LastWriterReplay,
                        Writer, Producer, Writer, How),
-           {X.Graph, U.N->Id, U.N->Kernel, describe(B.R)}, E.Stack, std::move(Notes),
+           {X.Graph, U.N->Id, U.N->Kernel, describe(B.R)}, ReadAt, std::move(Notes),
            // Every step out of order repeats it: one finding per three graphs.
            "pool-flow:" + X.Graph + "|" + Producer + "|" + Writer);
   }
@@ -150,7 +153,7 @@ void HazardEngine::checkPoolDataflow(const Exec &X, const Event &E) {
     B.LastWriterExec = E.Exec;
     B.LastWriterProduced = Role == PoolRole::Producer;
     B.LastWriterReplay = X.Replays;
-    B.LastWriterStack = E.Site.empty() ? E.Stack : E.Site;
+    B.LastWriterStack = X.LastLaunchStack;
   }
 }
 
