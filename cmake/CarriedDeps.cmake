@@ -35,6 +35,9 @@ if(NOT yaml-cpp_FOUND)
   list(SORT _yaml_lib)
   list(GET _yaml_lib 0 _yaml_lib)
   target_link_libraries(yaml-cpp INTERFACE ${_yaml_lib})
+  # An installed graphcheck takes its carried yaml-cpp along, next to its own
+  # libraries (its RPATH is $ORIGIN/../lib).
+  install(FILES ${_yaml_lib} DESTINATION lib FOLLOW_SYMLINK_CHAIN)
 endif()
 
 if(GRAPHSAFE_BUILD_TESTS)

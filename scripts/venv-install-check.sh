@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The install a user with a GPU machine has: a virtual environment that sees
+# the machine's torch (--system-site-packages), `pip install .` with no network
+# and no root (the dependencies pip cannot build come from GRAPHSAFE_DEPS_DIR,
+# made by scripts/device-deps.sh), then the Python scenarios run by the
+# installed graphcheck, found on the venv's PATH.
+#   scripts/venv-install-check.sh [VENV_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+venv=${1:-/tmp/graphsafe-venv}
+rm -rf "$venv"
+python3 -m venv --system-site-packages "$venv" || exit 1
+# shellcheck disable=SC1091
+. "$venv/bin/activate"
+export GRAPHSAFE_DEPS_DIR=${GRAPHSAFE_DEPS_DIR:-$PWD/.deps}
+# A copy of the checkout, so the build leaves nothing in it.
+src=$(mktemp -d)
+tar --exclude='./build*' --exclude=./.git --exclude=./.cache -cf - . | tar -xf - -C "$src"
+if ! (cd "$src" && pip install --no-build-isolation --no-index . >"$venv/install.log" 2>&1); then
+  echo "venv-install-check: pip install failed:"; tail -40 "$venv/install.log"; exit 1
+fi
+echo "venv-install-check: installed; graphcheck is $(command -v graphcheck)"
+root=$(python3 -c 'import graphsafe, os; print(os.path.join(os.path.dirname(graphsafe.__file__), "_root"))')
+ls "$root/bin" "$root/lib"
+graphcheck --help | head -3
+# Scenarios by the installed graphcheck (gpu-tests.sh takes a prefix holding
+# bin/graphcheck): the shim (grads), the allocator tracker (a freed block, pool
+# blocks), graphed callables, torch.compile, a pytest run. VENV_SCENARIOS="..."
+# picks others; the C++ ones need the source build's scenario binaries.
+GPU_TESTS_ONLY="${VENV_SCENARIOS:-accumulation_bug freed_static_input pool_intermediate_out_of_order retained_output compiled_reduce_overhead pytest}" \
+  scripts/gpu-tests.sh "$root"
