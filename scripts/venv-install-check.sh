@@ -9,15 +9,24 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:-/tmp/graphsafe-venv}
 rm -rf "$venv"
+# The torch to build against: the one `python3` here imports (a system
+# install, or a venv of its own such as the GPU machine's /opt/torch/.venv).
+torch_site=$(python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))') || exit 1
 python3 -m venv --system-site-packages "$venv" || exit 1
 # shellcheck disable=SC1091
 . "$venv/bin/activate"
+# --system-site-packages sees the interpreter's own site-packages only; a torch
+# living in another venv is added the way a user would, with a .pth file.
+if ! python3 -c 'import torch' 2>/dev/null; then
+  echo "$torch_site" > "$(python3 -c 'import site; print(site.getsitepackages()[0])')/torch-env.pth"
+  echo "venv-install-check: torch from $torch_site (a .pth file in the new venv)"
+fi
 export GRAPHSAFE_DEPS_DIR=${GRAPHSAFE_DEPS_DIR:-$PWD/.deps}
 # A copy of the checkout, so the build leaves nothing in it.
 src=$(mktemp -d)
 tar --exclude='./build*' --exclude=./.git --exclude=./.cache -cf - . | tar -xf - -C "$src"
-if ! (cd "$src" && pip install --no-build-isolation --no-index . >"$venv/install.log" 2>&1); then
-  echo "venv-install-check: pip install failed:"; tail -40 "$venv/install.log"; exit 1
+if ! (cd "$src" && pip install -v --no-build-isolation --no-index . >"$venv/install.log" 2>&1); then
+  echo "venv-install-check: pip install failed:"; grep -v "^  *\[\|Building CXX" "$venv/install.log" | tail -60; exit 1
 fi
 echo "venv-install-check: installed; graphcheck is $(command -v graphcheck)"
 root=$(python3 -c 'import graphsafe, os; print(os.path.join(os.path.dirname(graphsafe.__file__), "_root"))')
