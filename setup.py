@@ -59,16 +59,25 @@ def cuda_locations(site_dir):
         cupti_h = first([f"{root}/**/include/cupti.h"])
         cupti_lib = first([f"{root}/**/libcupti.so", f"{root}/**/libcupti.so.*"])
         cuda_h = first([f"{root}/**/include/cuda.h"])
+        # The runtime headers CUPTI includes need nvcc's crt/ headers, which
+        # PyTorch's CUDA 13 wheels leave out (nvidia-cuda-nvcc has them).
+        crt = first([f"{root}/**/include/crt/host_defines.h"])
         for key, value in (("cupti_include", cupti_h and str(Path(cupti_h).parent)),
                            ("cupti_lib", cupti_lib),
-                           ("cuda_include", cuda_h and str(Path(cuda_h).parent))):
+                           ("cuda_include", cuda_h and str(Path(cuda_h).parent)),
+                           ("crt_include", crt and str(Path(crt).parent.parent))):
             if value and key not in found:
                 found[key] = value
-    missing = [k for k in ("cupti_include", "cupti_lib", "cuda_include") if k not in found]
+    missing = [k for k in ("cupti_include", "cupti_lib", "cuda_include", "crt_include")
+               if k not in found]
     if missing:
-        fail(f"could not find {', '.join(missing)} under {', '.join(roots)}: install the NVIDIA "
-             "wheels PyTorch uses (pip install nvidia-cuda-cupti-cu12 nvidia-cuda-runtime-cu12, "
-             "matching torch.version.cuda) or set CUDA_HOME to a CUDA Toolkit")
+        names = {"cupti_include": "cupti.h", "cupti_lib": "libcupti.so", "cuda_include": "cuda.h",
+                 "crt_include": "crt/host_defines.h"}
+        fail(f"could not find {', '.join(names[k] for k in missing)} under {', '.join(roots)}: "
+             "install the NVIDIA wheels of your torch's CUDA version (CUPTI, the runtime headers "
+             "and nvcc's headers: pip install nvidia-cuda-cupti nvidia-cuda-runtime "
+             "nvidia-cuda-nvcc, with the -cu12 suffix for CUDA 12) or set CUDA_HOME to a CUDA "
+             "Toolkit")
     return found
 
 
@@ -86,7 +95,7 @@ class BuildWithCMake(build_py):
                 f"-DGRAPHSAFE_TORCH_DIR={torch_path}", f"-DGRAPHSAFE_TORCH_CXX11_ABI={abi}",
                 f"-DGRAPHSAFE_CUPTI_INCLUDE={cuda['cupti_include']}",
                 f"-DGRAPHSAFE_CUPTI_LIB={cuda['cupti_lib']}",
-                f"-DGRAPHSAFE_CUDA_INCLUDE={cuda['cuda_include']}"]
+                f"-DGRAPHSAFE_CUDA_INCLUDE={cuda['cuda_include']};{cuda['crt_include']}"]
         if shutil.which("ninja"):
             args += ["-G", "Ninja"]
         if os.environ.get("GRAPHSAFE_DEPS_DIR"):
