@@ -36,5 +36,5 @@ graphcheck --help | head -3
 # bin/graphcheck): the shim (grads), the allocator tracker (a freed block, pool
 # blocks), graphed callables, torch.compile, a pytest run. VENV_SCENARIOS="..."
 # picks others; the C++ ones need the source build's scenario binaries.
-GPU_TESTS_ONLY="${VENV_SCENARIOS:-accumulation_bug freed_static_input pool_intermediate_out_of_order retained_output compiled_reduce_overhead pytest}" \
+GPU_TESTS_ONLY="${VENV_SCENARIOS:-accumulation_bug freed_static_input pool_intermediate_out_of_order retained_output_matmul compiled_reduce_overhead pytest}" \
   scripts/gpu-tests.sh "$root"
