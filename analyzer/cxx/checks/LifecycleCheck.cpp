@@ -7,6 +7,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 
+#include <map>
+#include <set>
+
 namespace graphsafe::lint {
 
 using namespace clang;
@@ -55,53 +58,132 @@ public:
   }
 
 private:
-  // A throw between an explicit begin and end leaves the stream capturing:
-  // the end call is skipped, every later CUDA call on the stream fails, and
-  // the next capture on it cannot begin. An RAII scope (or a try that ends the
-  // capture in its handler) does not have the problem.
+  // A throw between a begin and its end leaves the stream capturing: the end
+  // call is skipped, every later CUDA call on the stream fails, and the next
+  // capture on it cannot begin. An RAII scope (or a try that ends the capture
+  // in its handler) does not have the problem. The begin and the end may be
+  // calls of wrappers, and the throw may sit in a callee; inside a begin
+  // wrapper, a throw after its begin skips the end its caller would make, and
+  // inside an end wrapper, one before its end skips it.
   void checkThrowPaths(FunctionContext &Ctx) {
     const SourceManager &SM = Ctx.sm();
-    // A throw inside a try may be caught and the capture ended by the handler.
-    std::vector<std::pair<unsigned, unsigned>> Tries;
-    walkBody(Ctx.body(), [&](const Stmt *S) {
-      if (const auto *T = dyn_cast<CXXTryStmt>(S))
-        Tries.push_back({offsetOf(SM, T->getBeginLoc()), offsetOf(SM, T->getEndLoc())});
-    });
+    MayThrow.clear(); // Declarations are this translation unit's.
+    std::vector<std::pair<unsigned, unsigned>> Tries = tryRanges(Ctx.body(), SM);
+    std::set<const Stmt *> EventCalls;
+    for (const auto &Ev : Ctx.Events)
+      EventCalls.insert(Ev.Call);
     for (const Region &R : Ctx.Regions) {
-      if (!R.BeginEvent || !R.EndEvent || R.BeginEvent->ViaCallee)
+      bool Wrapper = R.Mechanism && (!R.BeginEvent || !R.EndEvent);
+      if (!R.BeginEvent && !R.EndEvent)
+        continue; // An RAII scope: its destructor ends the capture while unwinding.
+      if (!Wrapper && (!R.BeginEvent || !R.EndEvent))
         continue;
-      const Stmt *Thrower = nullptr;
-      std::string What;
+      Thrown T;
       walkBody(Ctx.body(), [&](const Stmt *S) {
         unsigned Off = offsetOf(SM, S->getBeginLoc());
-        if (Thrower || Off <= R.Begin || Off >= R.End - 1)
+        if (T.At || Off <= R.Begin || Off >= R.End - 1 || EventCalls.count(S))
           return;
         for (const auto &[B, E] : Tries)
           if (Off >= B && Off <= E)
             return;
-        if (isa<CXXThrowExpr>(S)) {
-          Thrower = S;
-          What = "a throw";
-        } else if (const auto *C = dyn_cast<CallExpr>(S)) {
-          const FunctionDecl *F = C->getDirectCallee();
-          if (F && F->isNoReturn() && !terminates(F)) {
-            Thrower = S;
-            What = "a call of '" + qualifiedName(F) + "', which throws,";
-          }
-        }
-        if (Thrower)
-          if (std::string Macro = outermostMacro(Thrower->getBeginLoc(), Ctx); !Macro.empty())
-            What = "a failing '" + Macro + "'";
+        T = thrownBy(S, Ctx, 0);
       });
-      if (!Thrower)
+      if (!T.At)
         continue;
-      SourceLocation At = SM.getExpansionLoc(Thrower->getBeginLoc());
-      Ctx.reportCheck("throw-leaves-capture-open", R.BeginEvent->Call->getBeginLoc(), What,
-                      {{What + " may leave the capture here, skipping the end", toLoc(SM, At)},
-                       {"the capture ends here only when nothing threw",
-                        toLoc(SM, R.EndEvent->Call->getBeginLoc())}});
+      SourceLocation At = SM.getExpansionLoc(T.At->getBeginLoc());
+      std::vector<Note> Notes = {
+          {T.What + " may leave the capture here, skipping the end", toLoc(SM, At)}};
+      if (T.Inner)
+        Notes.push_back({"it throws here", toLoc(SM, SM.getExpansionLoc(T.Inner->getBeginLoc()))});
+      if (R.EndEvent)
+        Notes.push_back({"the capture ends here only when nothing threw",
+                         toLoc(SM, R.EndEvent->Call->getBeginLoc())});
+      else
+        Notes.push_back({"this function returns with the capture open for its caller to end; "
+                         "a throw here never gets there",
+                         toLoc(SM, Ctx.body()->getEndLoc())});
+      SourceLocation ReportAt =
+          R.BeginEvent ? R.BeginEvent->Call->getBeginLoc() : R.EndEvent->Call->getBeginLoc();
+      Ctx.reportCheck("throw-leaves-capture-open", ReportAt, T.What, std::move(Notes));
     }
   }
+
+  struct Thrown {
+    const Stmt *At = nullptr;    // The throw, or the call that may throw, in this function.
+    const Stmt *Inner = nullptr; // For a call: the throw in the callee.
+    std::string What;
+  };
+
+  static std::vector<std::pair<unsigned, unsigned>> tryRanges(const Stmt *Body,
+                                                              const SourceManager &SM) {
+    std::vector<std::pair<unsigned, unsigned>> Tries;
+    walkBody(Body, [&](const Stmt *S) {
+      if (const auto *T = dyn_cast<CXXTryStmt>(S))
+        Tries.push_back({offsetOf(SM, T->getBeginLoc()), offsetOf(SM, T->getEndLoc())});
+    });
+    return Tries;
+  }
+
+  // What S throws: a throw expression, a call of a function that never
+  // returns and does not end the process (a failing TORCH_CHECK's), or a call
+  // of a function of this file that may throw out of its body (outside its
+  // own try blocks, not declared noexcept), a few calls deep.
+  Thrown thrownBy(const Stmt *S, FunctionContext &Ctx, unsigned Depth) {
+    Thrown T;
+    if (isa<CXXThrowExpr>(S)) {
+      T.At = S;
+      T.What = "a throw";
+    } else if (const auto *C = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (F && F->isNoReturn() && !terminates(F)) {
+        T.At = S;
+        T.What = "a call of '" + qualifiedName(F) + "', which throws,";
+      } else if (F && Depth < MaxThrowDepth) {
+        if (const Stmt *Inner = throwInside(F, Ctx, Depth + 1)) {
+          T.At = S;
+          T.Inner = Inner;
+          T.What = "a call of '" + qualifiedName(F) + "', which may throw,";
+        }
+      }
+    }
+    if (T.At && !T.Inner)
+      if (std::string Macro = outermostMacro(T.At->getBeginLoc(), Ctx); !Macro.empty())
+        T.What = "a failing '" + Macro + "'";
+    return T;
+  }
+
+  // The first throw that can leave F's body, or null.
+  const Stmt *throwInside(const FunctionDecl *F, FunctionContext &Ctx, unsigned Depth) {
+    const FunctionDecl *Def = F->getDefinition();
+    if (!Def || !Def->hasBody() || isa<CXXMethodDecl>(Def) && cast<CXXMethodDecl>(Def)->isVirtual())
+      return nullptr; // Elsewhere, or an override may run instead.
+    // A library's own checks (std::function's bad_function_call) guard
+    // against misuse, not against the program's data.
+    if (isLibraryCode(Ctx.sm(), Def->getLocation()))
+      return nullptr;
+    if (const auto *Proto = Def->getType()->getAs<FunctionProtoType>(); Proto && Proto->isNothrow())
+      return nullptr; // A throw out of it ends the process.
+    if (auto It = MayThrow.find(Def); It != MayThrow.end())
+      return It->second;
+    MayThrow[Def] = nullptr; // Recursion stops here.
+    const SourceManager &SM = Ctx.sm();
+    auto Tries = tryRanges(Def->getBody(), SM);
+    const Stmt *Found = nullptr;
+    walkBody(Def->getBody(), [&](const Stmt *S) {
+      if (Found)
+        return;
+      unsigned Off = offsetOf(SM, S->getBeginLoc());
+      for (const auto &[B, E] : Tries)
+        if (Off >= B && Off <= E)
+          return;
+      Thrown T = thrownBy(S, Ctx, Depth);
+      Found = T.Inner ? T.Inner : T.At;
+    });
+    return MayThrow[Def] = Found;
+  }
+
+  static constexpr unsigned MaxThrowDepth = 4;
+  std::map<const FunctionDecl *, const Stmt *> MayThrow;
 
   // The macro the user wrote (TORCH_CHECK, PADDLE_ENFORCE_EQ), not its insides.
   static std::string outermostMacro(SourceLocation L, FunctionContext &Ctx) {
