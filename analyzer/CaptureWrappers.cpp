@@ -154,11 +154,24 @@ std::map<std::string, FunctionSummary> regionsAcrossUnits(const std::vector<TUSu
         EndedAt = S.End;
     FunctionSummary Copy = *F;
     bool Changed = false;
+    // An end wrapper's way out before its end call runs with no capture open
+    // (were one open, it would stay so): `if (!GraphsOn) { ...; return; }`.
+    auto earlyExit = [&](const SourceLoc &L, const SourceLoc &End) {
+      for (const auto &[First, Last] : F->ReturnBranches)
+        if (First.File == L.File && !(L < First) && !(Last < L) && Last < End)
+          return true;
+      return false;
+    };
     auto adjust = [&](CaptureContext &Ctx, SourceLoc &RegionBegin, const SourceLoc &L) {
       if (Ctx != CaptureContext::Ambient)
         return (const Span *)nullptr;
       for (const Span &S : Spans)
         if (S.contains(L)) {
+          if (!S.Begin.valid() && S.End && earlyExit(L, *S.End)) {
+            Ctx = CaptureContext::Outside;
+            Changed = true;
+            return (const Span *)nullptr;
+          }
           if (S.Begin.valid()) {
             Ctx = CaptureContext::InRegion;
             RegionBegin = S.Begin;

@@ -222,6 +222,10 @@ struct FunctionSummary {
   int MaxArgs = -1;
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;
+  // Branches that leave the function by a return, first and last position:
+  // in an end wrapper, the ones before its end call run with no capture open
+  // (NotCapturedPaths.h, findEarlyExits).
+  std::vector<std::pair<SourceLoc, SourceLoc>> ReturnBranches;
 };
 
 struct TUSummary {

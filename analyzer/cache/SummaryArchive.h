@@ -31,7 +31,7 @@ template <class A> void serialize(A &Ar, CallEdge &E) {
 template <class A> void serialize(A &Ar, ClassSummary &C) { Ar(C.Key, C.Bases, C.Methods); }
 template <class A> void serialize(A &Ar, FunctionSummary &F) {
   Ar(F.Usr, F.Name, F.Loc, F.IsEntryPoint, F.OpensCapture, F.ClosesCapture, F.Overrides, F.MinArgs,
-     F.MaxArgs, F.Sites, F.Calls);
+     F.MaxArgs, F.Sites, F.Calls, F.ReturnBranches);
 }
 template <class A> void serialize(A &Ar, TUSummary &S) {
   Ar(S.File, S.Functions, S.CallableStores, S.ThreadEntries, S.GlobalCapture, S.AnyCapture,

@@ -33,7 +33,7 @@ GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBeg
                         HandedOn, Binds, ReceiverParam, ParamMethod, Opaque)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
-                        Overrides, MinArgs, MaxArgs, Sites, Calls)
+                        Overrides, MinArgs, MaxArgs, Sites, Calls, ReturnBranches)
 GRAPHSAFE_JSON_AS_ARRAY(TUSummary, File, Functions, CallableStores, ThreadEntries, GlobalCapture,
                         AnyCapture, Classes)
 

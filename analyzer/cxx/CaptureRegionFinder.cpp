@@ -227,6 +227,10 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
     }
   Ctx.Guarded = findGuardedRanges(F, Spec, this->Ctx);
   Ctx.NotCaptured = findNotCaptured(F->getBody(), SM);
+  for (const Region &R : Ctx.Regions)
+    if (R.Mechanism && !R.BeginEvent && R.EndEvent)
+      for (const SpelledRange &Exit : findEarlyExitsBeforeEnd(F->getBody(), R.EndEvent->Offset, SM))
+        Ctx.NotCaptured.push_back(Exit);
   Ctx.EnvGated = findEnvGatedRanges(F, this->Ctx);
   Ctx.FixedParams = readOnlyScalars(F);
   Ctx.ParamGated = findParamGatedRanges(F, Ctx.FixedParams, this->Ctx);

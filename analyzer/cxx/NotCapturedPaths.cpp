@@ -266,6 +266,27 @@ std::vector<SpelledRange> findNotCaptured(const Stmt *Body, const SourceManager 
   return Out;
 }
 
+std::vector<const Stmt *> findEarlyExits(const Stmt *Body) {
+  std::vector<const Stmt *> Out;
+  walkBody(Body, [&](const Stmt *S) {
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      for (const Stmt *Branch : {If->getThen(), If->getElse()})
+        if (Branch && leavesTheFunction(Branch) && !endsTheProgramOrThrows(Branch))
+          Out.push_back(Branch);
+  });
+  return Out;
+}
+
+std::vector<SpelledRange> findEarlyExitsBeforeEnd(const Stmt *Body, unsigned EndOffset,
+                                                  const SourceManager &SM) {
+  std::vector<SpelledRange> Out;
+  for (const Stmt *Branch : findEarlyExits(Body))
+    if (offsetOf(SM, Branch->getEndLoc()) < EndOffset)
+      if (SpelledRange R = spelled(Branch, SM); R.End)
+        Out.push_back(R);
+  return Out;
+}
+
 bool inAny(const std::vector<SpelledRange> &Ranges, SourceLocation L, const SourceManager &SM) {
   if (Ranges.empty())
     return false;

@@ -25,6 +25,19 @@ struct SpelledRange {
 
 std::vector<SpelledRange> findNotCaptured(const clang::Stmt *Body, const clang::SourceManager &SM);
 
+// An end wrapper's ways out before its end call (`if (!GraphsOn) { ...;
+// return; }` ahead of EndCapture): a path that returns without ending runs
+// only when no capture is open, since were one open, that path would leave
+// it open (a bug of its own, not a capture hazard of that code). So the
+// condition the begin wrapper skipped its begin on, tested again here, needs
+// no proof that the two agree. EndOffset is the end call's file offset.
+std::vector<SpelledRange> findEarlyExitsBeforeEnd(const clang::Stmt *Body, unsigned EndOffset,
+                                                  const clang::SourceManager &SM);
+// The branches of Body that leave the function by a return or goto (not by
+// ending the program or throwing), for the summary of a function whose end
+// call is in another file.
+std::vector<const clang::Stmt *> findEarlyExits(const clang::Stmt *Body);
+
 bool inAny(const std::vector<SpelledRange> &Ranges, clang::SourceLocation L,
            const clang::SourceManager &SM);
 

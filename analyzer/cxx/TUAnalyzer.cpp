@@ -138,6 +138,10 @@ public:
       for (auto &C : Checks)
         C->run(FC, Facts);
       collectCalls(FC, Finder, S);
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const Stmt *Branch : findEarlyExits(F->getBody()))
+        S.ReturnBranches.push_back({toLoc(SM, SM.getExpansionLoc(Branch->getBeginLoc())),
+                                    toLoc(SM, SM.getExpansionLoc(Branch->getEndLoc()))});
       Out.Functions.push_back(std::move(S));
     }
     for (const auto &[Storage, Sources] : StorageStores)

@@ -27,3 +27,11 @@ struct GraphProvider : ExecutionProvider {
   int OnRunStart(cudaStream_t Stream) override;
   int OnRunEnd(cudaStream_t Stream) override;
 };
+// Its end hook returns early, doing eager work, when graphs are off: the very
+// condition on which the start hook skipped its begin (Paddle's and ONNX
+// Runtime's end wrappers are written so).
+struct EagerFallbackProvider : ExecutionProvider {
+  bool GraphsOn = true;
+  int OnRunStart(cudaStream_t Stream) override;
+  int OnRunEnd(cudaStream_t Stream) override;
+};

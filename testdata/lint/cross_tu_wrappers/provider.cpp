@@ -26,6 +26,24 @@ int GraphProvider::OnRunStart(cudaStream_t Stream) {
   return 0;
 }
 
+int EagerFallbackProvider::OnRunStart(cudaStream_t Stream) {
+  if (!GraphsOn)
+    return 0;
+  BeginCapture(Stream);
+  return 0;
+}
+
+int EagerFallbackProvider::OnRunEnd(cudaStream_t Stream) {
+  cudaStreamQuery(Stream); // expected-error {{sync-event-query}}
+  if (!GraphsOn) {
+    // No capture is open on this path: returning here would leave one open.
+    cudaStreamSynchronize(Stream);
+    return 0;
+  }
+  cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
+  return 0;
+}
+
 int GraphProvider::OnRunEnd(cudaStream_t Stream) {
   if (GraphsOn) {
     cudaGraphInstantiate(&Exec, EndCapture(Stream), 0);
