@@ -166,40 +166,43 @@ TEST(Report, SortKeepsDistinctRuntimeFindingsWithoutSourceLocation) {
   EXPECT_EQ(R.Findings[2].Test, "tests/test_a.py::test_b");
 }
 
+// The report in text, JSON and SARIF (the JSON ones parsed).
+struct Written {
+  std::string Text;
+  nlohmann::json Json, Sarif;
+};
+
+Written writeAll(const Report &R) {
+  WriteOptions O;
+  O.ShowSource = false;
+  std::ostringstream Text, Json, Sarif;
+  writeText(Text, R, O);
+  writeJson(Json, R, O);
+  writeSarif(Sarif, R, O);
+  return {Text.str(), nlohmann::json::parse(Json.str()), nlohmann::json::parse(Sarif.str())};
+}
+
 // A finding of a run with several ranks names them in every format.
 TEST(ReportWriter, ProcessesOfAFindingAreNamed) {
   Report R = sampleReport();
   R.Findings[0].Processes = {"rank 0", "rank 1"};
-  WriteOptions O;
-  O.ShowSource = false;
-  std::ostringstream Text, Json, Sarif;
-  writeText(Text, R, O);
-  writeJson(Json, R, O);
-  writeSarif(Sarif, R, O);
-  EXPECT_NE(Text.str().find("  in rank 0, rank 1\n"), std::string::npos) << Text.str();
-  auto J = nlohmann::json::parse(Json.str());
-  EXPECT_EQ(J["findings"][0]["processes"], nlohmann::json({"rank 0", "rank 1"}));
-  EXPECT_FALSE(J["findings"][1].contains("processes"));
-  auto S = nlohmann::json::parse(Sarif.str());
-  EXPECT_EQ(S["runs"][0]["results"][0]["properties"]["processes"],
+  Written W = writeAll(R);
+  EXPECT_NE(W.Text.find("  in rank 0, rank 1\n"), std::string::npos) << W.Text;
+  EXPECT_EQ(W.Json["findings"][0]["processes"], nlohmann::json({"rank 0", "rank 1"}));
+  EXPECT_FALSE(W.Json["findings"][1].contains("processes"));
+  EXPECT_EQ(W.Sarif["runs"][0]["results"][0]["properties"]["processes"],
             nlohmann::json({"rank 0", "rank 1"}));
 }
 
+// A finding of a pytest run names the test that made it in every format.
 TEST(ReportWriter, TestOfAFindingIsNamed) {
   Report R = sampleReport();
   R.Findings[0].Test = "tests/test_a.py::test_b";
-  WriteOptions O;
-  O.ShowSource = false;
-  std::ostringstream Text, Json, Sarif;
-  writeText(Text, R, O);
-  writeJson(Json, R, O);
-  writeSarif(Sarif, R, O);
-  EXPECT_NE(Text.str().find("  test: tests/test_a.py::test_b\n"), std::string::npos) << Text.str();
-  auto J = nlohmann::json::parse(Json.str());
-  EXPECT_EQ(J["findings"][0]["test"], "tests/test_a.py::test_b");
-  EXPECT_FALSE(J["findings"][1].contains("test"));
-  auto S = nlohmann::json::parse(Sarif.str());
-  EXPECT_EQ(S["runs"][0]["results"][0]["properties"]["test"], "tests/test_a.py::test_b");
+  Written W = writeAll(R);
+  EXPECT_NE(W.Text.find("  test: tests/test_a.py::test_b\n"), std::string::npos) << W.Text;
+  EXPECT_EQ(W.Json["findings"][0]["test"], "tests/test_a.py::test_b");
+  EXPECT_FALSE(W.Json["findings"][1].contains("test"));
+  EXPECT_EQ(W.Sarif["runs"][0]["results"][0]["properties"]["test"], "tests/test_a.py::test_b");
 }
 
 namespace {
