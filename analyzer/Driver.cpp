@@ -384,7 +384,10 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
   const Rule *Missing = Rules.find("suppression-missing-reason");
   SuppressionFilter().apply(Rep.Findings, Analysed, Missing ? Missing->Id : "",
                             Missing ? Missing->Level : Severity::Warning);
-  Rep.Units = std::move(Analysed);
+  // The files the user asked about: context files lend their code, not cases.
+  for (size_t I = 0; I < A.NamedCxx; ++I)
+    Rep.Units.push_back(fs::absolute(A.CxxFiles[I]).lexically_normal().string());
+  Rep.Units.insert(Rep.Units.end(), A.PyFiles.begin(), A.PyFiles.begin() + A.NamedPy);
   Rep.sort();
 
   Baseline Base;

@@ -200,6 +200,12 @@ TEST_F(GraphlintCli, NamedFilesOfADatabaseGetTheWholeDatabasesFindings) {
   EXPECT_EQ(findingsIn(Alone.Stdout, "helper.cpp"), findingsIn(Whole.Stdout, "helper.cpp"));
   EXPECT_TRUE(findingsIn(Alone.Stdout, "main.cpp").empty()) << Alone.Stdout;
   EXPECT_EQ(Alone.ExitCode, 1);
+  // In JUnit the named file is the one case: the context file lends its code.
+  RunResult Junit = runGraphlint({"-p", Dir, "--format", "junit", "--no-cache", Helper});
+  EXPECT_NE(Junit.Stdout.find("tests=\"1\" failures=\"1\""), std::string::npos) << Junit.Stdout;
+  EXPECT_NE(Junit.Stdout.find("helper.cpp\" file="), std::string::npos) << Junit.Stdout;
+  EXPECT_EQ(Junit.Stdout.find("main.cpp\" file="), std::string::npos) << Junit.Stdout;
+  EXPECT_NE(Junit.Stdout.find("<failure type=\"sync-device-synchronize\""), std::string::npos);
 }
 
 TEST_F(GraphlintCli, BaselineAdoptsOldFindingsAndCatchesNewOnes) {
