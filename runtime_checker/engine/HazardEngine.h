@@ -204,7 +204,8 @@ private:
   std::vector<PoolBlock> PoolBlocks;                          // By id.
   std::map<uint64_t, size_t> LivePoolBlocks;                  // Start address -> pool block id.
   std::multimap<uint64_t, size_t> PoolBlocksByStart;          // Dead ones too.
-  std::set<std::string> Reported;                             // Deduplication keys.
+  bool PoolUsesStale = false;     // Blocks announced since execs' PoolUses were looked up.
+  std::set<std::string> Reported; // Deduplication keys.
   std::vector<Finding> Out;
 };
 

@@ -30,11 +30,10 @@ void HazardEngine::onPoolBlock(const Event &E) {
   PoolBlocks.push_back(std::move(B));
   LivePoolBlocks[E.Addr] = Id;
   PoolBlocksByStart.emplace(E.Addr, Id);
-  // Graphs instantiated before may point into it too: one captured before the
-  // producer held the memory, and replaying it overwrites the block.
-  for (auto &[ExecId, Other] : Execs)
-    if (ExecId != E.Exec)
-      resolvePoolUses(Other);
+  // Graphs instantiated before may point into it too (one captured before the
+  // producer held the memory): they are looked up again once, at the next
+  // launch, not once per block an instantiate announces.
+  PoolUsesStale = true;
 }
 
 bool HazardEngine::onPoolBlockFree(const Event &E) {
@@ -99,6 +98,11 @@ bool HazardEngine::seenNotToWrite(const std::string &ExecId, const Range &R) con
 }
 
 void HazardEngine::checkPoolDataflow(const Exec &X, const Event &E) {
+  if (PoolUsesStale) {
+    for (auto &[Id, Other] : Execs)
+      resolvePoolUses(Other);
+    PoolUsesStale = false;
+  }
   for (const PoolUse &U : X.PoolUses) {
     const PoolBlock &B = PoolBlocks[U.Block];
     if (poolRole(X, B) != PoolRole::Consumer || B.LastWriter.empty() || B.LastWriterProduced)
