@@ -132,6 +132,7 @@ public:
         else
           Stores[Storage].push_back(Callee);
     }
+    fillBeforeOwnStores();
     bindArgumentsOfStoredCalls();
   }
 
@@ -142,16 +143,21 @@ public:
   // call through one of them runs those alone.
   using Bindings = std::map<std::string, std::vector<std::string>>;
   // External, when given, receives the code outside the analysed files the
-  // call may run (`ext:NAME` keys).
+  // call may run (`ext:NAME` keys). BlockedIO: the own stores the walk's
+  // caller may not see (noteBeforeOwnStore), and on return those this call
+  // may not either: a wrapper read before its function stores the attribute
+  // wraps none of that function's stores, however deep it calls.
   std::vector<std::string> targets(const CallEdge &Via, bool *Known = nullptr,
                                    const std::string &SelfClass = "",
                                    const Bindings *Bound = nullptr,
                                    std::vector<std::string> *External = nullptr,
-                                   const std::vector<ConstArg> *CallerKnew = nullptr) const {
+                                   const std::vector<ConstArg> *CallerKnew = nullptr,
+                                   std::set<std::string> *BlockedIO = nullptr) const {
     std::vector<std::string> Out;
     if (CallerKnew && !receiverMayRun(Via, *CallerKnew))
       return Out;
-    std::set<std::string> Seen = {Via.CalleeUsr};
+    std::set<std::string> Seen = {Via.CalleeUsr}, Unblocked;
+    std::set<std::string> &Blocked = BlockedIO ? *BlockedIO : Unblocked;
     std::vector<std::string> Todo = {Via.CalleeUsr};
     if (Bound)
       if (auto It = Bound->find(Via.CalleeUsr); It != Bound->end()) {
@@ -182,10 +188,11 @@ public:
         if (External)
           External->push_back(Key);
       }
+      noteBeforeOwnStore(Key, Blocked);
       auto follow = [&](const std::map<std::string, std::vector<std::string>> &Edges) {
         if (auto It = Edges.find(Key); It != Edges.end())
           for (const auto &T : It->second)
-            if (Seen.insert(T).second)
+            if (!blocked(T, Blocked) && Seen.insert(T).second)
               Todo.push_back(T);
       };
       follow(Stores);
@@ -229,14 +236,16 @@ public:
       std::string Gate;
       bool Mechanism = false;
       Bindings Bound;
-      int Walk = -1; // its entry in the function's Reached
+      int Walk = -1;                 // its entry in the function's Reached
+      std::set<std::string> Blocked; // see targets()
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
     std::map<std::string, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
-                     bool CallerMechanism, const Bindings &CallerBound, int CallerWalk) {
+                     bool CallerMechanism, const Bindings &CallerBound, int CallerWalk,
+                     const std::set<std::string> &CallerBlocked) {
       // What this call hands the callee's callable parameters; a parameter
       // handed on carries what the caller was handed, when the walk knows it.
       Bindings Bound;
@@ -264,7 +273,11 @@ public:
                                : Via.SelfMethod.empty() ? Via.Receiver
                                : Self.empty()           ? Via.Receiver
                                                         : Self;
-      for (const auto &T : targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew)) {
+      std::set<std::string> Blocked = CallerBlocked;
+      auto Targets = targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew, &Blocked);
+      std::string BlockedKey =
+          Blocked.empty() ? "" : fmt::format("|blocked={}", fmt::join(Blocked, ","));
+      for (const auto &T : Targets) {
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
@@ -289,11 +302,12 @@ public:
           Key += "|env";
         if (Mechanism)
           Key += "|mechanism";
-        Key += BoundKey;
+        Key += BoundKey + BlockedKey;
         // Past the bound, one context with nothing known stands for the rest.
         bool Room = Contexts[T] < MaxContexts;
         Context Ctx =
-            Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism, Bound} : Context{};
+            Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism, Bound, -1, Blocked}
+                 : Context{};
         Ctx.Walk = static_cast<int>(R.With.size());
         if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
           ++Contexts[T];
@@ -308,7 +322,7 @@ public:
     };
     for (size_t I = 0; I < Roots.size(); ++I)
       visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
-            false, {}, -1);
+            false, {}, -1, {});
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -317,7 +331,8 @@ public:
       for (const auto &C : ByUsr.at(At.first)->Calls)
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
-          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound, Ctx.Walk);
+          visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound, Ctx.Walk,
+                Ctx.Blocked);
     }
     return Seen;
   }
@@ -439,14 +454,17 @@ private:
   std::vector<std::string> findStoredFunctions(const std::string &Key, int Depth) const {
     std::vector<std::string> Out;
     std::unordered_set<std::string> Found;
-    std::set<std::string> Seen = {Key};
+    std::set<std::string> Seen = {Key}, Blocked;
     std::vector<std::string> Todo = {Key};
     while (!Todo.empty()) {
       std::string K = std::move(Todo.back());
       Todo.pop_back();
       // Storage already worked out holds what it was found to hold: most
       // keys lead into the same few large sets (a parameter every caller fills).
-      if (K != Key)
+      // Under a read before its own function's store, what others found
+      // may hold that store: walked again.
+      noteBeforeOwnStore(K, Blocked);
+      if (K != Key && Blocked.empty())
         if (auto It = StoredMemo.find(K); It != StoredMemo.end()) {
           for (const auto &F : It->second)
             if (Found.insert(F).second)
@@ -461,10 +479,62 @@ private:
             Todo.push_back(R);
       if (auto It = Stores.find(K); It != Stores.end())
         for (const auto &T : It->second)
-          if (Seen.insert(T).second)
+          if (!blocked(T, Blocked) && Seen.insert(T).second)
             Todo.push_back(T);
     }
     return Out;
+  }
+
+  // A read made before its own function's store of the attribute (K) sees
+  // none of that function's stores, also where another function copied the
+  // attribute (`x.f = align(x.f)`) and so holds them: they are blocked for
+  // the rest of the walk.
+  // The stores are kept under each class of the receiver and its bases, so
+  // what is blocked is the attribute's name and the function.
+  static void noteBeforeOwnStore(const std::string &K, std::set<std::string> &Blocked) {
+    if (size_t At = K.find(BeforeOwnStore); At != std::string::npos)
+      Blocked.insert(
+          ownStoreKey(attributeName(K.substr(0, At)), K.substr(At + BeforeOwnStore.size())));
+  }
+  static bool blocked(const std::string &K, const std::set<std::string> &Blocked) {
+    if (Blocked.empty())
+      return false;
+    size_t At = K.find(OwnStore);
+    return At != std::string::npos && Blocked.count(ownStoreKey(attributeName(K.substr(0, At)),
+                                                                K.substr(At + OwnStore.size())));
+  }
+  static std::string attributeName(const std::string &Base) {
+    return Base.substr(Base.rfind('.') + 1);
+  }
+
+  // An attribute read before its own function's later store sees every
+  // store of the attribute but that function's (`x.f = wrap(x.f)` hands
+  // wrap the old value, not the wrapper).
+  void fillBeforeOwnStores() {
+    std::set<std::string> Keys;
+    auto note = [&](const std::string &K) {
+      if (K.find(BeforeOwnStore) != std::string::npos)
+        Keys.insert(K);
+    };
+    for (const auto &[K, Values] : Stores)
+      for (const auto &V : Values)
+        note(V);
+    for (const auto &[Usr, F] : ByUsr)
+      for (const auto &C : F->Calls)
+        note(C.CalleeUsr);
+    for (const auto &K : Keys) {
+      size_t At = K.find(BeforeOwnStore);
+      std::string Base = K.substr(0, At);
+      std::string Own = ownStoreKey(Base, K.substr(At + BeforeOwnStore.size()));
+      auto It = Stores.find(Base);
+      if (It == Stores.end())
+        continue;
+      std::vector<std::string> Seen;
+      for (const auto &V : It->second)
+        if (V != Own)
+          Seen.push_back(V);
+      Stores[K] = std::move(Seen);
+    }
   }
 
   // A call through storage passes its arguments to whatever function is

@@ -197,6 +197,19 @@ inline std::string pyReturnKey(const std::string &FunctionUsr) {
   return "py:ret:" + FunctionUsr.substr(3);
 }
 
+// Attribute storage read in program order inside one function
+// (python/resolve/AttributeOrder.h): Function's own stores into Base go to
+// ownStoreKey, which Base holds; Function's reads made before them read
+// beforeOwnStoreKey, which the walk fills with what Base holds but that.
+inline constexpr std::string_view BeforeOwnStore = "%before:";
+inline constexpr std::string_view OwnStore = "%in:";
+inline std::string ownStoreKey(const std::string &Base, const std::string &Function) {
+  return Base + std::string(OwnStore) + Function;
+}
+inline std::string beforeOwnStoreKey(const std::string &Base, const std::string &Function) {
+  return Base + std::string(BeforeOwnStore) + Function;
+}
+
 // A class of the program, for dispatching self calls: its bases in method
 // resolution order and the methods it defines itself (name -> USR).
 struct ClassSummary {

@@ -1,6 +1,7 @@
 #include "PyCallGraph.h"
 
 #include "PyObjectFacts.h"
+#include "resolve/AttributeOrder.h"
 #include "resolve/Containers.h"
 #include "resolve/LibrarySemantics.h"
 
@@ -87,10 +88,13 @@ std::vector<std::string> receiverClasses(const PyTypes &T, TSNode Obj, bool *Exa
 // A callable kept in attribute Attr of an instance of Class. A store is kept
 // under the assigning class and each of its ancestors, so looking under Class
 // and its ancestors finds what Class, its bases and its subclasses assign.
-void addAttrTargets(const PyTypes &T, const std::string &Class, const std::string &Attr,
+// Read at Use: before its function's own later store, without that store.
+void addAttrTargets(const PyTypes &T, const std::string &Class, const std::string &Attr, TSNode Use,
                     std::vector<std::string> &Out) {
+  auto Store = storeAfterRead(T, Attr);
+  bool BeforeOwn = Store && beginOf(Use) < *Store;
   for (const auto &C : T.P.ancestors(Class))
-    Out.push_back(attrKey(C, Attr));
+    Out.push_back(BeforeOwn ? beforeOwnStoreKey(attrKey(C, Attr), T.F.QualName) : attrKey(C, Attr));
 }
 
 // `with cm(...) as f`: f is what the generator cm yields.
@@ -283,7 +287,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
         for (const auto &M : Ms)
           Out.push_back(usr(M));
         if (Ms.empty()) {
-          addAttrTargets(T, Class, Attr, Out);
+          addAttrTargets(T, Class, Attr, E, Out);
           Held = true;
         }
       }
@@ -913,10 +917,18 @@ void collectStores(const PyTypes &T, TSNode N,
     if (Classes.empty())
       continue;
     std::string Attr(S.text(field(Target, "attribute")));
+    bool Apart = storeAfterRead(T, Attr).has_value();
     std::vector<std::string> Keys;
     for (const auto &Class : Classes)
-      for (const auto &C : T.P.ancestors(Class))
-        Keys.push_back(attrKey(C, Attr));
+      for (const auto &C : T.P.ancestors(Class)) {
+        if (!Apart) {
+          Keys.push_back(attrKey(C, Attr));
+          continue;
+        }
+        std::string Own = ownStoreKey(attrKey(C, Attr), T.F.QualName);
+        Out.push_back({attrKey(C, Attr), Own});
+        Keys.push_back(std::move(Own));
+      }
     store(Keys, Value);
   }
 }
