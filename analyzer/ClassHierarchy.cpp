@@ -7,10 +7,36 @@ namespace graphsafe::lint {
 ClassHierarchy::ClassHierarchy(const std::vector<TUSummary> &TUs) {
   for (const auto &TU : TUs)
     for (const auto &C : TU.Classes)
-      if (ByKey.emplace(C.Key, &C).second)
+      if (ByKey.emplace(C.Key, &C).second) {
         for (const auto &B : C.Bases)
           if (B != C.Key)
             Subclasses[B].push_back(C.Key);
+        for (const auto &[Name, Usr] : C.Methods)
+          MethodOwner.emplace(Usr, std::make_pair(C.Key, Name));
+      }
+}
+
+std::vector<std::string> ClassHierarchy::runners(const std::string &MethodUsr) const {
+  auto Owner = MethodOwner.find(MethodUsr);
+  if (Owner == MethodOwner.end())
+    return {};
+  const auto &[Class, Method] = Owner->second;
+  std::vector<std::string> Out = {Class};
+  std::set<std::string> Seen = {Class};
+  std::vector<std::string> Down = {Class};
+  while (!Down.empty() && Seen.size() < 4096) {
+    std::string C = std::move(Down.back());
+    Down.pop_back();
+    auto Sub = Subclasses.find(C);
+    if (Sub == Subclasses.end())
+      continue;
+    for (const auto &S : Sub->second)
+      if (Seen.insert(S).second && inherited(S, Method) == MethodUsr) {
+        Out.push_back(S);
+        Down.push_back(S);
+      }
+  }
+  return Out;
 }
 
 std::string ClassHierarchy::inherited(const std::string &Class, const std::string &Method) const {

@@ -21,10 +21,15 @@ public:
   const std::vector<std::string> &dispatch(const std::string &Class, const std::string &Method,
                                            bool Exact = false) const;
 
+  // The classes whose instances run the method with USR MethodUsr: the one
+  // defining it and the subclasses that inherit it.
+  std::vector<std::string> runners(const std::string &MethodUsr) const;
+
 private:
   std::string inherited(const std::string &Class, const std::string &Method) const;
   std::map<std::string, const ClassSummary *> ByKey;
   std::map<std::string, std::vector<std::string>> Subclasses;
+  std::map<std::string, std::pair<std::string, std::string>> MethodOwner; // USR -> class, name
   mutable std::map<std::tuple<std::string, std::string, bool>, std::vector<std::string>> Memo;
 };
 

@@ -7,6 +7,7 @@
 #include <deque>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -134,6 +135,7 @@ public:
     }
     fillBeforeOwnStores();
     bindArgumentsOfStoredCalls();
+    learnPrograms(TUs);
   }
 
   // The functions a call may run: the callee, its overrides unless the
@@ -238,14 +240,16 @@ public:
       Bindings Bound;
       int Walk = -1;                 // its entry in the function's Reached
       std::set<std::string> Blocked; // see targets()
+      int Hidden = 0;                // the classes its program cannot meet (hiddenFor)
     };
     std::map<std::pair<std::string, std::string>, Context> Walked;
-    std::map<std::string, int> Contexts;
+    // Per function and program: each program has room for its own contexts.
+    std::map<std::pair<std::string, int>, int> Contexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
                      bool CallerMechanism, const Bindings &CallerBound, int CallerWalk,
-                     const std::set<std::string> &CallerBlocked) {
+                     const std::set<std::string> &CallerBlocked, int Hidden) {
       // What this call hands the callee's callable parameters; a parameter
       // handed on carries what the caller was handed, when the walk knows it.
       Bindings Bound;
@@ -278,6 +282,8 @@ public:
       std::string BlockedKey =
           Blocked.empty() ? "" : fmt::format("|blocked={}", fmt::join(Blocked, ","));
       for (const auto &T : Targets) {
+        if (hiddenMethod(T, *HiddenSets[Hidden]))
+          continue;
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
@@ -303,26 +309,30 @@ public:
         if (Mechanism)
           Key += "|mechanism";
         Key += BoundKey + BlockedKey;
+        if (Hidden)
+          Key += fmt::format("|program{}", Hidden);
         // Past the bound, one context with nothing known stands for the rest.
-        bool Room = Contexts[T] < MaxContexts;
-        Context Ctx =
-            Room ? Context{CalleeSelf, std::move(Passed), Gate, Mechanism, Bound, -1, Blocked}
-                 : Context{};
+        bool Room = Contexts[{T, Hidden}] < MaxContexts;
+        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate,  Mechanism, Bound,
+                                     -1,         Blocked,           Hidden}
+                           : Context{};
+        Ctx.Hidden = Hidden;
         Ctx.Walk = static_cast<int>(R.With.size());
-        if (Walked.emplace(std::make_pair(T, Room ? Key : ""), Ctx).second) {
-          ++Contexts[T];
+        std::string Fallback = Hidden ? fmt::format("|program{}", Hidden) : "";
+        if (Walked.emplace(std::make_pair(T, Room ? Key : Fallback), Ctx).second) {
+          ++Contexts[{T, Hidden}];
           R.FromWalk.push_back(CallerWalk);
           R.With.push_back(Ctx.Passed);
           R.Gates.push_back(Ctx.Gate);
           R.Mechanisms.push_back(Ctx.Mechanism);
           R.From.push_back({Caller, &Via});
-          Queue.push_back({T, Room ? Key : ""});
+          Queue.push_back({T, Room ? Key : Fallback});
         }
       }
     };
     for (size_t I = 0; I < Roots.size(); ++I)
       visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
-            false, {}, -1, {});
+            false, {}, -1, {}, hiddenFor(*Roots[I]));
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -332,7 +342,7 @@ public:
         if ((C.Context == CaptureContext::Ambient || C.Context == CaptureContext::InRegion) &&
             runsWith(C.When, Ctx.Passed))
           visit(C, At.first, Ctx.Self, Ctx.Gate, Ctx.Passed, Ctx.Mechanism, Ctx.Bound, Ctx.Walk,
-                Ctx.Blocked);
+                Ctx.Blocked, Ctx.Hidden);
     }
     return Seen;
   }
@@ -537,6 +547,143 @@ private:
     }
   }
 
+  // Python test modules that nothing imports are programs of their own
+  // (TUSummary::ImportedFiles): a class only such files build (a test's
+  // stub) exists only while the test building it runs. LeafOnly: those
+  // classes. Other files nothing analysed imports may be imported from
+  // outside (a server's registry), so what they build counts everywhere.
+  static bool isTestFile(const std::string &File) {
+    std::string Name = File.substr(File.rfind('/') + 1);
+    return Name.rfind("test_", 0) == 0 ||
+           (Name.size() > 8 && Name.compare(Name.size() - 8, 8, "_test.py") == 0);
+  }
+  void learnPrograms(const std::vector<TUSummary> &TUs) {
+    std::map<std::string, std::set<std::string>> BuiltIn;
+    for (const auto &TU : TUs) {
+      TUByFile.emplace(TU.File, &TU);
+      Imported.insert(TU.ImportedFiles.begin(), TU.ImportedFiles.end());
+      for (const auto &C : TU.BuiltClasses)
+        BuiltIn[C].insert(TU.File);
+    }
+    for (const auto &[Class, Files] : BuiltIn) {
+      BuiltAnywhere.insert(Class);
+      if (std::all_of(Files.begin(), Files.end(),
+                      [&](const std::string &F) { return !Imported.count(F) && isTestFile(F); }))
+        LeafOnly.emplace(Class, Files);
+    }
+  }
+
+  // The leaf-only classes a capture in File cannot meet: those no file of
+  // its program builds. Its program is File, what it imports, transitively,
+  // and the conftest.py files pytest loads for it. Empty for a file some
+  // module imports (it runs in every program that does).
+  std::set<std::string> hiddenInFile(const std::string &File) const {
+    std::set<std::string> Hidden;
+    if (!LeafOnly.empty() && TUByFile.count(File) && !Imported.count(File)) {
+      std::set<std::string> Program;
+      std::vector<std::string> Todo = {File};
+      for (std::string Dir = File; Dir.rfind('/') != std::string::npos && Dir.rfind('/') > 0;) {
+        Dir.resize(Dir.rfind('/'));
+        Todo.push_back(Dir + "/conftest.py");
+      }
+      while (!Todo.empty()) {
+        std::string F = std::move(Todo.back());
+        Todo.pop_back();
+        auto It = TUByFile.find(F);
+        if (It == TUByFile.end() || !Program.insert(F).second)
+          continue;
+        Todo.insert(Todo.end(), It->second->ImportedFiles.begin(), It->second->ImportedFiles.end());
+      }
+      for (const auto &[Class, Files] : LeafOnly)
+        if (std::none_of(Files.begin(), Files.end(),
+                         [&](const std::string &F) { return Program.count(F); }))
+          Hidden.insert(Class);
+    }
+    return Hidden;
+  }
+
+  // For a capture in the function owning Root: the leaf-only classes no
+  // program running it can meet. A function in a module others import runs
+  // in the programs of the scripts and tests that call it, when its callers
+  // lead to such files alone; a caller chain ending elsewhere (an entry
+  // point of a library, a cycle, too far up) makes its program unknown.
+  int hiddenFor(const CallEdge &Root) const {
+    const std::string &File = Root.Loc.File;
+    auto TU = TUByFile.find(File);
+    if (LeafOnly.empty() || TU == TUByFile.end())
+      return 0;
+    std::string Owner;
+    for (const auto &F : TU->second->Functions)
+      if (!F.Calls.empty() && &F.Calls.front() <= &Root && &Root <= &F.Calls.back())
+        Owner = F.Usr;
+    if (auto It = HiddenOfFunction.find(Owner); It != HiddenOfFunction.end())
+      return It->second;
+    std::optional<std::set<std::string>> Hidden;
+    auto meet = [&](const std::set<std::string> &H) {
+      if (!Hidden) {
+        Hidden = H;
+        return;
+      }
+      std::set<std::string> Both;
+      std::set_intersection(Hidden->begin(), Hidden->end(), H.begin(), H.end(),
+                            std::inserter(Both, Both.end()));
+      Hidden = std::move(Both);
+    };
+    if (!Imported.count(File)) {
+      meet(hiddenInFile(File));
+    } else if (!Owner.empty()) {
+      entryContexts(Owner); // fills Callers
+      std::set<std::string> Seen = {Owner};
+      std::vector<std::string> Todo = {Owner};
+      while (!Todo.empty() && (!Hidden || !Hidden->empty())) {
+        std::string F = std::move(Todo.back());
+        Todo.pop_back();
+        if (Seen.size() > 4096) {
+          Hidden = std::set<std::string>{}; // too far up to tell: any program
+          break;
+        }
+        // Nothing analysed calls it: a program outside, which cannot build
+        // the classes of files nothing imports.
+        auto It = Callers.find(F);
+        if (It == Callers.end())
+          continue;
+        for (const auto &[Caller, Edge] : It->second) {
+          const std::string &CallerFile = Edge->Loc.File;
+          if (TUByFile.count(CallerFile) && !Imported.count(CallerFile))
+            meet(hiddenInFile(CallerFile));
+          else if (Seen.insert(Caller).second)
+            Todo.push_back(Caller);
+        }
+      }
+    }
+    if (!Hidden) { // no script or test calls it
+      Hidden.emplace();
+      for (const auto &[Class, Files] : LeafOnly)
+        Hidden->insert(Class);
+    }
+    auto [Id, New] = HiddenIds.emplace(std::move(*Hidden), static_cast<int>(HiddenSets.size()));
+    if (New)
+      HiddenSets.push_back(&Id->first);
+    return HiddenOfFunction[Owner] = Id->second;
+  }
+
+  // Whether no instance able to run method T exists in a program that cannot
+  // meet the classes Hidden: every class running it that anything builds is
+  // hidden.
+  bool hiddenMethod(const std::string &T, const std::set<std::string> &Hidden) const {
+    if (Hidden.empty())
+      return false;
+    bool AnyBuilt = false;
+    for (const auto &C : Classes.runners(T)) {
+      if (!BuiltAnywhere.count(C))
+        continue;
+      if (!Hidden.count(C))
+        return false;
+      AnyBuilt = true;
+    }
+    return AnyBuilt;
+  }
+
   // A call through storage passes its arguments to whatever function is
   // stored there: `py:argof:KEY#I` holds what such calls pass at position I,
   // which becomes what those functions' parameter I holds. Until nothing
@@ -691,6 +838,13 @@ private:
   static constexpr size_t MaxEntries = 16;
   std::map<std::string, std::vector<std::string>> Overriders;
   std::map<std::string, std::vector<std::string>> Stores;
+  // Programs (learnPrograms).
+  std::map<std::string, const TUSummary *> TUByFile;
+  std::set<std::string> Imported, BuiltAnywhere;
+  std::map<std::string, std::set<std::string>> LeafOnly;
+  mutable std::map<std::string, int> HiddenOfFunction;
+  mutable std::map<std::set<std::string>, int> HiddenIds = {{{}, 0}};
+  mutable std::vector<const std::set<std::string> *> HiddenSets = {&HiddenIds.begin()->first};
   // Functions a partial binding leading arguments was stored for.
   std::set<std::string> Shifted;
   // The parameters each function's sites and calls test (ParamTest::Index),

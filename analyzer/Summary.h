@@ -259,6 +259,13 @@ struct TUSummary {
   // Where it begins a capture in any mode.
   SourceLoc AnyCapture;
   std::vector<ClassSummary> Classes;
+  // Python: the analysed files this module imports (with the packages above
+  // them, whose __init__ runs first), and the classes (ClassSummary keys) it
+  // makes instances of. A script or test that nothing imports is a program
+  // of its own: classes only other such programs build never reach its
+  // captures.
+  std::vector<std::string> ImportedFiles;
+  std::vector<std::string> BuiltClasses;
 };
 
 } // namespace graphsafe::lint

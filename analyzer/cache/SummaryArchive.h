@@ -35,7 +35,7 @@ template <class A> void serialize(A &Ar, FunctionSummary &F) {
 }
 template <class A> void serialize(A &Ar, TUSummary &S) {
   Ar(S.File, S.Functions, S.CallableStores, S.ThreadEntries, S.GlobalCapture, S.AnyCapture,
-     S.Classes);
+     S.Classes, S.ImportedFiles, S.BuiltClasses);
 }
 
 } // namespace lint

@@ -35,7 +35,7 @@ GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
                         Overrides, MinArgs, MaxArgs, Sites, Calls, ReturnBranches)
 GRAPHSAFE_JSON_AS_ARRAY(TUSummary, File, Functions, CallableStores, ThreadEntries, GlobalCapture,
-                        AnyCapture, Classes)
+                        AnyCapture, Classes, ImportedFiles, BuiltClasses)
 
 nlohmann::json summaryToJson(const TUSummary &S) { return S; }
 

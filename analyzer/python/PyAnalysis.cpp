@@ -109,8 +109,10 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
     PyTypes T(P, M, F, Cache);
     walkWithParents(F.body(), [&](TSNode N, TSNode Up, TSNode UpUp) {
       if (constructs(S, N, Up, UpUp))
-        if (std::string Q = T.resolve(N); !Q.empty() && P.classNamed(Q))
+        if (std::string Q = T.resolve(N); !Q.empty() && P.classNamed(Q)) {
           Out.Built.insert(Q);
+          Out.BuiltIn[M.Path].insert(Q);
+        }
       if (keepsTensorLearningRate(T, N))
         Out.TensorLearningRates.insert(M.Module);
       if (!is(N, "call"))
@@ -155,6 +157,46 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       return true;
     });
   }
+}
+
+// What makes this module's place in a program: the analysed modules it
+// imports (and the packages above them) and the classes it builds, class
+// attributes naming a class included (`layer_class = Block` is built
+// wherever the holder is).
+void noteProgramFacts(const PyProgram &P, const PyModuleInfo &M, TUSummary &Out) {
+  std::set<std::string> Files;
+  auto importModule = [&](std::string Dotted) {
+    const PyModuleInfo *Found = nullptr;
+    for (;;) {
+      if ((Found = P.moduleNamed(Dotted)))
+        break;
+      size_t Cut = Dotted.rfind('.');
+      if (Cut == std::string::npos)
+        return;
+      Dotted.resize(Cut);
+    }
+    Files.insert(Found->Path);
+    for (size_t Cut = Dotted.rfind('.'); Cut != std::string::npos; Cut = Dotted.rfind('.')) {
+      Dotted.resize(Cut);
+      if (const PyModuleInfo *Package = P.moduleNamed(Dotted))
+        Files.insert(Package->Path);
+    }
+  };
+  for (const auto &D : M.ImportedModules)
+    importModule(D);
+  for (const auto &[Local, Q] : M.Imports)
+    importModule(Q);
+  Files.erase(M.Path);
+  Out.ImportedFiles.assign(Files.begin(), Files.end());
+  std::set<std::string> Built;
+  if (auto It = P.Learned.BuiltIn.find(M.Path); It != P.Learned.BuiltIn.end())
+    for (const auto &C : It->second)
+      Built.insert(classKey(C));
+  for (const auto &[Name, C] : M.Classes)
+    for (const auto &[Attr, Named] : C.ClassLevelNames)
+      if (P.classNamed(Named))
+        Built.insert(classKey(Named));
+  Out.BuiltClasses.assign(Built.begin(), Built.end());
 }
 
 void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
@@ -359,6 +401,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       CS.Methods[Method] = usr(Name + "." + Method);
     Out.Classes.push_back(std::move(CS));
   }
+  noteProgramFacts(P, M, Out);
 }
 
 } // namespace

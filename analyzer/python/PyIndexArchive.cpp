@@ -7,12 +7,12 @@ namespace graphsafe::lint::py {
 
 std::string packIndex(const PyModuleInfo &M) {
   return packBinary(M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt);
+                    M.GlobalsBuilt, M.ImportedModules);
 }
 
 bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
   if (!unpackBinary(Bytes, M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt))
+                    M.GlobalsBuilt, M.ImportedModules))
     return false;
   for (auto &[Name, C] : M.Classes)
     C.Module = &M;
@@ -25,7 +25,8 @@ std::string interfaceHash(const PyModuleInfo &M) {
     if (!F.IsLambda)
       Named.push_back(F);
   return contentHash(
-      packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt));
+      packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt,
+                 M.ImportedModules));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }

@@ -74,7 +74,9 @@ void indexImports(PyModuleInfo &M, TSNode N) {
     for (TSNode C : namedChildren(N)) {
       if (is(C, "aliased_import")) {
         M.Imports[std::string(S.text(field(C, "alias")))] = dotted(S, field(C, "name"));
+        M.ImportedModules.insert(dotted(S, field(C, "name")));
       } else if (is(C, "dotted_name")) {
+        M.ImportedModules.insert(dotted(S, C));
         // `import a.b` binds a, and a.b.f still spells the full name.
         std::string Full = dotted(S, C);
         std::string Head = Full.substr(0, Full.find('.'));
@@ -88,6 +90,8 @@ void indexImports(PyModuleInfo &M, TSNode N) {
   std::string From = dotted(S, ModNode);
   if (is(ModNode, "relative_import"))
     From = relativeBase(M, From);
+  // `from a import b` imports a, and a.b when b is a module.
+  M.ImportedModules.insert(From);
   uint32_t Count = ts_node_named_child_count(N);
   for (uint32_t I = 0; I < Count; ++I) {
     TSNode C = ts_node_named_child(N, I);
@@ -482,6 +486,8 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(ElementClasses, Other.ElementClasses);
   HandsOn.insert(Other.HandsOn.begin(), Other.HandsOn.end());
   Built.insert(Other.Built.begin(), Other.Built.end());
+  for (const auto &[Path, Classes] : Other.BuiltIn)
+    BuiltIn[Path].insert(Classes.begin(), Classes.end());
   TensorLearningRates.insert(Other.TensorLearningRates.begin(), Other.TensorLearningRates.end());
 }
 
@@ -530,6 +536,10 @@ void PyProgram::link() {
     for (auto &[Local, Q] : M->Imports)
       if (Q.rfind(M->RootPrefix, 0) != 0 && Own(Q))
         Q = M->RootPrefix + Q;
+    std::set<std::string> Prefixed;
+    for (const auto &D : M->ImportedModules)
+      Prefixed.insert(D.rfind(M->RootPrefix, 0) != 0 && Own(D) ? M->RootPrefix + D : D);
+    M->ImportedModules = std::move(Prefixed);
   }
   bindSiblingImports();
   bindStarImports();
@@ -845,11 +855,19 @@ void PyProgram::bindSiblingImports() {
     auto Siblings = NamesIn.find(Dir);
     if (Siblings == NamesIn.end() || isPackage(Dir))
       continue;
-    for (auto &[Local, Q] : M->Imports) {
+    auto sibling = [&](std::string &Q) {
       std::string Head = Q.substr(0, Q.find('.'));
       if (auto It = Siblings->second.find(Head); It != Siblings->second.end() && It->second != Head)
         Q = It->second + Q.substr(Head.size());
+    };
+    for (auto &[Local, Q] : M->Imports)
+      sibling(Q);
+    std::set<std::string> Bound;
+    for (std::string D : M->ImportedModules) {
+      sibling(D);
+      Bound.insert(std::move(D));
     }
+    M->ImportedModules = std::move(Bound);
   }
 }
 

@@ -83,6 +83,8 @@ struct PyModuleInfo {
   std::vector<std::string> Aliases;
   std::unique_ptr<PySource> Src;
   std::map<std::string, std::string> Imports; // local name -> qualified name
+  // Every module an import names, in full (`import a.b` binds a, imports a.b).
+  std::set<std::string> ImportedModules;
   std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
   std::vector<PyFunctionDef> Functions;       // all defs, nested and methods, and the module body
   std::map<std::string, PyClassDef> Classes;  // by qualified name
@@ -147,6 +149,8 @@ struct PyLearned {
   // Classes whose instances the program may make: called, or handed on as
   // values (analyzer/python/PyAnalysis.cpp, constructs).
   std::set<std::string> Built;
+  // The same, by the path of the module that makes them.
+  std::map<std::string, std::set<std::string>> BuiltIn;
   // Modules that keep learning rates in tensors: they update a param
   // group's 'lr' in place with a tensor method (`group['lr'].fill_(v)`) or
   // assign it a tensor, so reading one under capture there, or in a module
