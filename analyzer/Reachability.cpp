@@ -199,7 +199,10 @@ public:
       };
       follow(Stores);
       if (!Via.Exact || Key != Via.CalleeUsr)
-        follow(Overriders);
+        if (auto It = Overriders.find(Key); It != Overriders.end())
+          for (const auto &T : madeOverrides(Key, It->second))
+            if (Seen.insert(T).second)
+              Todo.push_back(T);
     }
     // A call through a value passing N positional arguments does not run a
     // stored function that cannot take N (it would raise TypeError).
@@ -554,6 +557,8 @@ private:
   // outside (a server's registry), so what they build counts everywhere.
   static bool isTestFile(const std::string &File) {
     std::string Name = File.substr(File.rfind('/') + 1);
+    if (Name.size() < 3 || Name.compare(Name.size() - 3, 3, ".py") != 0)
+      return false; // C++ test sources link with the rest
     return Name.rfind("test_", 0) == 0 ||
            (Name.size() > 8 && Name.compare(Name.size() - 8, 8, "_test.py") == 0);
   }
@@ -682,6 +687,30 @@ private:
       AnyBuilt = true;
     }
     return AnyBuilt;
+  }
+
+  // Rapid type analysis of a virtual call to Base: the overrides some
+  // object the program makes runs (ClassHierarchy::runners). When the
+  // program makes no object running Base or any override (the objects come
+  // from code not analysed), every override, as the class hierarchy says.
+  std::vector<std::string> madeOverrides(const std::string &Base,
+                                         const std::vector<std::string> &Overrides) const {
+    if (BuiltAnywhere.empty())
+      return Overrides;
+    auto made = [&](const std::string &Method) {
+      auto Runners = Classes.runners(Method);
+      return std::any_of(Runners.begin(), Runners.end(),
+                         [&](const std::string &C) { return BuiltAnywhere.count(C) > 0; });
+    };
+    auto known = [&](const std::string &Method) { return !Classes.runners(Method).empty(); };
+    std::vector<std::string> Out;
+    bool AnyMade = made(Base);
+    for (const auto &O : Overrides)
+      if (!known(O) || made(O)) {
+        Out.push_back(O);
+        AnyMade |= known(O);
+      }
+    return AnyMade ? Out : Overrides;
   }
 
   // A call through storage passes its arguments to whatever function is

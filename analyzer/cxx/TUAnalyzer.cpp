@@ -2,6 +2,7 @@
 
 #include "AstUtil.h"
 #include "CaptureRegionFinder.h"
+#include "ConstructedClasses.h"
 #include "ObjectOwners.h"
 #include "checks/Check.h"
 
@@ -118,6 +119,7 @@ public:
       store(V, V->getInit());
       collectStoresIn(V->getInit());
     }
+    collectClassFacts(Collector.Functions, Collector.Globals, usrOf, Out);
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {
       FunctionSummary S;
