@@ -60,12 +60,7 @@ std::string xml(const std::string &S) {
 }
 
 std::string relativeTo(const std::string &File, const std::string &Base) {
-  fs::path P(File);
-  if (Base.empty() || !P.is_absolute())
-    return File;
-  std::error_code EC;
-  fs::path Rel = fs::relative(P, Base, EC);
-  return !EC && !Rel.empty() && *Rel.begin() != ".." ? Rel.generic_string() : File;
+  return pathUnderBase(File, Base).value_or(File);
 }
 
 std::string where(const SourceLoc &L, const std::string &Base) {

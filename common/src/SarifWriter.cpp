@@ -23,16 +23,27 @@ const char *sarifLevel(Severity S) {
   return "warning";
 }
 
+} // namespace
+
+std::optional<std::string> pathUnderBase(const std::string &File, const std::string &Base) {
+  fs::path P(File);
+  if (Base.empty() || !P.is_absolute())
+    return std::nullopt;
+  std::error_code EC;
+  fs::path Rel = fs::relative(P, Base, EC);
+  if (EC || Rel.empty() || *Rel.begin() == "..")
+    return std::nullopt;
+  return Rel.generic_string();
+}
+
+namespace {
+
 std::string uri(const std::string &File, const std::string &Base) {
   if (File.empty())
     return File;
+  if (auto Under = pathUnderBase(File, Base))
+    return *Under;
   fs::path P(File);
-  if (!Base.empty() && P.is_absolute()) {
-    std::error_code EC;
-    fs::path Rel = fs::relative(P, Base, EC);
-    if (!EC && !Rel.empty() && *Rel.begin() != "..")
-      return Rel.generic_string();
-  }
   return P.is_absolute() ? "file://" + P.generic_string() : P.generic_string();
 }
 

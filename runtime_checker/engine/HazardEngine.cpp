@@ -204,9 +204,11 @@ void HazardEngine::onGraphExec(const Event &E) {
   X.Graph = E.Graph;
   X.Nodes = E.Nodes;
   // Its pool blocks were announced just before, naming this exec.
-  for (PoolBlock &B : PoolBlocks)
-    if (B.Producer.empty() && B.ProducerExec == E.Exec)
-      B.Producer = E.Graph;
+  if (auto It = AwaitingProducer.find(E.Exec); It != AwaitingProducer.end()) {
+    for (size_t Id : It->second)
+      PoolBlocks[Id].Producer = E.Graph;
+    AwaitingProducer.erase(It);
+  }
   resolveTouches(X);
 }
 

@@ -203,7 +203,9 @@ private:
   std::map<std::string, FreedUse> FreedUses;                  // "graph|block id" -> its finding.
   std::vector<PoolBlock> PoolBlocks;                          // By id.
   std::map<uint64_t, size_t> LivePoolBlocks;                  // Start address -> pool block id.
-  std::multimap<uint64_t, size_t> PoolBlocksByStart;          // Dead ones too.
+  // Blocks an instantiate announced before its exec event named the graph.
+  std::map<std::string, std::vector<size_t>> AwaitingProducer; // exec -> pool block ids
+  std::multimap<uint64_t, size_t> PoolBlocksByStart;           // Dead ones too.
   bool PoolUsesStale = false;     // Blocks announced since execs' PoolUses were looked up.
   std::set<std::string> Reported; // Deduplication keys.
   std::vector<Finding> Out;

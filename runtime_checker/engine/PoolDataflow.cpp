@@ -27,6 +27,8 @@ void HazardEngine::onPoolBlock(const Event &E) {
   if (auto X = Execs.find(E.Exec); X != Execs.end())
     B.Producer = X->second.Graph; // Announced by an update of a known exec.
   size_t Id = PoolBlocks.size();
+  if (B.Producer.empty())
+    AwaitingProducer[E.Exec].push_back(Id);
   PoolBlocks.push_back(std::move(B));
   LivePoolBlocks[E.Addr] = Id;
   PoolBlocksByStart.emplace(E.Addr, Id);

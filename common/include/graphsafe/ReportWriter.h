@@ -24,6 +24,10 @@ struct WriteOptions {
   std::string BaseDir;        // SARIF, JUnit: paths are made relative to this when possible.
 };
 
+// File as a path under Base (WriteOptions::BaseDir), when it is an absolute
+// path inside Base; nothing otherwise.
+std::optional<std::string> pathUnderBase(const std::string &File, const std::string &Base);
+
 void writeText(std::ostream &OS, const Report &R, const WriteOptions &Opts);
 void writeJson(std::ostream &OS, const Report &R, const WriteOptions &Opts);
 void writeSarif(std::ostream &OS, const Report &R, const WriteOptions &Opts);
