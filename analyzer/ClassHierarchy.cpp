@@ -1,5 +1,6 @@
 #include "ClassHierarchy.h"
 
+#include <functional>
 #include <set>
 
 namespace graphsafe::lint {
@@ -16,12 +17,8 @@ ClassHierarchy::ClassHierarchy(const std::vector<TUSummary> &TUs) {
       }
 }
 
-std::vector<std::string> ClassHierarchy::runners(const std::string &MethodUsr) const {
-  auto Owner = MethodOwner.find(MethodUsr);
-  if (Owner == MethodOwner.end())
-    return {};
-  const auto &[Class, Method] = Owner->second;
-  std::vector<std::string> Out = {Class};
+void ClassHierarchy::walkDown(const std::string &Class,
+                              const std::function<bool(const std::string &)> &Visit) const {
   std::set<std::string> Seen = {Class};
   std::vector<std::string> Down = {Class};
   while (!Down.empty() && Seen.size() < 4096) {
@@ -31,11 +28,23 @@ std::vector<std::string> ClassHierarchy::runners(const std::string &MethodUsr) c
     if (Sub == Subclasses.end())
       continue;
     for (const auto &S : Sub->second)
-      if (Seen.insert(S).second && inherited(S, Method) == MethodUsr) {
-        Out.push_back(S);
+      if (Seen.insert(S).second && Visit(S))
         Down.push_back(S);
-      }
   }
+}
+
+std::vector<std::string> ClassHierarchy::runners(const std::string &MethodUsr) const {
+  auto Owner = MethodOwner.find(MethodUsr);
+  if (Owner == MethodOwner.end())
+    return {};
+  const auto &[Class, Method] = Owner->second;
+  std::vector<std::string> Out = {Class};
+  walkDown(Class, [&](const std::string &S) {
+    if (inherited(S, Method) != MethodUsr)
+      return false; // it and its subclasses run another override
+    Out.push_back(S);
+    return true;
+  });
   return Out;
 }
 
@@ -67,23 +76,12 @@ ClassHierarchy::dispatch(const std::string &Class, const std::string &Method, bo
     Out.push_back(Base);
   if (Exact)
     return Out;
-  std::set<std::string> Seen = {Class};
-  std::vector<std::string> Down = {Class};
-  while (!Down.empty() && Seen.size() < 4096) {
-    std::string C = std::move(Down.back());
-    Down.pop_back();
-    auto Sub = Subclasses.find(C);
-    if (Sub == Subclasses.end())
-      continue;
-    for (const auto &S : Sub->second) {
-      if (!Seen.insert(S).second)
-        continue;
-      Down.push_back(S);
-      const ClassSummary *D = ByKey.at(S);
-      if (auto M = D->Methods.find(Method); M != D->Methods.end())
-        Out.push_back(M->second);
-    }
-  }
+  walkDown(Class, [&](const std::string &S) {
+    const ClassSummary *D = ByKey.at(S);
+    if (auto M = D->Methods.find(Method); M != D->Methods.end())
+      Out.push_back(M->second);
+    return true;
+  });
   return Out;
 }
 

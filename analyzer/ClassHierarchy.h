@@ -4,6 +4,7 @@
 
 #include "Summary.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -26,6 +27,9 @@ public:
   std::vector<std::string> runners(const std::string &MethodUsr) const;
 
 private:
+  // Visits Class's subclasses, each once, going below those Visit accepts.
+  void walkDown(const std::string &Class,
+                const std::function<bool(const std::string &)> &Visit) const;
   std::string inherited(const std::string &Class, const std::string &Method) const;
   std::map<std::string, const ClassSummary *> ByKey;
   std::map<std::string, std::vector<std::string>> Subclasses;
