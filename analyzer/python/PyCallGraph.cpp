@@ -50,6 +50,29 @@ bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
   return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
 }
 
+// A function some kernel language's decorator makes GPU code
+// (LibrarySemantics.h, makesDeviceKernel).
+bool isDeviceKernel(const PyProgram &P, const std::string &Function) {
+  const auto [F, M] = P.signature(Function);
+  if (!F || !M || F->Decorators.empty())
+    return false;
+  for (std::string D : F->Decorators) {
+    if (size_t Paren = D.find('('); Paren != std::string::npos)
+      D.resize(Paren);
+    if (makesDeviceKernel(P.qualify(*M, D)) || makesDeviceKernel(D))
+      return true;
+  }
+  return false;
+}
+
+// Calling a kernel launches (or compiles) it: code outside the host's
+// reach, known and not followed.
+void launchKernels(const PyProgram &P, std::vector<std::string> &Keys) {
+  for (auto &K : Keys)
+    if (isProjectFunctionKey(P, K) && isDeviceKernel(P, K.substr(3)))
+      K = external(K.substr(3));
+}
+
 // Storage whose callables are known only once every file's stores are
 // joined: parameters, attributes, items, returns, decorated names.
 bool isStorageKey(const std::string &K) {
@@ -360,6 +383,7 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
   std::vector<std::string> Out;
   valueTargetsAt(T, Expr, 0, Out);
   --Nesting;
+  launchKernels(T.P, Out);
   dedupe(Out);
   return Out;
 }
@@ -563,7 +587,21 @@ std::vector<std::string> boundSelfMethods(const PyTypes &T, TSNode E) {
 
 } // namespace
 
+namespace {
+
+Callees resolveCallees(const PyTypes &T, TSNode Call);
+
+} // namespace
+
 Callees calleesOf(const PyTypes &T, TSNode Call) {
+  Callees Out = resolveCallees(T, Call);
+  launchKernels(T.P, Out.Keys);
+  return Out;
+}
+
+namespace {
+
+Callees resolveCallees(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
   TSNode Fn = unparen(field(Call, "function"));
@@ -658,6 +696,8 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
   }
   return Out;
 }
+
+} // namespace
 
 std::vector<std::string> handedFunctions(const PyTypes &T, TSNode Arg) {
   Arg = unparen(Arg);

@@ -83,6 +83,33 @@ const Names ModuleWrappers = {
 
 } // namespace
 
+bool makesDeviceKernel(const std::string &Decorator) {
+  static const Names Exact = {"cutlass.cute.kernel",
+                              "cutlass.cute.jit",
+                              "cute.kernel",
+                              "cute.jit",
+                              "triton.jit",
+                              "triton.autotune",
+                              "triton.heuristics",
+                              "triton.runtime.jit.jit",
+                              "triton.runtime.autotuner.autotune",
+                              "triton.runtime.autotuner.heuristics",
+                              "numba.cuda.jit",
+                              "numba.njit",
+                              "numba.jit",
+                              "cuda.tile.kernel",
+                              "cuda.tile.function",
+                              "warp.kernel",
+                              "warp.func",
+                              "tilelang.jit",
+                              "tilelang.language.prim_func",
+                              "tvm.script.tir.prim_func",
+                              "helion.kernel",
+                              "cupyx.jit.rawkernel",
+                              "cupy.fuse"};
+  return Exact.count(Decorator) > 0;
+}
+
 bool wrapsModule(const std::string &Callee) { return ModuleWrappers.count(Callee) > 0; }
 
 bool callsFirstArgument(const std::string &Callee) {

@@ -31,4 +31,12 @@ bool callsFirstArgument(const std::string &Callee);
 // Of those, the module wrappers: the result stands for the module it wraps.
 bool wrapsModule(const std::string &Callee);
 
+// Decorators (qualified, call parentheses dropped) that make a function GPU
+// code of a kernel language: CuTe DSL (`cute.kernel`, `cute.jit`), Triton
+// (`triton.jit`, `triton.autotune`, `triton.heuristics`), Numba CUDA,
+// cuTile, Warp, TileLang, Helion, CuPy's JIT. Calling such a function
+// compiles or launches a kernel; its body is traced for the device, never
+// run as host Python, so it is no captured host code.
+bool makesDeviceKernel(const std::string &Decorator);
+
 } // namespace graphsafe::lint::py
