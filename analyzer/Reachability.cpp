@@ -136,6 +136,7 @@ public:
     fillBeforeOwnStores();
     bindArgumentsOfStoredCalls();
     learnPrograms(TUs);
+    learnCallableParams();
   }
 
   // The functions a call may run: the callee, its overrides unless the
@@ -231,7 +232,8 @@ public:
   // so the self calls of an inherited method dispatch on the class that
   // reached it; the first way a function is reached is the one reported.
   ReachedSet reach(const std::vector<const CallEdge *> &Roots,
-                   const std::vector<std::vector<ConstArg>> &RootKnew = {}) const {
+                   const std::vector<std::vector<ConstArg>> &RootKnew = {},
+                   const std::vector<Bindings> &RootBound = {}) const {
     ReachedSet Seen;
     // A context: the class `self` has, the literals the call passed, and the
     // environment variable the chain of calls needed set.
@@ -255,23 +257,23 @@ public:
                      const std::set<std::string> &CallerBlocked, int Hidden) {
       // What this call hands the callee's callable parameters; a parameter
       // handed on carries what the caller was handed, when the walk knows it.
-      Bindings Bound;
-      std::string BoundKey;
+      Bindings CallsBound;
+      std::string CallsBoundKey;
       for (const auto &[Param, Callable] : Via.Binds) {
         if (Callable.empty()) { // the call hands it no callable
           if (CalledParams.count(Param))
-            Bound[Param];
+            CallsBound[Param];
           continue;
         }
         if (Callable.rfind('=', 0) != 0) {
-          Bound[Param].push_back(Callable);
+          CallsBound[Param].push_back(Callable);
           continue;
         }
         if (auto It = CallerBound.find(Callable.substr(1)); It != CallerBound.end())
-          Bound[Param].insert(Bound[Param].end(), It->second.begin(), It->second.end());
+          CallsBound[Param].insert(CallsBound[Param].end(), It->second.begin(), It->second.end());
       }
-      for (const auto &[Param, Callables] : Bound)
-        BoundKey += fmt::format("|{}={}", Param, fmt::join(Callables, ","));
+      for (const auto &[Param, Callables] : CallsBound)
+        CallsBoundKey += fmt::format("|{}={}", Param, fmt::join(Callables, ","));
       std::vector<ConstArg> Known = factsAtCall(Via, CallerKnew, false);
       const std::string &Gate = CallerGate.empty() ? Via.EnvGate : CallerGate;
       bool Mechanism = CallerMechanism || Via.Mechanism;
@@ -287,6 +289,15 @@ public:
       for (const auto &T : Targets) {
         if (hiddenMethod(T, *HiddenSets[Hidden]))
           continue;
+        // A closure of a function the walk knows the callables of sees them
+        // too (`def call_fn(): fn(*args)` inside the capturing helper).
+        Bindings Bound = CallsBound;
+        std::string BoundKey = CallsBoundKey;
+        for (const auto &[Param, Callables] : CallerBound)
+          if (!Bound.count(Param) && enclosedBy(T, Param)) {
+            Bound[Param] = Callables;
+            BoundKey += fmt::format("|{}={}", Param, fmt::join(Callables, ","));
+          }
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
@@ -335,7 +346,7 @@ public:
     };
     for (size_t I = 0; I < Roots.size(); ++I)
       visit(*Roots[I], "", "", "", I < RootKnew.size() ? RootKnew[I] : std::vector<ConstArg>{},
-            false, {}, -1, {}, hiddenFor(*Roots[I]));
+            false, I < RootBound.size() ? RootBound[I] : Bindings{}, -1, {}, hiddenFor(*Roots[I]));
     while (!Queue.empty()) {
       auto At = Queue.front();
       Queue.pop_front();
@@ -412,6 +423,19 @@ public:
     return entryContextsAt(Usr, 0, Visiting);
   }
 
+  // The callables Usr's callable parameters hold where code of Usr runs
+  // under When (tests of its parameters): what the calls into Usr pass that
+  // can meet When, and what their callers hand on, likewise, up to four
+  // callers up. A capture that runs only under a flag calls what the callers
+  // setting the flag pass, not what every caller passes (a benchmark helper
+  // capturing when `use_cuda_graph` is set). A chain the callers cannot tell
+  // (too far up, a cycle) leaves the parameter's storage: every caller's.
+  Bindings entryBindings(const std::string &Usr, const std::vector<ParamTest> &When) const {
+    entryContexts(Usr); // fills Callers
+    std::set<std::string> Visiting;
+    return entryBindingsAt(Usr, When, 0, Visiting);
+  }
+
   // A method called on an object the caller was handed runs, where the
   // walk knows the object's class, that class's method alone; where it does
   // not, the method of the class the parameter is declared or passed as,
@@ -462,7 +486,7 @@ private:
   }
   mutable std::map<std::string, std::vector<std::string>> StoredMemo, Partial;
   mutable unsigned long Cut = 0;
-  std::set<std::string> CalledParams;
+  std::set<std::string> CalledParams, CallableParams;
 
   std::vector<std::string> findStoredFunctions(const std::string &Key, int Depth) const {
     std::vector<std::string> Out;
@@ -689,6 +713,42 @@ private:
     return AnyBuilt;
   }
 
+  // Whether Usr is a function nested in the one whose parameter storage
+  // Param is (`py:param:mod.f#0` and `py:mod.f.inner`).
+  static bool enclosedBy(const std::string &Usr, const std::string &Param) {
+    constexpr std::string_view Prefix = "py:param:";
+    if (Param.rfind(Prefix, 0) != 0)
+      return false;
+    size_t Hash = Param.rfind('#');
+    if (Hash == std::string::npos)
+      return false;
+    std::string Owner = "py:" + Param.substr(Prefix.size(), Hash - Prefix.size()) + ".";
+    return Usr.rfind(Owner, 0) == 0;
+  }
+
+  // The parameters that hold callables: called through, or handed on to
+  // such a parameter of another function (until nothing changes).
+  void learnCallableParams() {
+    std::multimap<std::string, std::string> HandedTo; // callee param -> caller param
+    for (const auto &[Usr, F] : ByUsr)
+      for (const auto &C : F->Calls) {
+        if (C.CalleeUsr.rfind("py:param:", 0) == 0)
+          CallableParams.insert(C.CalleeUsr);
+        for (const auto &[Param, Callable] : C.Binds)
+          if (Callable.rfind('=', 0) == 0)
+            HandedTo.emplace(Param, Callable.substr(1));
+      }
+    std::vector<std::string> Todo(CallableParams.begin(), CallableParams.end());
+    while (!Todo.empty()) {
+      std::string P = std::move(Todo.back());
+      Todo.pop_back();
+      auto [B, E] = HandedTo.equal_range(P);
+      for (auto It = B; It != E; ++It)
+        if (CallableParams.insert(It->second).second)
+          Todo.push_back(It->second);
+    }
+  }
+
   // Rapid type analysis of a virtual call to Base: the overrides some
   // object the program makes runs (ClassHierarchy::runners). When the
   // program makes no object running Base or any override (the objects come
@@ -860,6 +920,73 @@ private:
     return EntryMemo[Usr] = Out;
   }
 
+  Bindings entryBindingsAt(const std::string &Usr, const std::vector<ParamTest> &When, int Depth,
+                           std::set<std::string> &Visiting) const {
+    Bindings Out;
+    auto It = Callers.find(Usr);
+    if (It == Callers.end() || Depth > 4 || !Visiting.insert(Usr).second)
+      return Out;
+    std::string MemoKey = Usr;
+    for (const ParamTest &T : When)
+      MemoKey += fmt::format("|{}.{}.{}.{}", T.Index, static_cast<int>(T.K), T.Global, T.Attr);
+    if (auto Known = BindingsMemo.find(MemoKey); Known != BindingsMemo.end()) {
+      Visiting.erase(Usr);
+      return Known->second;
+    }
+    std::set<std::string> Unknown; // parameters some way in leaves to storage
+    std::set<std::string> Params;
+    for (const auto &[Caller, Via] : It->second)
+      for (const auto &[Param, Callable] : Via->Binds)
+        if (CallableParams.count(Param)) // a callable parameter, not data
+          Params.insert(Param);
+    for (const auto &[Caller, Via] : It->second) {
+      // What this call passes decides the tests: a literal (or a literal
+      // default) that fails When means Usr's code there never runs for it.
+      if (!runsWith(When, factsAtCall(*Via, {}, Via->Dynamic && Shifted.count(Usr))))
+        continue;
+      std::set<std::string> Passed;
+      for (const auto &[Param, Callable] : Via->Binds) {
+        Passed.insert(Param);
+        auto &To = Out[Param];
+        auto add = [&](const std::string &C) {
+          if (std::find(To.begin(), To.end(), C) == To.end())
+            To.push_back(C);
+        };
+        if (Callable.empty())
+          continue; // no callable here
+        if (Callable.rfind('=', 0) != 0) {
+          add(Callable);
+          continue;
+        }
+        // Handed on from the caller's own parameter: what reaches it there.
+        std::string From = Callable.substr(1);
+        Bindings Up = entryBindingsAt(Caller, Via->When, Depth + 1, Visiting);
+        if (auto U = Up.find(From); U != Up.end())
+          for (const auto &C : U->second)
+            add(C);
+        else
+          add(From);
+      }
+      for (const auto &P : Params)
+        if (!Passed.count(P))
+          Unknown.insert(P);
+    }
+    Visiting.erase(Usr);
+    // A call whose argument there is no callable the analysis knows (a
+    // library object's method, a value computed at run time) passes what
+    // nothing here can follow: said by --explain-reach, as any such call.
+    // (A call leaving the parameter out passes its default.)
+    for (const auto &P : Unknown)
+      if (auto B = Out.find(P); B != Out.end()) {
+        B->second.push_back(std::string(UnknownCallee) + P);
+        B->second.push_back(paramDefaultKey(P));
+      }
+    // A chain cut by a cycle or the depth bound left storage in: what is
+    // remembered is never less than the truth.
+    return BindingsMemo[MemoKey] = Out;
+  }
+  mutable std::map<std::string, Bindings> BindingsMemo;
+
   std::map<std::string, const FunctionSummary *> ByUsr;
   // Who calls each function, built when modes need it.
   mutable std::map<std::string, std::vector<std::pair<std::string, const CallEdge *>>> Callers;
@@ -981,6 +1108,7 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
   };
   std::vector<const CallEdge *> Roots;
   std::vector<std::vector<ConstArg>> RootModes;
+  std::vector<CallGraph::Bindings> RootBound;
   for (const auto &[Usr, F] : G.functions()) {
     bool HasRegion =
         std::any_of(F->Sites.begin(), F->Sites.end(),
@@ -1007,9 +1135,10 @@ void captureFindings(const CallGraph &G, const RuleSet &Rules, bool ExplainReach
           if (runsWith(C.When, W)) {
             Roots.push_back(&C);
             RootModes.push_back(W);
+            RootBound.push_back(G.entryBindings(Usr, C.When));
           }
   }
-  CallGraph::ReachedSet Seen = G.reach(Roots, RootModes);
+  CallGraph::ReachedSet Seen = G.reach(Roots, RootModes, RootBound);
   for (const auto &[Usr, R] : Seen) {
     auto chainTo = [&, &Usr = Usr](const std::vector<ParamTest> &When) {
       const CallEdge *Root = nullptr;

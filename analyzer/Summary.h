@@ -197,6 +197,10 @@ inline std::string pyReturnKey(const std::string &FunctionUsr) {
   return "py:ret:" + FunctionUsr.substr(3);
 }
 
+// What a parameter (storage key Param) holds when a call leaves it to its
+// default: the front end stores defaults there too.
+inline std::string paramDefaultKey(const std::string &Param) { return Param + "!default"; }
+
 // Attribute storage read in program order inside one function
 // (python/resolve/AttributeOrder.h): Function's own stores into Base go to
 // ownStoreKey, which Base holds; Function's reads made before them read

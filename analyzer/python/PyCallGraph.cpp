@@ -846,7 +846,7 @@ void collectStores(const PyTypes &T, TSNode N,
     auto Params = callerParameters(*F);
     for (unsigned I = 0; I < Params.size(); ++I)
       if (TSNode Default = field(Params[I], "value"); !ts_node_is_null(Default))
-        store({paramKey(Function, I)}, Default);
+        store({paramKey(Function, I), paramDefaultKey(paramKey(Function, I))}, Default);
     return;
   }
   if (is(N, "return_statement")) {
