@@ -5,6 +5,7 @@
 // what such a call reaches, unless the function is also reached ungated.
 #include "PyContext.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace graphsafe::lint::py {
@@ -95,7 +96,7 @@ std::vector<std::string> comparedTo(const PySource &S, TSNode Rhs) {
   std::vector<std::string> Out;
   for (TSNode I : Items) {
     std::string L = is(I, "integer") ? std::string(S.text(I)) : stringLiteral(S, I);
-    if (L.empty())
+    if (L.empty() && !(is(I, "string") && S.text(I).size() <= 3)) // "" is a value too
       return {};
     Out.push_back(L);
   }
@@ -103,6 +104,37 @@ std::vector<std::string> comparedTo(const PySource &S, TSNode Rhs) {
 }
 
 std::optional<std::string> setTest(const PyTypes &T, TSNode E, int Depth);
+
+// `os.environ.get("X", "0") in ("0", "")`, `== "1"`, `!= "0"`, `not in`:
+// the variable, and whether the comparison holds while it is unset (then
+// its failing branch needs the variable set, and the other way round).
+struct EnvComparison {
+  std::string Name;
+  bool HoldsUnset = false;
+};
+std::optional<EnvComparison> envComparison(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  if (!is(E, "comparison_operator") || ts_node_child_count(E) < 3)
+    return std::nullopt;
+  const PySource &S = *T.M.Src;
+  TSNode Lhs = ts_node_child(E, 0), Rhs = ts_node_child(E, ts_node_child_count(E) - 1);
+  // `not in` is two tokens; `==`, `!=`, `in` one.
+  std::string Op;
+  for (uint32_t I = 1; I + 1 < ts_node_child_count(E); ++I)
+    Op += (Op.empty() ? "" : " ") + std::string(S.text(ts_node_child(E, I)));
+  bool Member = Op == "==" || Op == "in";
+  if (!Member && Op != "!=" && Op != "not in")
+    return std::nullopt;
+  auto R = envValue(T, Lhs);
+  if (!R)
+    return std::nullopt;
+  std::vector<std::string> Values = comparedTo(S, Rhs);
+  std::string Unset = unsetValue(S, *R);
+  if (Values.empty() || Unset == "?")
+    return std::nullopt;
+  bool UnsetAmong = std::find(Values.begin(), Values.end(), Unset) != Values.end();
+  return EnvComparison{R->Name, Member == UnsetAmong};
+}
 
 // A name bound, in this function or at module level, to such a test.
 std::optional<std::string> namedTest(const PyTypes &T, TSNode Name, int Depth) {
@@ -154,19 +186,9 @@ std::optional<std::string> setTest(const PyTypes &T, TSNode E, int Depth) {
     std::string Name = stringLiteral(S, Lhs);
     return Name.empty() ? std::nullopt : std::optional(Name);
   }
-  auto R = envValue(T, Lhs);
-  if (!R || (Op != "==" && Op != "in"))
-    return std::nullopt;
-  std::vector<std::string> Values = comparedTo(S, Rhs);
-  if (Values.empty())
-    return std::nullopt;
-  std::string Unset = unsetValue(S, *R);
-  if (Unset == "?")
-    return std::nullopt;
-  for (const auto &V : Values)
-    if (V == Unset)
-      return std::nullopt;
-  return R->Name;
+  if (auto C = envComparison(T, E); C && !C->HoldsUnset)
+    return C->Name;
+  return std::nullopt;
 }
 
 } // namespace
@@ -174,8 +196,14 @@ std::optional<std::string> setTest(const PyTypes &T, TSNode E, int Depth) {
 std::string PyFunctionContext::envGateAt(TSNode N) const {
   std::string Gate;
   enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
-    // `else` of `if not os.environ.get("X")`, or after `if not ...: return`.
+    // `else` of `if not os.environ.get("X")`, or after `if not ...: return`;
+    // after `if os.environ.get("X", "0") in ("0", ""): return`.
     Cond = unparen(Cond);
+    if (!Holds)
+      if (auto C = envComparison(T, Cond); C && C->HoldsUnset) {
+        Gate = C->Name;
+        return true;
+      }
     if (!Holds && !is(Cond, "not_operator"))
       return false;
     if (auto G = setTest(T, Holds ? Cond : field(Cond, "argument"), 0))

@@ -20,8 +20,32 @@ def checked(t):
     return t
 
 
+def validated(t):
+    # Opt-in validation: returns early unless the variable is set.
+    if os.environ.get("MYPROJ_VALIDATE", "0") in ("0", ""):
+        return t
+    if (t < 0).any().item():  # expected-note {{sync-tensor-read}}
+        raise ValueError("negative")
+    return t
+
+
+def traced(t):
+    if os.getenv("MYPROJ_TRACE", "off") != "on":
+        return t
+    print(t.sum().item())  # expected-note {{sync-tensor-read}} {{host-io-in-capture}}
+    return t
+
+
+def strict(t):
+    # Returns early only when the variable is set: the rest runs by default.
+    if os.environ.get("MYPROJ_LAX", "0") not in ("0", ""):
+        return t
+    torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+    return t
+
+
 def step(x):
-    y = x * 2
+    y = strict(traced(validated(x * 2)))
     if os.environ.get("MYPROJ_DEBUG"):
         torch.cuda.synchronize()  # expected-note {{sync-device-synchronize}}
         # CHECK-MESSAGES@-1: only when the environment sets MYPROJ_DEBUG
