@@ -29,13 +29,31 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
                ? S.text(field(E, "attribute"))
                : std::string_view();
   };
+  // A dict of self's used as a cache: `v = self.cache.get(k)` then `if v
+  // is None:`, or `if k not in self.cache:`, filled in the block
+  // (`self.cache[k] = v`).
+  auto cacheLookup = [&](TSNode E) {
+    E = unparen(E);
+    if (is(E, "identifier"))
+      if (TSNode Bound = unparen(T.boundExpr(S.text(E), beginOf(E))); is(Bound, "call"))
+        if (TSNode Fn = unparen(field(Bound, "function"));
+            is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "get")
+          return selfAttribute(field(Fn, "object"));
+    return std::string_view();
+  };
   TSNode Test = unparen(Cond);
-  std::string Attr;
-  if (is(Test, "comparison_operator") && ts_node_child_count(Test) == 3) {
-    std::string_view Op = kind(ts_node_child(Test, 1));
-    TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, 2);
-    if (Op == "is" && is(R, "none"))
+  std::string Attr, Cache;
+  if (is(Test, "comparison_operator") && ts_node_child_count(Test) >= 3) {
+    TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, ts_node_child_count(Test) - 1);
+    std::string Op;
+    for (uint32_t I = 1; I + 1 < ts_node_child_count(Test); ++I)
+      Op += (Op.empty() ? "" : " ") + std::string(S.text(ts_node_child(Test, I)));
+    if (Op == "is" && is(R, "none")) {
       Attr = selfAttribute(L);
+      Cache = cacheLookup(L);
+    } else if (Op == "not in") {
+      Cache = selfAttribute(R);
+    }
     // `if key != self._key: ...; self._key = key`: rebuilt when the key
     // changes, which the same inputs' warm-up settled.
     else if (Op == "!=")
@@ -47,7 +65,7 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
     if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
       Attr = stringLiteral(S, A.Positional[1]);
   }
-  if (Attr.empty())
+  if (Attr.empty() && Cache.empty())
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
   TSNode If = ts_node_parent(Cond);
@@ -57,7 +75,12 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
   bool Assigns = false;
   walk(field(If, "consequence"), [&](TSNode N) {
     // `a = self.x = v` nests the second assignment: the walk meets it too.
-    Assigns = Assigns || (is(N, "assignment") && selfAttribute(field(N, "left")) == Attr);
+    if (is(N, "assignment")) {
+      TSNode Left = unparen(field(N, "left"));
+      Assigns =
+          Assigns || (!Attr.empty() && selfAttribute(Left) == Attr) ||
+          (!Cache.empty() && is(Left, "subscript") && selfAttribute(field(Left, "value")) == Cache);
+    }
     return !Assigns;
   });
   return Assigns;

@@ -117,3 +117,59 @@ class KeyedCache(torch.nn.Module):
 
 def graphed_cache(x):
     return torch.cuda.make_graphed_callables(KeyedCache().cuda(), (x,))
+
+
+class WinnerCache(torch.nn.Module):
+    """A choice cached per input bucket in a dict: `cache.get(key)` then
+    `if winner is None:`, or `if key not in cache:`, filled in the block."""
+
+    def __init__(self):
+        super().__init__()
+        self._winners = {}
+        self._plans = {}
+        self._seen = {}
+
+    def forward(self, x):
+        bucket = x.shape[0]
+        winner = self._winners.get(bucket)
+        if winner is None:
+            winner = int(x.argmax().item())
+            self._winners[bucket] = winner
+        if bucket not in self._plans:
+            self._plans[bucket] = x.abs().max().item()
+        seen = self._seen.get(bucket)
+        if seen is None:
+            # Looks the cache up, never fills it: every call syncs.
+            print("first", x.sum().item())  # expected-error {{sync-tensor-read}} expected-warning {{host-io-in-capture}}
+        return x * winner
+
+
+class ColdWinnerCache(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._winners = {}
+
+    def forward(self, x):
+        winner = self._winners.get(x.shape[0])
+        if winner is None:
+            winner = int(x.argmax().item())  # expected-error {{sync-tensor-read}}
+            self._winners[x.shape[0]] = winner
+        return x * winner
+
+
+def warm_cache_then_capture(x):
+    model = WinnerCache().cuda()
+    for _ in range(3):
+        model(x)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    return g, y
+
+
+def capture_cache_cold(x):
+    model = ColdWinnerCache().cuda()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    return g, y
