@@ -33,12 +33,14 @@ void ClassHierarchy::walkDown(const std::string &Class,
   }
 }
 
-std::vector<std::string> ClassHierarchy::runners(const std::string &MethodUsr) const {
+const std::vector<std::string> &ClassHierarchy::runners(const std::string &MethodUsr) const {
+  auto [It, New] = RunnersMemo.try_emplace(MethodUsr);
+  std::vector<std::string> &Out = It->second;
   auto Owner = MethodOwner.find(MethodUsr);
-  if (Owner == MethodOwner.end())
-    return {};
+  if (!New || Owner == MethodOwner.end())
+    return Out;
   const auto &[Class, Method] = Owner->second;
-  std::vector<std::string> Out = {Class};
+  Out.push_back(Class);
   walkDown(Class, [&](const std::string &S) {
     if (inherited(S, Method) != MethodUsr)
       return false; // it and its subclasses run another override

@@ -24,7 +24,8 @@ public:
 
   // The classes whose instances run the method with USR MethodUsr: the one
   // defining it and the subclasses that inherit it.
-  std::vector<std::string> runners(const std::string &MethodUsr) const;
+  // Asked for every target of every call the walk visits: remembered.
+  const std::vector<std::string> &runners(const std::string &MethodUsr) const;
 
 private:
   // Visits Class's subclasses, each once, going below those Visit accepts.
@@ -35,6 +36,7 @@ private:
   std::map<std::string, std::vector<std::string>> Subclasses;
   std::map<std::string, std::pair<std::string, std::string>> MethodOwner; // USR -> class, name
   mutable std::map<std::tuple<std::string, std::string, bool>, std::vector<std::string>> Memo;
+  mutable std::map<std::string, std::vector<std::string>> RunnersMemo;
 };
 
 } // namespace graphsafe::lint

@@ -414,11 +414,7 @@ public:
   // analysed code are not seen.
   using Entries = std::vector<std::vector<ConstArg>>;
   Entries entryContexts(const std::string &Usr) const {
-    if (Callers.empty())
-      for (const auto &[Caller, F] : ByUsr)
-        for (const auto &C : F->Calls)
-          for (const auto &T : targets(C))
-            Callers[T].push_back({Caller, &C});
+    learnCallers();
     std::set<std::string> Visiting;
     return entryContextsAt(Usr, 0, Visiting);
   }
@@ -431,7 +427,7 @@ public:
   // capturing when `use_cuda_graph` is set). A chain the callers cannot tell
   // (too far up, a cycle) leaves the parameter's storage: every caller's.
   Bindings entryBindings(const std::string &Usr, const std::vector<ParamTest> &When) const {
-    entryContexts(Usr); // fills Callers
+    learnCallers();
     std::set<std::string> Visiting;
     return entryBindingsAt(Usr, When, 0, Visiting);
   }
@@ -645,7 +641,10 @@ private:
     for (const auto &F : TU->second->Functions)
       if (!F.Calls.empty() && &F.Calls.front() <= &Root && &Root <= &F.Calls.back())
         Owner = F.Usr;
-    if (auto It = HiddenOfFunction.find(Owner); It != HiddenOfFunction.end())
+    // An owner not found among the TU's own summaries (one adjusted across
+    // units) is told apart by its file.
+    std::string MemoKey = Owner.empty() ? "file:" + File : Owner;
+    if (auto It = HiddenOfFunction.find(MemoKey); It != HiddenOfFunction.end())
       return It->second;
     std::optional<std::set<std::string>> Hidden;
     auto meet = [&](const std::set<std::string> &H) {
@@ -661,7 +660,7 @@ private:
     if (!Imported.count(File)) {
       meet(hiddenInFile(File));
     } else if (!Owner.empty()) {
-      entryContexts(Owner); // fills Callers
+      learnCallers();
       std::set<std::string> Seen = {Owner};
       std::vector<std::string> Todo = {Owner};
       while (!Todo.empty() && (!Hidden || !Hidden->empty())) {
@@ -693,7 +692,7 @@ private:
     auto [Id, New] = HiddenIds.emplace(std::move(*Hidden), static_cast<int>(HiddenSets.size()));
     if (New)
       HiddenSets.push_back(&Id->first);
-    return HiddenOfFunction[Owner] = Id->second;
+    return HiddenOfFunction[MemoKey] = Id->second;
   }
 
   // Whether no instance able to run method T exists in a program that cannot
@@ -758,7 +757,7 @@ private:
     if (BuiltAnywhere.empty())
       return Overrides;
     auto made = [&](const std::string &Method) {
-      auto Runners = Classes.runners(Method);
+      const auto &Runners = Classes.runners(Method);
       return std::any_of(Runners.begin(), Runners.end(),
                          [&](const std::string &C) { return BuiltAnywhere.count(C) > 0; });
     };
@@ -918,6 +917,17 @@ private:
     // A caller cut off by a cycle or the depth bound counted as knowing
     // nothing: what is remembered can only be less than the truth.
     return EntryMemo[Usr] = Out;
+  }
+
+  // Who calls each function (Callers), worked out the first time a mode
+  // needs it.
+  void learnCallers() const {
+    if (!Callers.empty())
+      return;
+    for (const auto &[Caller, F] : ByUsr)
+      for (const auto &C : F->Calls)
+        for (const auto &T : targets(C))
+          Callers[T].push_back({Caller, &C});
   }
 
   Bindings entryBindingsAt(const std::string &Usr, const std::vector<ParamTest> &When, int Depth,

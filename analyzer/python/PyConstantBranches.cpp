@@ -43,11 +43,8 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
   };
   TSNode Test = unparen(Cond);
   std::string Attr, Cache;
-  if (is(Test, "comparison_operator") && ts_node_child_count(Test) >= 3) {
+  if (std::string Op = comparisonOperator(S, Test); !Op.empty()) {
     TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, ts_node_child_count(Test) - 1);
-    std::string Op;
-    for (uint32_t I = 1; I + 1 < ts_node_child_count(Test); ++I)
-      Op += (Op.empty() ? "" : " ") + std::string(S.text(ts_node_child(Test, I)));
     if (Op == "is" && is(R, "none")) {
       Attr = selfAttribute(L);
       Cache = cacheLookup(L);

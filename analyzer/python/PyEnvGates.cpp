@@ -114,14 +114,11 @@ struct EnvComparison {
 };
 std::optional<EnvComparison> envComparison(const PyTypes &T, TSNode E) {
   E = unparen(E);
-  if (!is(E, "comparison_operator") || ts_node_child_count(E) < 3)
-    return std::nullopt;
   const PySource &S = *T.M.Src;
+  std::string Op = comparisonOperator(S, E);
+  if (Op.empty())
+    return std::nullopt;
   TSNode Lhs = ts_node_child(E, 0), Rhs = ts_node_child(E, ts_node_child_count(E) - 1);
-  // `not in` is two tokens; `==`, `!=`, `in` one.
-  std::string Op;
-  for (uint32_t I = 1; I + 1 < ts_node_child_count(E); ++I)
-    Op += (Op.empty() ? "" : " ") + std::string(S.text(ts_node_child(E, I)));
   bool Member = Op == "==" || Op == "in";
   if (!Member && Op != "!=" && Op != "not in")
     return std::nullopt;

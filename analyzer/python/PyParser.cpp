@@ -183,6 +183,16 @@ TSNode unparen(TSNode N) {
   return N;
 }
 
+std::string comparisonOperator(const PySource &S, TSNode Comparison) {
+  uint32_t Count = ts_node_child_count(Comparison);
+  if (!is(Comparison, "comparison_operator") || Count < 3)
+    return "";
+  std::string Op;
+  for (uint32_t I = 1; I + 1 < Count; ++I)
+    Op += (Op.empty() ? "" : " ") + std::string(S.text(ts_node_child(Comparison, I)));
+  return Op;
+}
+
 std::string stringLiteral(const PySource &S, TSNode E) {
   E = unparen(E);
   if (!is(E, "string"))

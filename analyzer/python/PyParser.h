@@ -99,6 +99,10 @@ bool leavesFunction(TSNode Block);
 void enclosingTests(TSNode N, TSNode Body,
                     const std::function<bool(TSNode Cond, bool Holds)> &Visit);
 
+// The operator of a two-operand comparison as written (`==`, `is not`,
+// `not in`), whether the grammar gives it one token or two; "" otherwise.
+std::string comparisonOperator(const PySource &S, TSNode Comparison);
+
 // The positional and keyword arguments of a call.
 struct CallArgs {
   std::vector<TSNode> Positional;

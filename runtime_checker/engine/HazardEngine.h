@@ -102,9 +102,9 @@ private:
   // may read, and which the pool gives to later captures once it is freed.
   struct PoolBlock {
     Range R;
-    std::string ProducerExec, Producer; // The announcing exec and its graph.
-    std::optional<uint64_t> FreedAt;    // Seq of its free.
-    std::string FreedDuring;            // The graph under capture then, if any.
+    std::string Producer;            // The graph of the exec that announced it.
+    std::optional<uint64_t> FreedAt; // Seq of its free.
+    std::string FreedDuring;         // The graph under capture then, if any.
     std::vector<std::string> FreeStack;
     // The graph whose replay wrote it last (empty: none yet), whether that
     // was its producer, and where that replay was launched.

@@ -23,7 +23,6 @@ namespace graphsafe::rt {
 void HazardEngine::onPoolBlock(const Event &E) {
   PoolBlock B;
   B.R = {E.Addr, E.Addr + E.Size};
-  B.ProducerExec = E.Exec;
   if (auto X = Execs.find(E.Exec); X != Execs.end())
     B.Producer = X->second.Graph; // Announced by an update of a known exec.
   size_t Id = PoolBlocks.size();
