@@ -286,6 +286,7 @@ public:
       auto Targets = targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew, &Blocked);
       std::string BlockedKey =
           Blocked.empty() ? "" : fmt::format("|blocked={}", fmt::join(Blocked, ","));
+      const bool ThroughBound = CallerBound.count(Via.CalleeUsr) > 0;
       for (const auto &T : Targets) {
         if (hiddenMethod(T, *HiddenSets[Hidden]))
           continue;
@@ -305,8 +306,17 @@ public:
         std::string Key = CalleeSelf;
         auto It = Tested.find(T);
         bool Moved = Via.Dynamic && Shifted.count(T);
-        for (const ConstArg &C : Moved ? factsAtCall(Via, CallerKnew, true) : Known)
-          if (!C.Global.empty()) {
+        std::vector<ConstArg> KnownHere = Moved ? factsAtCall(Via, CallerKnew, true) : Known;
+        if (ThroughBound)
+          if (auto CF = closureFacts().find(T); CF != closureFacts().end())
+            for (const ConstArg &C : CF->second)
+              if (std::none_of(KnownHere.begin(), KnownHere.end(),
+                               [&](const ConstArg &K) { return K.Global == C.Global; }))
+                KnownHere.push_back(C);
+        for (const ConstArg &C : KnownHere)
+          if (!C.Global.empty() && !concerns(C, T)) {
+            continue;
+          } else if (!C.Global.empty()) {
             // Kept whether or not this callee tests it: a callee further down may.
             Passed.push_back(C);
             Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
@@ -891,6 +901,9 @@ private:
           continue;
         std::vector<ConstArg> Here =
             factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr));
+        Here.erase(std::remove_if(Here.begin(), Here.end(),
+                                  [&](const ConstArg &C) { return !concerns(C, Usr); }),
+                   Here.end());
         std::vector<std::string> Keys;
         for (const ConstArg &C : Here)
           Keys.push_back(factKey(C));
@@ -996,6 +1009,64 @@ private:
     return BindingsMemo[MemoKey] = Out;
   }
   mutable std::map<std::string, Bindings> BindingsMemo;
+
+  // Whether the fact C can matter in Usr: a closure fact (ClosureFact) only
+  // in the functions nested in the one it is about; it reaches closures
+  // handed elsewhere through closureFacts(). Carrying it further would only
+  // multiply contexts.
+  static bool concerns(const ConstArg &C, const std::string &Usr) {
+    if (C.Global.rfind(ClosureFact, 0) != 0)
+      return true;
+    std::string_view Defining = std::string_view(C.Global).substr(ClosureFact.size());
+    Defining = Defining.substr(0, Defining.rfind('#'));
+    return Usr.size() > Defining.size() + 4 && Usr.compare(0, 3, "py:") == 0 &&
+           Usr.compare(3, Defining.size(), Defining) == 0 && Usr[3 + Defining.size()] == '.';
+  }
+
+  // What the calls handing a closure to a callable parameter knew of the
+  // parameters of the function defining it (the `&closure:` facts the Python
+  // front end gives a call under tests of them), agreed by every such call:
+  // `execute` handed on after `if single_run: return` runs with single_run
+  // false, whoever calls it through that parameter.
+  const std::map<std::string, std::vector<ConstArg>> &closureFacts() const {
+    if (ClosureFactsKnown)
+      return ClosureFacts;
+    ClosureFactsKnown = true;
+    std::map<std::string, std::optional<std::vector<ConstArg>>> Agreed;
+    for (const auto &[Caller, F] : ByUsr)
+      for (const auto &C : F->Calls)
+        for (const auto &[Param, Callable] : C.Binds) {
+          if (Callable.empty() || Callable[0] == '=')
+            continue;
+          std::vector<ConstArg> Facts;
+          for (const ConstArg &K : C.Constants)
+            if (K.Global.rfind(ClosureFact, 0) == 0) {
+              std::string Defining = K.Global.substr(ClosureFact.size());
+              Defining.resize(Defining.rfind('#'));
+              if (Callable.rfind("py:" + Defining + ".", 0) == 0)
+                Facts.push_back(K);
+            }
+          auto &A = Agreed[Callable];
+          if (!A) {
+            A = std::move(Facts);
+            continue;
+          }
+          A->erase(std::remove_if(A->begin(), A->end(),
+                                  [&](const ConstArg &K) {
+                                    return std::none_of(Facts.begin(), Facts.end(),
+                                                        [&](const ConstArg &F) {
+                                                          return factKey(F) == factKey(K);
+                                                        });
+                                  }),
+                   A->end());
+        }
+    for (auto &[Callable, A] : Agreed)
+      if (A && !A->empty())
+        ClosureFacts[Callable] = std::move(*A);
+    return ClosureFacts;
+  }
+  mutable std::map<std::string, std::vector<ConstArg>> ClosureFacts;
+  mutable bool ClosureFactsKnown = false;
 
   std::map<std::string, const FunctionSummary *> ByUsr;
   // Who calls each function, built when modes need it.

@@ -56,6 +56,12 @@ inline constexpr const char *OutlivesCall = "&outlives";
 // region. Code under a lazy initialisation (`if self.x is None: self.x =
 // ...`) carries ParamTest{Global = WarmedUp, Falsy}: the warm-up took it.
 inline constexpr const char *WarmedUp = "&warmed-up";
+// The global-fact names under which a closure tests a parameter of the
+// function defining it: ClosureFact + that function's qualified name + "#" +
+// the parameter's index. A call in that function under tests of its
+// parameters carries them under these names, for the closures it runs or
+// hands on.
+inline constexpr std::string_view ClosureFact = "&closure:";
 
 // A test of the function's own parameter Index (or of its attribute Attr)
 // that must hold for a site or a call to run: under `if flag:` (Truthy),

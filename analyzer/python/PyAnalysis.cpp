@@ -321,6 +321,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           ParamMethod = std::string(S.text(field(Fn, "attribute")));
         }
       if (Followed) {
+        std::vector<ConstArg> Closed = Ctx.closureFactsAt(When);
+        Passed.insert(Passed.end(), Closed.begin(), Closed.end());
         std::vector<ConstArg> Modes = modeFactsAt(T, N, C == CaptureContext::InRegion);
         // A call the modes set around it rule out is never made.
         if (!runsWith(When, Modes))
@@ -329,6 +331,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       }
       if (C == CaptureContext::InRegion && Followed && warmedUp(N))
         Passed.push_back(warmedUpFact());
+      if (!Cs.SelfMethod.empty() && Followed) {
+        std::vector<ConstArg> Receiver = receiverArguments(T, N);
+        Passed.insert(Passed.end(), Receiver.begin(), Receiver.end());
+      }
       if (!Cs.SelfMethod.empty()) {
         FS.Calls.push_back({"py:self:" + Cs.SelfMethod, Text, S.loc(N), C, RegionBegin, true, false,
                             Cs.SelfMethod, Cs.Receiver, When, Passed, Gate});

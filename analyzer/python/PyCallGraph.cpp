@@ -601,6 +601,55 @@ Callees calleesOf(const PyTypes &T, TSNode Call) {
 
 namespace {
 
+// `get_module().op(...)` where every function the call may run returns
+// `SimpleNamespace(op=op_impl, ...)` (a JIT-built module's table of
+// operations): what op_impl is in that function. Empty when a return is
+// anything else or leaves op out.
+std::vector<std::string> namespaceMember(const PyTypes &T, TSNode Obj, std::string_view Attr) {
+  Obj = unparen(Obj);
+  if (is(Obj, "identifier") && T.alsoReaching(T.M.Src->text(Obj), beginOf(Obj)).empty())
+    Obj = unparen(T.boundExpr(T.M.Src->text(Obj), beginOf(Obj)));
+  PyTypeCache &Cache = T.cache();
+  if (!is(Obj, "call") || Cache.Depth > 2)
+    return {};
+  std::vector<std::string> Out;
+  ++Cache.Depth;
+  for (const auto &K : resolveCallees(T, Obj).Keys) {
+    const PyFunctionDef *F = K.rfind("py:", 0) == 0 ? T.P.function(K.substr(3)) : nullptr;
+    const PyModuleInfo *M = F ? T.P.moduleOfFunction(K.substr(3)) : nullptr;
+    if (!F || !M || F->IsModuleBody) {
+      Out.clear();
+      break;
+    }
+    PyTypes Callee(T.P, *M, *F, Cache);
+    bool Known = true;
+    walk(F->body(), [&](TSNode N) {
+      if (!Known || is(N, "function_definition") || is(N, "lambda"))
+        return false;
+      if (!is(N, "return_statement"))
+        return true;
+      TSNode V = unparen(ts_node_named_child(N, 0));
+      if (is(V, "identifier") && Callee.alsoReaching(M->Src->text(V), beginOf(V)).empty())
+        V = unparen(Callee.boundExpr(M->Src->text(V), beginOf(V)));
+      TSNode Member =
+          is(V, "call") && Callee.resolve(field(V, "function")) == "types.SimpleNamespace"
+              ? argsOf(*M->Src, V).keyword(Attr)
+              : TSNode{};
+      Known = !ts_node_is_null(Member);
+      if (Known)
+        for (auto &Target : valueTargets(Callee, Member))
+          Out.push_back(std::move(Target));
+      return false;
+    });
+    if (!Known) {
+      Out.clear();
+      break;
+    }
+  }
+  --Cache.Depth;
+  return Out;
+}
+
 Callees resolveCallees(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
@@ -684,6 +733,11 @@ Callees resolveCallees(const PyTypes &T, TSNode Call) {
     else if (auto Bases = T.P.libraryBases(Q); !Bases.empty())
       Out.Keys.push_back(external(Bases.front() + ".__init__"));
     Out.Exact = true;
+  } else if (auto Members = is(Fn, "attribute") ? namespaceMember(T, field(Fn, "object"),
+                                                                  S.text(field(Fn, "attribute")))
+                                                : std::vector<std::string>{};
+             !Members.empty()) {
+    Out.Keys = std::move(Members);
   } else if (is(Fn, "attribute") && !Q.empty() && Q.find('.') != std::string::npos) {
     Out.Keys.push_back(external(Q)); // a library's function: torch.cuda.synchronize
   } else if (Value V = is(Fn, "attribute") ? T.valueOf(field(Fn, "object")) : Value{};

@@ -7,11 +7,15 @@
 #include "PyContext.h"
 #include "PyModeFlags.h"
 #include "PyObjectFacts.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <fmt/format.h>
+#include <limits>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace graphsafe::lint::py {
 
@@ -83,23 +87,56 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
   return Assigns;
 }
 
+bool definesClosures(const PyTypes &T) {
+  auto [It, New] = T.cache().DefinesClosures.try_emplace(&T.M);
+  if (New) {
+    std::unordered_map<const void *, const std::string *> ByNode;
+    for (const auto &F : T.M.Functions)
+      if (!F.IsModuleBody)
+        ByNode[F.Node.id] = &F.QualName;
+    for (const auto &F : T.M.Functions)
+      for (TSNode N = F.IsModuleBody ? TSNode{} : ts_node_parent(F.Node); !ts_node_is_null(N);
+           N = ts_node_parent(N))
+        if (is(N, "function_definition") || is(N, "lambda")) {
+          if (auto Outer = ByNode.find(N.id); Outer != ByNode.end())
+            It->second.insert(*Outer->second);
+          break;
+        }
+  }
+  return It->second.count(T.F.QualName) > 0;
+}
+
+// `flag` in a closure, where flag is a parameter of the function that
+// defines it, never rebound there: a test of the fact closureFactKey names.
+std::string closureParameter(const PyTypes &T, TSNode Id) {
+  if (!is(Id, "identifier"))
+    return "";
+  std::string_view Name = T.M.Src->text(Id);
+  const PyTypes *E = T.closureScope(Name);
+  if (!E || E->F.IsModuleBody)
+    return "";
+  int I = E->parameterAt(Name, std::numeric_limits<unsigned>::max());
+  return I < 0 ? "" : closureFactKey(E->F.QualName, static_cast<unsigned>(I));
+}
+
 // `flag`, `not flag`, `x is None`, `x is not None` where the name is the
 // function's parameter there (or `x.attr` of one, as the caller passed it), and `MODE`, `mode =
 // is_mode_enabled()`, `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which way
 // the test went. `a and b` that held, or `a or b` that failed, tests each.
-void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out) {
+void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out,
+             int Depth = 0) {
   if (Holds && lazyInitialisation(T, Cond))
     Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
   Cond = unparen(Cond);
   const PySource &S = *T.M.Src;
   using K = ParamTest::Kind;
   if (is(Cond, "not_operator"))
-    return testsOf(T, field(Cond, "argument"), !Holds, Out);
+    return testsOf(T, field(Cond, "argument"), !Holds, Out, Depth);
   if (is(Cond, "boolean_operator")) {
     bool And = kind(ts_node_child(Cond, 1)) == "and";
     if (And == Holds) {
-      testsOf(T, field(Cond, "left"), Holds, Out);
-      testsOf(T, field(Cond, "right"), Holds, Out);
+      testsOf(T, field(Cond, "left"), Holds, Out, Depth);
+      testsOf(T, field(Cond, "right"), Holds, Out, Depth);
     }
     return;
   }
@@ -108,6 +145,14 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
       Out.push_back({static_cast<unsigned>(Index), Holds ? K::Truthy : K::Falsy});
     else if (std::string G = globalTested(T, Cond); !G.empty())
       Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
+    else if (std::string C = closureParameter(T, Cond); !C.empty())
+      Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(C)});
+    // `has_q = q is not None` then `if has_q:`, when no other binding of
+    // the name reaches the test.
+    else if (TSNode Bound = T.boundExpr(S.text(Cond), beginOf(Cond));
+             Depth < 3 && !ts_node_is_null(Bound) &&
+             T.alsoReaching(S.text(Cond), beginOf(Cond)).empty())
+      testsOf(T, Bound, Holds, Out, Depth + 1);
     return;
   }
   if (is(Cond, "attribute")) {
@@ -131,6 +176,8 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
       return;
     }
     int Index = is(Name, "identifier") ? T.parameterAt(S.text(Name), beginOf(Name)) : -1;
+    if (std::string C = Index < 0 ? closureParameter(T, Name) : ""; !C.empty())
+      Out.push_back({0, None ? K::IsNone : K::NotNone, std::move(C)});
     if (Index < 0)
       return;
     Out.push_back({static_cast<unsigned>(Index), None ? K::IsNone : K::NotNone});
@@ -170,16 +217,47 @@ std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
   return Out;
 }
 
+// A memoized function's body runs on a cache miss only: once per argument
+// set, which the warm-up before a capture took.
+bool memoized(const PyTypes &T) {
+  for (std::string D : T.F.Decorators) {
+    D.resize(std::min(D.size(), D.find('(')));
+    if (memoizes(T.P.qualify(T.M, D)))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   std::vector<ParamTest> Out;
   if (T.F.IsLambda)
     return Out;
+  if (memoized(T))
+    Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
   enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
     testsOf(T, Cond, Holds, Out);
     return false;
   });
+  return Out;
+}
+
+std::string closureFactKey(const std::string &Function, unsigned Index) {
+  return fmt::format("{}{}#{}", ClosureFact, Function, Index);
+}
+
+std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamTest> &When) const {
+  std::vector<ConstArg> Out;
+  if (When.empty() || !definesClosures(T))
+    return Out;
+  for (const ParamTest &PT : When)
+    if (PT.Global.empty() && PT.Attr.empty()) {
+      ConstArg C = PT.fact();
+      C.Index = 0;
+      C.Global = closureFactKey(T.F.QualName, PT.Index);
+      Out.push_back(std::move(C));
+    }
   return Out;
 }
 

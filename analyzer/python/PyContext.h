@@ -56,6 +56,11 @@ public:
   // Whether code at N under these tests may run, given the mode flags the
   // `with` blocks around it set (PyModeFlags.cpp).
   bool runsUnderModes(const std::vector<ParamTest> &When, TSNode N) const;
+  // What the tests When (a call's, testsAt) tell the closures this function
+  // defines of its parameters: a call made after `if single_run: return`
+  // hands on `execute`, whose `if single_run:` is then false
+  // (PyConstantBranches.cpp).
+  std::vector<ConstArg> closureFactsAt(const std::vector<ParamTest> &When) const;
   // The environment variable N runs only when set, or "" (PyEnvGates.cpp).
   std::string envGateAt(TSNode N) const;
 
@@ -85,5 +90,9 @@ bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call);
 // Finds the capture regions (`with torch.cuda.graph(g):`, capture_begin/end)
 // and the ranges a capture-status test keeps out of capture.
 void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec);
+
+// The global-fact name (ParamTest::Global) under which a closure tests
+// parameter Index of Function, the function defining it.
+std::string closureFactKey(const std::string &Function, unsigned Index);
 
 } // namespace graphsafe::lint::py

@@ -24,9 +24,8 @@ std::string interfaceHash(const PyModuleInfo &M) {
   for (const auto &F : M.Functions)
     if (!F.IsLambda)
       Named.push_back(F);
-  return contentHash(
-      packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt,
-                 M.ImportedModules));
+  return contentHash(packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators,
+                                M.GlobalsBuilt, M.ImportedModules));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }

@@ -85,9 +85,9 @@ struct PyModuleInfo {
   std::map<std::string, std::string> Imports; // local name -> qualified name
   // Every module an import names, in full (`import a.b` binds a, imports a.b).
   std::set<std::string> ImportedModules;
-  std::map<std::string, std::string> Defs;    // top-level def/class -> qualified name
-  std::vector<PyFunctionDef> Functions;       // all defs, nested and methods, and the module body
-  std::map<std::string, PyClassDef> Classes;  // by qualified name
+  std::map<std::string, std::string> Defs;   // top-level def/class -> qualified name
+  std::vector<PyFunctionDef> Functions;      // all defs, nested and methods, and the module body
+  std::map<std::string, PyClassDef> Classes; // by qualified name
   // Per global that functions declare `global`: the callees spelled in the
   // calls assigned to it, in those functions and at top level.
   std::map<std::string, std::vector<std::string>> GlobalsBuilt;

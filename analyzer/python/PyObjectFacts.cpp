@@ -377,7 +377,7 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   }
   if (is(E, "attribute")) {
     TSNode Of = unparen(field(E, "object"));
-    if (!is(Of, "identifier") || T.isSelf(Of))
+    if (!is(Of, "identifier"))
       return Out;
     Obj Base = factsOf(T, Of, beginOf(E), Depth + 1);
     Out.Self = Base.attr(std::string(S.text(field(E, "attribute"))));
@@ -401,7 +401,12 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     auto It = St.Names.find(Key);
     return {Key, It == St.Names.end() ? nullptr : &It->second};
   };
-  if (int P = T.parameterAt(Name, Use); P >= 0) {
+  int P = T.parameterAt(Name, Use);
+  // The method's receiver: its attributes are what the caller's object
+  // held (ObjectParam), less what this method changed before Use.
+  if (P < 0 && T.isSelf(E) && !eventsOf(T).Binds.count(Name))
+    P = static_cast<int>(ObjectParam);
+  if (P >= 0) {
     auto [Key, Known] = remembered(beginOf(T.F.body()));
     if (Known)
       return *Known;
@@ -717,14 +722,43 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
     add(V, A);
 }
 
+// The object a call of the method Callee runs on: `obj` of `obj.m(...)`,
+// `obj(...)` for forward and __call__, `self` of `self.m(...)`; null for a
+// function, a static or class method, a constructor, or a method called on
+// its class (`Base.m(obj)`, whose receiver is an argument).
+TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
+  const PyFunctionDef *F = T.P.function(Callee);
+  if (!F || F->ClassQName.empty() || F->IsLambda)
+    return {};
+  std::string_view Method = std::string_view(Callee).substr(Callee.rfind('.') + 1);
+  if (Method == "__init__" || Method == "__new__" ||
+      selfNameOf(*T.P.moduleOfFunction(Callee)->Src, F->Node).empty())
+    return {};
+  TSNode Fn = unparen(field(Call, "function"));
+  TSNode Obj = is(Fn, "attribute")                             ? unparen(field(Fn, "object"))
+               : (Method == "forward" || Method == "__call__") ? Fn
+                                                               : TSNode{};
+  if (!is(Obj, "identifier") || T.P.classNamed(T.resolve(Obj)))
+    return {};
+  return Obj;
+}
+
 } // namespace
+
+std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call) {
+  std::vector<ConstArg> Out;
+  TSNode Fn = unparen(field(Call, "function"));
+  if (is(Fn, "attribute") && Caller.isSelf(unparen(field(Fn, "object"))))
+    argumentFacts(Caller, ObjectParam, unparen(field(Fn, "object")), Call, Out);
+  return Out;
+}
 
 std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes &T, TSNode E) {
   E = unparen(E);
   if (!is(E, "attribute"))
     return std::nullopt;
   TSNode Of = unparen(field(E, "object"));
-  if (!is(Of, "identifier") || T.isSelf(Of))
+  if (!is(Of, "identifier"))
     return std::nullopt;
   stateOf(T.cache()).Steps = 0;
   Obj O = factsOf(T, Of, beginOf(E), 0);
@@ -748,8 +782,14 @@ std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &
         break;
       argumentFacts(Caller, I, A.Positional[I], Call, Out);
     }
+    // `layer(x)` on an object: its facts go to forward's (or __call__'s)
+    // self; a plain function reached this way has no receiver to read.
+    if (TSNode Fn = unparen(field(Call, "function")); is(Fn, "identifier"))
+      argumentFacts(Caller, ObjectParam, Fn, Call, Out);
     return Out;
   }
+  if (TSNode Receiver = receiverOf(Caller, Callee, Call); !ts_node_is_null(Receiver))
+    argumentFacts(Caller, ObjectParam, Receiver, Call, Out);
   for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, S, Call)) {
     // literalArguments has these.
     TSNode E = unparen(Arg);

@@ -34,6 +34,11 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
 std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call);
 
+// What a call of a method of self's own class (`self.m(...)`, dispatched at
+// run time) passes for the receiver: self's facts, as this method's caller
+// gave them and this method left them.
+std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call);
+
 // Whether calling E's value passes its arguments at other positions than
 // written, or needs fewer: a functools.partial binding arguments, or a method
 // taken from its class (`Model.forward`), whose self comes first.

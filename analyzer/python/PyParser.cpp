@@ -280,6 +280,99 @@ TSNode CallArgs::keyword(std::string_view Name) const {
   return TSNode{};
 }
 
+namespace {
+
+// The key of a dict entry as a view into the source: a plain string literal
+// with no escapes; empty otherwise.
+std::string_view plainKey(const PySource &S, TSNode Key) {
+  if (!is(Key, "string"))
+    return {};
+  std::string_view Quoted = S.text(Key);
+  if (Quoted.empty() || (Quoted[0] != '"' && Quoted[0] != '\''))
+    return {}; // f-, b- and r-strings
+  TSNode Content{};
+  for (TSNode C : namedChildren(Key)) {
+    if (!is(C, "string_content") || !ts_node_is_null(Content) || ts_node_named_child_count(C))
+      return {};
+    Content = C;
+  }
+  return ts_node_is_null(Content) ? std::string_view() : S.text(Content);
+}
+
+// The entries of `dict(a=x)` or `{"a": x}`, or false when some key is not
+// known from the text (`dict(base, a=x)`, `{**base}`, `{k: v}`).
+bool literalEntries(const PySource &S, TSNode E,
+                    std::vector<std::pair<std::string_view, TSNode>> &Out) {
+  E = unparen(E);
+  if (is(E, "call") && S.text(field(E, "function")) == "dict") {
+    TSNode List = field(E, "arguments");
+    for (TSNode C : namedChildren(List)) {
+      if (!is(C, "keyword_argument"))
+        return false;
+      Out.push_back({S.text(field(C, "name")), field(C, "value")});
+    }
+    return is(List, "argument_list");
+  }
+  if (!is(E, "dictionary"))
+    return false;
+  for (TSNode C : namedChildren(E)) {
+    std::string_view Key = is(C, "pair") ? plainKey(S, field(C, "key")) : std::string_view();
+    if (Key.empty())
+      return false;
+    Out.push_back({Key, field(C, "value")});
+  }
+  return true;
+}
+
+bool opensScope(TSNode N) {
+  return is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition") ||
+         is(N, "module");
+}
+
+// What `**name` passes when name is bound once, in the scope that holds it,
+// to a dict written out, and nothing there changes it or hands it on except
+// through `**name` (`kw = dict(q=q, k=k); run(**kw)`): the dict's entries.
+bool splatEntries(const PySource &S, TSNode Name,
+                  std::vector<std::pair<std::string_view, TSNode>> &Out) {
+  std::string_view Text = S.text(Name);
+  for (TSNode Scope = ts_node_parent(Name); !ts_node_is_null(Scope);
+       Scope = ts_node_parent(Scope)) {
+    if (!opensScope(Scope))
+      continue;
+    TSNode Bound{};
+    int Bindings = 0;
+    bool Escapes = false;
+    walk(Scope, [&](TSNode N) {
+      if (Escapes)
+        return false;
+      if (!is(N, "identifier") || S.text(N) != Text)
+        return true;
+      TSNode Up = ts_node_parent(N);
+      if (is(Up, "assignment") && ts_node_eq(field(Up, "left"), N)) {
+        ++Bindings;
+        Bound = field(Up, "right");
+      } else if (is(Up, "dictionary_splat") ||
+                 (is(Up, "keyword_argument") && ts_node_eq(field(Up, "name"), N))) {
+        // `**name`, or `name=` naming a parameter
+      } else {
+        // A parameter of that name, a store, a mutation, a hand-over or a
+        // binding of another form; reading one entry (`name["k"]`) is fine.
+        TSNode Above = ts_node_parent(Up);
+        Escapes = !(is(Up, "subscript") && ts_node_eq(field(Up, "value"), N) &&
+                    !(is(Above, "assignment") && ts_node_eq(field(Above, "left"), Up)) &&
+                    !is(Above, "augmented_assignment") && !is(Above, "delete_statement"));
+      }
+      return true;
+    });
+    if (Bindings == 0 && !Escapes && !is(Scope, "module"))
+      continue; // bound further out: a closure
+    return !Escapes && Bindings == 1 && literalEntries(S, Bound, Out);
+  }
+  return false;
+}
+
+} // namespace
+
 CallArgs argsOf(const PySource &S, TSNode Call) {
   CallArgs A;
   TSNode List = field(Call, "arguments");
@@ -289,8 +382,16 @@ CallArgs argsOf(const PySource &S, TSNode Call) {
     return A;
   }
   for (TSNode C : namedChildren(List)) {
-    if (is(C, "keyword_argument"))
+    if (is(C, "keyword_argument")) {
       A.Keywords.push_back({S.text(field(C, "name")), field(C, "value")});
+      continue;
+    }
+    std::vector<std::pair<std::string_view, TSNode>> Entries;
+    TSNode Splatted = is(C, "dictionary_splat") ? ts_node_named_child(C, 0) : TSNode{};
+    if (is(Splatted, "identifier") && splatEntries(S, Splatted, Entries))
+      A.Keywords.insert(A.Keywords.end(), Entries.begin(), Entries.end());
+    else if (!ts_node_is_null(Splatted) && literalEntries(S, Splatted, Entries))
+      A.Keywords.insert(A.Keywords.end(), Entries.begin(), Entries.end());
     else
       A.Positional.push_back(C);
   }

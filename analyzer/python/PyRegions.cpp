@@ -1,8 +1,10 @@
 #include "PyCallGraph.h"
 #include "PyCaptureEffects.h"
 #include "PyContext.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/args.h>
 #include <fmt/format.h>
 
@@ -33,17 +35,25 @@ int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Sp
   PyTypeCache Cache;
   PyTypes T(P, *M, *F, Cache);
   int Sign = 0;
-  bool Other = false;
+  bool Other = false, Fallback = false;
   walk(F->body(), [&](TSNode N) {
     if (!is(N, "return_statement"))
       return true;
     TSNode V = ts_node_named_child(N, 0);
+    // `return False` where the status query is missing (an old torch, no
+    // CUDA build): no capture can be open there.
+    if (is(V, "false")) {
+      Fallback = true;
+      return false;
+    }
     int S = ts_node_is_null(V) ? 0 : statusTest(P, *M, T, Spec, V, Depth + 1);
     if (S == 0 || (Sign != 0 && S != Sign))
       Other = true;
     Sign = S;
     return false;
   });
+  if (Fallback && Sign < 0)
+    return 0;
   return Other ? 0 : Sign;
 }
 
@@ -64,12 +74,24 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
     int L = statusTest(P, M, T, Spec, field(Cond, "left"), Depth);
     int R = statusTest(P, M, T, Spec, field(Cond, "right"), Depth);
     int Want = Op == "or" ? 1 : -1;
-    return (L == Want || R == Want) ? Sign * Want : 0;
+    if (L == Want || R == Want)
+      return Sign * Want;
+    // `available() and capturing()`: false means one of them is.
+    return L == -Want && R == -Want ? Sign * -Want : 0;
+  }
+  // `capturing = torch.cuda.is_current_stream_capturing()` and aliases of
+  // it, when that is the only binding that reaches the test.
+  if (is(Cond, "identifier") && Depth < 4) {
+    std::string_view Name = M.Src->text(Cond);
+    TSNode Bound = T.boundExpr(Name, beginOf(Cond));
+    if (ts_node_is_null(Bound) || !T.alsoReaching(Name, beginOf(Cond)).empty())
+      return 0;
+    return Sign * statusTest(P, M, T, Spec, Bound, Depth + 1);
   }
   if (!is(Cond, "call"))
     return 0;
   std::string Q = T.resolve(field(Cond, "function"));
-  if (listed(Spec.PyStatusQueries, Q))
+  if (listed(Spec.PyStatusQueries, Q) || holdsWhileCapturing(Q))
     return Sign;
   if (!Q.empty() && P.isFunction(Q))
     return Sign * helperStatus(P, Q, Spec, Depth);
@@ -131,6 +153,205 @@ int statusTest(const PyFunctionContext &Ctx, const CaptureSpec &Spec, TSNode Con
   return statusTest(Ctx.T.P, Ctx.T.M, Ctx.T, Spec, Cond, 0);
 }
 
+bool refusesCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
+                    int Depth);
+
+// A `with` that swallows what its block raises (`pytest.raises(E)`,
+// `self.assertRaises(E)`, `contextlib.suppress(E)`): code after it runs.
+bool catches(const PySource &S, TSNode With) {
+  for (TSNode C : withContexts(With)) {
+    TSNode Fn = is(C, "call") ? unparen(field(C, "function")) : TSNode{};
+    if (is(Fn, "attribute"))
+      Fn = field(Fn, "attribute");
+    std::string_view Name = is(Fn, "identifier") ? S.text(Fn) : std::string_view();
+    if (Name == "raises" || Name == "suppress" || Name.rfind("assertRaises", 0) == 0)
+      return true;
+  }
+  return false;
+}
+
+bool hasElse(TSNode If) {
+  for (TSNode C : namedChildren(If))
+    if (is(C, "else_clause") || is(C, "elif_clause"))
+      return true;
+  return false;
+}
+
+// A call, made as a statement, of project functions that all raise under
+// capture (`reject_graph_capture("op")`): nothing after it runs there.
+bool refusingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int Depth) {
+  if (!is(ts_node_parent(Call), "expression_statement"))
+    return false;
+  Callees C = calleesOf(T, Call);
+  return !C.Keys.empty() && std::all_of(C.Keys.begin(), C.Keys.end(), [&](const std::string &K) {
+    return K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) &&
+           refusesCapture(T, K.substr(3), Spec, Depth + 1);
+  });
+}
+
+// Whether a project function raises whenever it runs under capture, read
+// statement by statement from the top of its body: `if not capturing():
+// return` is passed over, `if capturing(): raise`, a bare raise or a call
+// of another such function settles it, any other return ends the search.
+bool refusesCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec,
+                    int Depth) {
+  PyTypeCache &Cache = Caller.cache();
+  if (auto It = Cache.RefusesCapture.find(Q); It != Cache.RefusesCapture.end())
+    return It->second;
+  const PyProgram &P = Caller.P;
+  const PyFunctionDef *F = P.function(Q);
+  const PyModuleInfo *M = P.moduleOfFunction(Q);
+  if (!F || !M || F->IsModuleBody || F->IsLambda || Depth > 3)
+    return false;
+  Cache.RefusesCapture[Q] = false;
+  PyTypes T(P, *M, *F, Cache);
+  bool Refuses = false;
+  for (TSNode Stmt : namedChildren(F->body())) {
+    if (is(Stmt, "raise_statement")) {
+      Refuses = true;
+      break;
+    }
+    if (is(Stmt, "expression_statement") && is(ts_node_named_child(Stmt, 0), "call") &&
+        refusingCall(T, Spec, ts_node_named_child(Stmt, 0), Depth)) {
+      Refuses = true;
+      break;
+    }
+    if (is(Stmt, "if_statement") && !hasElse(Stmt)) {
+      int Test = statusTest(P, *M, T, Spec, field(Stmt, "condition"), 0);
+      TSNode Then = field(Stmt, "consequence");
+      if (Test > 0 && leavesFunction(Then) && is(namedChildren(Then).back(), "raise_statement")) {
+        Refuses = true;
+        break;
+      }
+      if (Test < 0)
+        continue; // not taken under capture
+    }
+    bool Returns = false;
+    walk(Stmt, [&](TSNode N) {
+      Returns |= is(N, "return_statement");
+      return !Returns && !is(N, "function_definition") && !is(N, "lambda");
+    });
+    if (Returns)
+      break;
+  }
+  return Cache.RefusesCapture[Q] = Refuses;
+}
+
+// A test as written, spacing dropped, so that one test spelled twice matches.
+std::string testKey(const PySource &S, TSNode N) {
+  std::string Out;
+  for (char C : S.text(unparen(N)))
+    if (!std::isspace(static_cast<unsigned char>(C)))
+      Out += C;
+  return Out;
+}
+
+void operands(const PySource &S, TSNode N, std::string_view Op, std::vector<TSNode> &Out) {
+  N = unparen(N);
+  if (is(N, "boolean_operator") && S.text(field(N, "operator")) == Op) {
+    operands(S, field(N, "left"), Op, Out);
+    operands(S, field(N, "right"), Op, Out);
+    return;
+  }
+  Out.push_back(N);
+}
+
+// What a check that leaves under capture tells the rest of its block: after
+// `if capturing and (not a or b): raise`, capture goes on only where `a`
+// holds and `b` does not.
+struct KnownTest {
+  std::string Key; // the test with its `not`s taken off
+  bool Holds;
+};
+std::vector<KnownTest> knownAfter(const PyFunctionContext &Ctx, const CaptureSpec &Spec,
+                                  TSNode Cond) {
+  std::vector<TSNode> Conjuncts, Rest;
+  operands(Ctx.S, Cond, "and", Conjuncts);
+  bool Capturing = false;
+  for (TSNode C : Conjuncts) {
+    if (statusTest(Ctx, Spec, C) > 0)
+      Capturing = true;
+    else
+      Rest.push_back(C);
+  }
+  std::vector<KnownTest> Out;
+  if (!Capturing || Rest.size() != 1)
+    return Out;
+  std::vector<TSNode> Disjuncts;
+  operands(Ctx.S, Rest[0], "or", Disjuncts);
+  for (TSNode D : Disjuncts) {
+    bool Holds = false;
+    D = unparen(D);
+    while (is(D, "not_operator")) {
+      Holds = !Holds;
+      D = unparen(field(D, "argument"));
+    }
+    Out.push_back({testKey(Ctx.S, D), Holds});
+  }
+  return Out;
+}
+
+bool guardedAt(const PyFunctionContext &Ctx, unsigned Offset) {
+  return std::any_of(Ctx.Guarded.begin(), Ctx.Guarded.end(),
+                     [&](const auto &G) { return G.first <= Offset && Offset < G.second; });
+}
+
+// A list that starts empty and is filled only where capture does not run is
+// empty under capture: `if pending:` after a loop that skips filling it while
+// capturing (`if capturing: continue`).
+bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
+  const PySource &S = Ctx.S;
+  // What runs after the test matters only when a loop brings it round again.
+  bool Looped = false;
+  for (TSNode Up = ts_node_parent(If); !ts_node_is_null(Up) && !ts_node_eq(Up, Ctx.T.F.Node);
+       Up = ts_node_parent(Up))
+    Looped |= is(Up, "for_statement") || is(Up, "while_statement");
+  Cond = unparen(Cond);
+  if (is(Cond, "comparison_operator") && ts_node_named_child_count(Cond) == 2 &&
+      S.text(ts_node_named_child(Cond, 1)) == "0" &&
+      (comparisonOperator(S, Cond) == ">" || comparisonOperator(S, Cond) == "!="))
+    Cond = ts_node_named_child(Cond, 0);
+  if (is(Cond, "call") && S.text(field(Cond, "function")) == "len") {
+    CallArgs A = argsOf(S, Cond);
+    if (A.Positional.size() != 1 || !A.Keywords.empty())
+      return false;
+    Cond = A.Positional[0];
+  }
+  if (!is(Cond, "identifier"))
+    return false;
+  std::string_view Name = S.text(Cond);
+  TSNode Bound = Ctx.T.boundExpr(Name, beginOf(Cond));
+  if (!is(Bound, "list") || ts_node_named_child_count(Bound) != 0 ||
+      !Ctx.T.alsoReaching(Name, beginOf(Cond)).empty())
+    return false;
+  static constexpr std::string_view Fills[] = {"append", "extend", "insert", "__setitem__",
+                                               "__iadd__"};
+  bool Empty = true;
+  int Bindings = 0;
+  walk(Ctx.body(), [&](TSNode N) {
+    if (!Empty)
+      return false;
+    if (!is(N, "identifier") || S.text(N) != Name || (!Looped && beginOf(N) >= beginOf(If)))
+      return true;
+    TSNode Up = ts_node_parent(N);
+    bool Fill = false;
+    if (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N))
+      Fill = std::find(std::begin(Fills), std::end(Fills), S.text(field(Up, "attribute"))) !=
+             std::end(Fills);
+    else if ((is(Up, "assignment") || is(Up, "augmented_assignment")) &&
+             ts_node_eq(field(Up, "left"), N))
+      Fill = is(Up, "augmented_assignment") || ++Bindings > 1;
+    else if (is(Up, "subscript") && is(ts_node_parent(Up), "assignment"))
+      Fill = true;
+    else if (is(Up, "argument_list"))
+      Fill = S.text(field(ts_node_parent(Up), "function")) != "len";
+    if (Fill && !guardedAt(Ctx, beginOf(N)))
+      Empty = false;
+    return true;
+  });
+  return Empty;
+}
+
 } // namespace
 
 bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call) {
@@ -146,6 +367,11 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
     TSNode Call;
   };
   std::vector<Open> Pending;
+  struct Fact {
+    KnownTest Test;
+    unsigned From, To;
+  };
+  std::vector<Fact> RuledOut; // tests known under capture in [From, To)
   // An end with no begin here ends a capture the caller began: everything
   // before it in this function runs in that capture.
   auto close = [&](const std::string &Canonical, TSNode Call, const std::string &Stream) {
@@ -160,6 +386,19 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
     Ctx.Regions.push_back(
         {It->Begin, beginOf(Call), S.loc(It->Call), It->Graph, It->Call, Call, It->Stream, Stream});
     Pending.erase(std::next(It).base());
+  };
+  // What follows Stmt in its block does not run under capture; when Stmt
+  // leaves the function, neither does what follows the `with` statements
+  // holding that block (`with torch.cuda.device(d): if capturing: raise`).
+  auto guardRest = [&](TSNode Stmt, bool Leaves) {
+    TSNode Block = ts_node_parent(Stmt);
+    Ctx.Guarded.push_back({endOf(Stmt), endOf(Block)});
+    if (Leaves)
+      for (TSNode With = ts_node_parent(Block); is(With, "with_statement") && !catches(S, With);
+           With = ts_node_parent(Block)) {
+        Block = ts_node_parent(With);
+        Ctx.Guarded.push_back({endOf(With), endOf(Block)});
+      }
   };
   walk(Ctx.body(), [&](TSNode N) {
     auto K = kind(N);
@@ -186,6 +425,10 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
           close(Canonical, N, Stream);
         return true;
       }
+      if (refusingCall(T, Spec, N, 0)) {
+        guardRest(ts_node_parent(N), true);
+        return true;
+      }
       // A helper that begins a capture and returns with it open, or ends
       // one: what runs between its call and the end is captured.
       for (const CaptureEffect &E : captureEffects(T, Spec, N)) {
@@ -198,9 +441,29 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
           close(E.Graph, N, E.Stream);
       }
     } else if (K == "if_statement") {
-      int Test = statusTest(Ctx, Spec, field(N, "condition"));
-      if (Test == 0)
+      TSNode Cond = field(N, "condition");
+      int Test = statusTest(Ctx, Spec, Cond);
+      if (Test == 0) {
+        TSNode Plain = unparen(Cond);
+        int Polarity = -1;
+        while (is(Plain, "not_operator")) {
+          Polarity = -Polarity;
+          Plain = unparen(field(Plain, "argument"));
+        }
+        std::string Key = testKey(S, Plain);
+        for (const auto &F : RuledOut)
+          if (F.Test.Key == Key && F.From <= beginOf(N) && endOf(N) <= F.To)
+            Test = F.Test.Holds ? -Polarity : Polarity;
+        if (Test == 0 && emptyUnderCapture(Ctx, N, Plain))
+          Test = Polarity;
+      }
+      if (Test == 0) {
+        TSNode Then = field(N, "consequence");
+        if (endsFlow(Then))
+          for (KnownTest &K : knownAfter(Ctx, Spec, Cond))
+            RuledOut.push_back({std::move(K), endOf(N), endOf(ts_node_parent(N))});
         return true;
+      }
       TSNode Then = field(N, "consequence");
       TSNode Else{};
       for (TSNode C : namedChildren(N))
@@ -211,19 +474,9 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
       } else {
         if (!ts_node_is_null(Else))
           Ctx.Guarded.push_back({beginOf(Else), endOf(Else)});
-        // `if capturing: return` keeps the rest of the block out of capture,
-        // and a raise or return the rest of the blocks `with` statements
-        // hold it in (`with torch.cuda.device(d): if capturing: raise`).
-        if (endsFlow(Then)) {
-          TSNode Block = ts_node_parent(N);
-          Ctx.Guarded.push_back({endOf(N), endOf(Block)});
-          if (leavesFunction(Then))
-            for (TSNode With = ts_node_parent(Block); is(With, "with_statement");
-                 With = ts_node_parent(Block)) {
-              Block = ts_node_parent(With);
-              Ctx.Guarded.push_back({endOf(With), endOf(Block)});
-            }
-        }
+        // `if capturing: return` keeps the rest of the block out of capture.
+        if (endsFlow(Then))
+          guardRest(N, leavesFunction(Then));
       }
     }
     return true;

@@ -615,6 +615,13 @@ void PyTypes::narrowIsinstance(TSNode If) {
     Negated = true;
     Cond = unparen(field(Cond, "argument"));
   }
+  // `is_tensor = isinstance(x, torch.Tensor)`, its only binding, then `if
+  // is_tensor:`.
+  if (is(Cond, "identifier"))
+    if (auto It = Bindings.find(S.text(Cond)); It != Bindings.end() && It->second.size() == 1 &&
+                                               It->second.front().Element < 0 &&
+                                               It->second.front().At < beginOf(If))
+      Cond = unparen(It->second.front().Expr);
   if (!is(Cond, "call") || S.text(field(Cond, "function")) != "isinstance")
     return;
   CallArgs A = argsOf(S, Cond);

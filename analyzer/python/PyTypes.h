@@ -87,6 +87,12 @@ struct PyTypeCache {
   // Whether each project function opens a capture for its caller
   // (PyRegions.cpp).
   std::map<std::string, bool> OpensCapture;
+  // Whether each project function raises whenever a capture is open
+  // (PyRegions.cpp).
+  std::map<std::string, bool> RefusesCapture;
+  // The functions of each module that define functions or lambdas
+  // (PyConstantBranches.cpp).
+  std::map<const void *, std::set<std::string, std::less<>>> DefinesClosures;
   // What calling each project function does to capture state
   // (PyCaptureEffects.cpp, its own type).
   std::shared_ptr<void> CaptureEffects;

@@ -1,6 +1,16 @@
 # expected-no-diagnostics
-# float()/int() of host numbers and shapes are plain Python.
+# float()/int() of host numbers and shapes are plain Python, also where an
+# isinstance test kept in a local says the value is no tensor.
 import torch
+
+
+def scale_arg(x, scale):
+    scale_is_tensor = isinstance(scale, torch.Tensor)
+    if scale_is_tensor:
+        arg = scale.float().reshape(1)
+    else:
+        arg = float(scale)
+    return x * arg
 
 
 def step(x, lr: float, steps: int = 10):
@@ -15,3 +25,4 @@ static_x = torch.randn(4, device="cuda")
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = step(static_x, 0.1)
+    static_z = scale_arg(static_x, static_x.max())

@@ -3,6 +3,9 @@
 # before its own capture region. A lazy initialisation (`if self.x is None:
 # self.x = ...`, `if not hasattr(self, "x"):`) took its branch then, not
 # under capture. Without a warm-up the first call is the captured one.
+import functools
+from functools import lru_cache
+
 import torch
 
 
@@ -172,4 +175,46 @@ def capture_cache_cold(x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = model(x)
+    return g, y
+
+
+# A memoized builder runs its body on a miss only: the warm-up call with
+# the same arguments took it. A plain function of the same body runs on
+# every call.
+@lru_cache(maxsize=None)
+def compiled_plan(n):
+    torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+    return n
+
+
+@functools.cache
+def cached_scale(n):
+    return torch.ones(n, device="cuda").sum().item()
+
+
+def uncached_scale(n):
+    return torch.ones(n, device="cuda").sum().item()  # expected-error {{sync-tensor-read}}
+
+
+def planned_step(x):
+    return x * compiled_plan(x.shape[0]) * cached_scale(4)
+
+
+def unplanned_step(x):
+    return x * uncached_scale(4)
+
+
+def memoized_warm(x):
+    planned_step(x)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = planned_step(x)
+        z = unplanned_step(x)
+    return g, y, z
+
+
+def memoized_cold(x):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = compiled_plan(x.shape[0])
     return g, y

@@ -53,11 +53,15 @@ const Names Inspecting = {"callable",
 
 // Functions that keep a callable to call it later, when something else
 // happens (an object dies, the interpreter exits, a module runs).
-const Names Keeping = {
-    "functools.partial", "functools.partialmethod", "weakref.finalize",
-    "atexit.register",   "signal.signal",           "sys.settrace",
-    "sys.setprofile",    "threading.settrace",      "contextlib.ExitStack.callback",
-    "copyreg.pickle"};
+const Names Keeping = {"functools.partial", "functools.partialmethod", "weakref.finalize",
+                       "atexit.register", "signal.signal", "sys.settrace", "sys.setprofile",
+                       "threading.settrace", "contextlib.ExitStack.callback", "copyreg.pickle",
+                       // Containers and records built with callables in them (`SimpleNamespace(
+                       // quantize=quantize)`, `dict(run=run)`): called where they are taken out.
+                       "types.SimpleNamespace", "argparse.Namespace", "dict", "list", "tuple",
+                       "set", "frozenset", "collections.OrderedDict", "collections.defaultdict",
+                       "collections.deque", "collections.ChainMap", "types.MappingProxyType",
+                       "dataclasses.field"};
 
 // Constructors and functions that run a callable on another thread or
 // process.
@@ -108,6 +112,14 @@ bool makesDeviceKernel(const std::string &Decorator) {
                               "cupyx.jit.rawkernel",
                               "cupy.fuse"};
   return Exact.count(Decorator) > 0;
+}
+
+bool memoizes(const std::string &Decorator) {
+  return Decorator == "functools.cache" || Decorator == "functools.lru_cache";
+}
+
+bool holdsWhileCapturing(const std::string &Callee) {
+  return Callee == "torch.cuda.is_available" || Callee == "torch.cuda.is_initialized";
 }
 
 bool wrapsModule(const std::string &Callee) { return ModuleWrappers.count(Callee) > 0; }

@@ -39,4 +39,13 @@ bool wrapsModule(const std::string &Callee);
 // run as host Python, so it is no captured host code.
 bool makesDeviceKernel(const std::string &Decorator);
 
+// A decorator, qualified, that memoizes the function (`functools.cache`,
+// `functools.lru_cache`, with or without arguments): its body runs on a
+// miss only, which a warm-up call with the same arguments settles.
+bool memoizes(const std::string &Decorator);
+
+// A query that holds whenever a capture is open (`torch.cuda.is_available`):
+// like a capture-status query, its being false means no capture is open.
+bool holdsWhileCapturing(const std::string &Callee);
+
 } // namespace graphsafe::lint::py
