@@ -185,6 +185,17 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     if (is(Stmt, "function_definition"))
       NestedDefs.emplace(S.text(field(Stmt, "name")));
   }
+  // Locals each bound only to constructor calls (`block = Block(...)`), for
+  // `return block`; any other binding of the name makes it unknown.
+  std::map<std::string, std::vector<std::string>, std::less<>> LocalsBuilt;
+  std::set<std::string, std::less<>> LocalsOther, LocalsReturned;
+  auto otherBinding = [&](TSNode Target) {
+    walk(Target, [&](TSNode I) {
+      if (is(I, "identifier"))
+        LocalsOther.emplace(S.text(I));
+      return !is(I, "attribute") && !is(I, "subscript");
+    });
+  };
   walk(F.body(), [&](TSNode N) {
     if (is(N, "assignment") || is(N, "augmented_assignment")) {
       TSNode L = unparen(field(N, "left"));
@@ -194,9 +205,21 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
         if (Globals.count(S.text(L)) && is(R, "call"))
           if (auto Built = constructorSpelling(S, R))
             M.GlobalsBuilt[std::string(S.text(L))].push_back(*Built);
+        auto Built =
+            is(N, "assignment") && is(R, "call") ? constructorSpelling(S, R) : std::nullopt;
+        if (Built)
+          LocalsBuilt[std::string(S.text(L))].push_back(*Built);
+        else
+          LocalsOther.emplace(S.text(L));
+      } else {
+        otherBinding(L);
       }
       return true;
     }
+    if (is(N, "for_statement") || is(N, "for_in_clause"))
+      otherBinding(field(N, "left"));
+    else if (is(N, "as_pattern_target") || is(N, "named_expression"))
+      otherBinding(is(N, "named_expression") ? field(N, "name") : N);
     if (!is(N, "return_statement"))
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
@@ -209,13 +232,18 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
         F.ReturnsBuilt.push_back(*Built);
     } else if (is(V, "identifier") && Globals.count(S.text(V)))
       F.ReturnsBuilt.push_back("global:" + std::string(S.text(V)));
-    else if (is(V, "identifier"))
+    else if (is(V, "identifier") && (LocalsReturned.emplace(S.text(V)), true))
       for (unsigned I = 0; I < Params.size(); ++I)
         if (!Params[I].empty() && Params[I] == S.text(V) && !Rebound.count(Params[I]) &&
             std::find(F.ReturnsParams.begin(), F.ReturnsParams.end(), I) == F.ReturnsParams.end())
           F.ReturnsParams.push_back(I);
     return false;
   });
+  for (const auto &Name : LocalsReturned)
+    if (auto It = LocalsBuilt.find(Name);
+        It != LocalsBuilt.end() && !LocalsOther.count(Name) &&
+        std::find(Params.begin(), Params.end(), Name) == Params.end())
+      F.ReturnsBuilt.insert(F.ReturnsBuilt.end(), It->second.begin(), It->second.end());
   F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
                      !Rebound.count(Params.front());
   walk(F.IsLambda ? F.Node : F.body(), [&](TSNode N) {

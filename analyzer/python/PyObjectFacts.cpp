@@ -54,6 +54,9 @@ struct Obj {
   std::set<std::string> Changed;
   std::map<std::string, Source> Attrs;
   std::optional<Source> Self; // the value itself
+  // A parameter (Alias) whose attribute every path here read or stored
+  // first: no None (dereferencedBefore).
+  bool Dereferenced = false;
   // A tuple's elements by position; a list's elements, all alike (List
   // without Element: no element yet).
   std::shared_ptr<const std::vector<Obj>> Items;
@@ -322,6 +325,41 @@ Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
   return Out;
 }
 
+// Whether an attribute of the parameter Name was read or stored on every
+// path to Use (`params.seqlen_offset = n` before `model(..., params)`):
+// Python raises on None there, so at Use it is no None. Statements before
+// Use in its block and in the blocks around it count; a use under `and`,
+// `or`, `x if c else y`, a lambda or a comprehension may not run.
+bool dereferencedBefore(const PyTypes &T, std::string_view Name, TSNode Use) {
+  const PySource &S = *T.M.Src;
+  auto derefs = [&](TSNode Stmt) {
+    bool Found = false;
+    walk(Stmt, [&](TSNode N) {
+      if (Found || is(N, "boolean_operator") || is(N, "conditional_expression") ||
+          is(N, "lambda") || is(N, "list_comprehension") || is(N, "generator_expression") ||
+          is(N, "dictionary_comprehension") || is(N, "set_comprehension"))
+        return false;
+      Found = is(N, "attribute") && is(unparen(field(N, "object")), "identifier") &&
+              S.text(unparen(field(N, "object"))) == Name;
+      return !Found;
+    });
+    return Found;
+  };
+  TSNode Stmt = Use;
+  for (TSNode Up = ts_node_parent(Stmt); !ts_node_is_null(Up); Up = ts_node_parent(Stmt)) {
+    if (is(Up, "function_definition") || is(Up, "lambda") || is(Up, "module"))
+      return false;
+    if (is(Up, "block")) {
+      for (TSNode Before = ts_node_prev_named_sibling(Stmt); !ts_node_is_null(Before);
+           Before = ts_node_prev_named_sibling(Before))
+        if (is(Before, "expression_statement") && derefs(Before))
+          return true;
+    }
+    Stmt = Up;
+  }
+  return false;
+}
+
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   E = unparen(E);
   Obj Out;
@@ -408,11 +446,16 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     P = static_cast<int>(ObjectParam);
   if (P >= 0) {
     auto [Key, Known] = remembered(beginOf(T.F.body()));
-    if (Known)
-      return *Known;
-    Out.Alias = P;
-    applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out);
-    return St.Names[Key] = Out;
+    if (Known) {
+      Out = *Known;
+    } else {
+      Out.Alias = P;
+      applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out);
+      St.Names[Key] = Out;
+    }
+    // Not remembered with the rest: it depends on where in the block E is.
+    Out.Dereferenced = P != static_cast<int>(ObjectParam) && dereferencedBefore(T, Name, E);
+    return Out;
   }
   // A local: its last binding before the use, in a block around it.
   const auto &Binds = eventsOf(T).Binds;
@@ -712,6 +755,9 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
   Unknown.TruthKnown = Unknown.NoneKnown = false;
   if (O.Alias >= 0) {
     add(fromParameter(O.Alias), "");
+    if (O.Dereferenced)
+      add(notNone(), "");
+
     // What no longer holds of the parameter's attributes: nothing known.
     for (const auto &A : O.Changed)
       add(Unknown, A);

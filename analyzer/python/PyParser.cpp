@@ -238,6 +238,18 @@ void enclosingTests(TSNode N, TSNode Body,
     } else if (is(Up, "elif_clause") && ts_node_eq(Cur, field(Up, "consequence"))) {
       if (Visit(field(Up, "condition"), true))
         return;
+    } else if (is(Up, "boolean_operator") && ts_node_eq(Cur, field(Up, "right"))) {
+      // `a is not None and a.item()`: the right operand runs when the left
+      // held (`and`) or failed (`or`).
+      bool And = kind(ts_node_child(Up, 1)) == "and";
+      if (Visit(field(Up, "left"), And))
+        return;
+    } else if (is(Up, "conditional_expression")) {
+      // `x.item() if x is not None else 0`
+      auto Parts = namedChildren(Up);
+      if (Parts.size() == 3 && !ts_node_eq(Cur, Parts[1]) &&
+          Visit(Parts[1], ts_node_eq(Cur, Parts[0])))
+        return;
     } else if (is(Up, "block")) {
       // `if flag: return` earlier in the block: what follows runs when it did not.
       for (TSNode Before : namedChildren(Up)) {

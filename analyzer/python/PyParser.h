@@ -92,10 +92,11 @@ std::string stringLiteral(const PySource &S, TSNode E);
 // Whether a block always leaves the function: it ends in return or raise.
 bool leavesFunction(TSNode Block);
 // The tests N runs under, from the innermost out to Body: each enclosing
-// if/elif condition with the way it went (Holds false in an else), each
-// `if cond: return` earlier in an enclosing block (Holds false), and each
-// `assert cond` earlier in one (Holds true). Stops when
-// Visit returns true.
+// if/elif condition with the way it went (Holds false in an else), the left
+// operand of an `and` (held) or `or` (failed) whose right operand holds N,
+// the test of an `x if c else y` around N, each `if cond: return` earlier
+// in an enclosing block (Holds false), and each `assert cond` earlier in
+// one (Holds true). Stops when Visit returns true.
 void enclosingTests(TSNode N, TSNode Body,
                     const std::function<bool(TSNode Cond, bool Holds)> &Visit);
 

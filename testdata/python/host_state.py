@@ -24,9 +24,26 @@ class Model(torch.nn.Module):
         return y
 
 
+class StepOutput:
+    # Shared by every instance: made once, before any capture.
+    history = []
+
+    def __init__(self):
+        self.logits = []
+
+
+def captured_step(model, x, out):
+    made_here = StepOutput()
+    made_here.history.append(x)  # expected-warning {{host-state-mutation}}
+    out.logits.append(model(x))  # expected-warning {{host-state-mutation}}
+    return made_here
+
+
 model = Model().cuda()
 static_x = torch.randn(2, 4, device="cuda")
+kept = StepOutput()
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = model(static_x)
     seen.append(2)  # expected-warning {{host-state-mutation}}
+    captured_step(model, static_x, kept)

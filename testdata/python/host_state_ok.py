@@ -21,11 +21,27 @@ class Model(torch.nn.Module):
         return y
 
 
+class StepOutput:
+    """What one captured step hands back, built afresh by the step."""
+
+    def __init__(self):
+        self.logits = []
+        self.steps = 0
+
+
+def captured_step(model, x):
+    out = StepOutput()
+    out.logits.append(model(x))
+    out.steps += 1
+    return out
+
+
 model = Model().cuda()
 static_x = torch.randn(2, 4, device="cuda")
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = model(static_x)
+    static_out = captured_step(model, static_x)
 for i in range(3):
     g.replay()
     model.calls += 1

@@ -12,13 +12,54 @@ const std::set<std::string, std::less<>> ContainerMutators = {
     "append",  "extend",     "insert", "add",        "update", "pop",
     "popleft", "appendleft", "clear",  "setdefault", "remove", "discard"};
 
+// An object the captured code itself makes, in this function, before At: a
+// local bound (once) to a project class's constructor inside the capture
+// (`out = ForwardBatchOutput()`). Filling its attributes builds what the
+// capture hands back; no replay has to repeat it.
+// Its constructor must set the attribute changed (`self.logits = []`): a
+// class-level list is shared by every instance, made before the capture.
+bool madeInCapture(const PyFunctionContext &Ctx, TSNode Root, std::string_view Attr, TSNode At) {
+  const PyTypes &T = Ctx.T;
+  std::string_view Name = Ctx.S.text(Root);
+  TSNode Bound = unparen(T.boundExpr(Name, beginOf(At)));
+  if (!is(Bound, "call") || !Ctx.inCapture(beginOf(Bound)) ||
+      !T.alsoReaching(Name, beginOf(At)).empty())
+    return false;
+  std::string Init = T.P.methodOf(T.resolve(field(Bound, "function")), "__init__");
+  const PyFunctionDef *F = Init.empty() ? nullptr : T.P.function(Init);
+  const PyModuleInfo *M = F ? T.P.moduleOfFunction(Init) : nullptr;
+  if (!F || !M)
+    return false;
+  std::string_view Self = selfNameOf(*M->Src, F->Node);
+  bool Sets = false;
+  walk(F->body(), [&](TSNode N) {
+    if (is(N, "assignment")) {
+      TSNode L = unparen(field(N, "left"));
+      Sets |= is(L, "attribute") && M->Src->text(field(L, "object")) == Self &&
+              M->Src->text(field(L, "attribute")) == Attr;
+    }
+    return !Sets;
+  });
+  return Sets;
+}
+
 // State that outlives the call: an attribute, or a name declared global or
-// nonlocal. Locals die with the frame, so changing them is harmless.
+// nonlocal. Locals die with the frame, so changing them is harmless, and so
+// are the attributes of an object made in the capture (madeInCapture).
 bool outlivesCall(const PyFunctionContext &Ctx, TSNode Target,
                   const std::set<std::string> &Globals) {
   Target = unparen(Target);
-  if (is(Target, "attribute"))
-    return true;
+  if (is(Target, "attribute")) {
+    TSNode Root = Target, First{};
+    while (is(Root, "attribute") || is(Root, "subscript")) {
+      if (is(Root, "attribute"))
+        First = field(Root, "attribute");
+      Root = unparen(field(Root, is(Root, "attribute") ? "object" : "value"));
+    }
+    return !is(Root, "identifier") || Ctx.T.isSelf(Root) ||
+           Ctx.T.parameterAt(Ctx.S.text(Root), beginOf(Root)) >= 0 ||
+           !madeInCapture(Ctx, Root, Ctx.S.text(First), Target);
+  }
   if (is(Target, "subscript"))
     return outlivesCall(Ctx, field(Target, "value"), Globals);
   // At the top level of a module every name is a global.
