@@ -733,17 +733,17 @@ Callees resolveCallees(const PyTypes &T, TSNode Call) {
     else if (auto Bases = T.P.libraryBases(Q); !Bases.empty())
       Out.Keys.push_back(external(Bases.front() + ".__init__"));
     Out.Exact = true;
-  } else if (auto Members = is(Fn, "attribute") ? namespaceMember(T, field(Fn, "object"),
-                                                                  S.text(field(Fn, "attribute")))
-                                                : std::vector<std::string>{};
-             !Members.empty()) {
-    Out.Keys = std::move(Members);
   } else if (is(Fn, "attribute") && !Q.empty() && Q.find('.') != std::string::npos) {
     Out.Keys.push_back(external(Q)); // a library's function: torch.cuda.synchronize
   } else if (Value V = is(Fn, "attribute") ? T.valueOf(field(Fn, "object")) : Value{};
              V.K == VK::Instance && !V.Many && !V.Name.empty() && !T.P.classNamed(V.Name)) {
     // A method of a library class's instance (`linear.forward`).
     Out.Keys.push_back(external(V.Name + "." + std::string(S.text(field(Fn, "attribute")))));
+  } else if (auto Members = is(Fn, "attribute") ? namespaceMember(T, field(Fn, "object"),
+                                                                  S.text(field(Fn, "attribute")))
+                                                : std::vector<std::string>{};
+             !Members.empty()) {
+    Out.Keys = std::move(Members);
   } else {
     Out.Keys = valueTargets(T, Fn);
     Out.Dynamic = throughValue(T, Fn);

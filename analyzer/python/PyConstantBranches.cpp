@@ -112,6 +112,19 @@ std::string closureParameter(const PyTypes &T, TSNode Id) {
   if (!is(Id, "identifier"))
     return "";
   std::string_view Name = T.M.Src->text(Id);
+  // Read the defining function's parameter list before building its types
+  // (closureScope): most free names in closures are globals or locals.
+  bool Named = false;
+  for (TSNode Up = ts_node_parent(T.F.Node); !ts_node_is_null(Up) && !Named;
+       Up = ts_node_parent(Up))
+    if (is(Up, "function_definition") || is(Up, "lambda")) {
+      for (TSNode Param : namedChildren(field(Up, "parameters")))
+        if (TSNode P = parameterName(Param); !ts_node_is_null(P))
+          Named |= T.M.Src->text(P) == Name;
+      break;
+    }
+  if (!Named)
+    return "";
   const PyTypes *E = T.closureScope(Name);
   if (!E || E->F.IsModuleBody)
     return "";

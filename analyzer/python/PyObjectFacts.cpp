@@ -156,6 +156,12 @@ struct State {
   std::map<NameKey, Obj> Names;
   std::map<std::string, std::optional<Obj>> Returns;
   std::set<std::string> Active; // being followed: recursion knows nothing
+  // Per function and name: the statements reading or storing an attribute
+  // of it, as their end and their block's extent (dereferencedBefore).
+  struct Deref {
+    unsigned End, BlockBegin, BlockEnd;
+  };
+  std::map<std::pair<const PyFunctionDef *, std::string>, std::vector<Deref>> Derefs;
   int Nesting = 0;
   bool Cut = false;   // a bound was hit: the answer is less than the truth
   unsigned Steps = 0; // spent on the question asked now
@@ -327,37 +333,42 @@ Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
 
 // Whether an attribute of the parameter Name was read or stored on every
 // path to Use (`params.seqlen_offset = n` before `model(..., params)`):
-// Python raises on None there, so at Use it is no None. Statements before
-// Use in its block and in the blocks around it count; a use under `and`,
-// `or`, `x if c else y`, a lambda or a comprehension may not run.
+// Python raises on None there, so at Use it is no None. A statement of a
+// block around Use that ends before it runs first; a use under `and`, `or`,
+// `x if c else y`, a lambda or a comprehension may not run. Each function's
+// such statements are found once per name.
 bool dereferencedBefore(const PyTypes &T, std::string_view Name, TSNode Use) {
-  const PySource &S = *T.M.Src;
-  auto derefs = [&](TSNode Stmt) {
-    bool Found = false;
-    walk(Stmt, [&](TSNode N) {
-      if (Found || is(N, "boolean_operator") || is(N, "conditional_expression") ||
-          is(N, "lambda") || is(N, "list_comprehension") || is(N, "generator_expression") ||
-          is(N, "dictionary_comprehension") || is(N, "set_comprehension"))
+  auto [It, New] = stateOf(T.cache()).Derefs.try_emplace({&T.F, std::string(Name)});
+  if (New) {
+    const PySource &S = *T.M.Src;
+    auto derefs = [&](TSNode Stmt) {
+      bool Found = false;
+      walk(Stmt, [&](TSNode N) {
+        if (Found || is(N, "boolean_operator") || is(N, "conditional_expression") ||
+            is(N, "lambda") || is(N, "list_comprehension") || is(N, "generator_expression") ||
+            is(N, "dictionary_comprehension") || is(N, "set_comprehension"))
+          return false;
+        Found = is(N, "attribute") && is(unparen(field(N, "object")), "identifier") &&
+                S.text(unparen(field(N, "object"))) == Name;
+        return !Found;
+      });
+      return Found;
+    };
+    walk(T.F.body(), [&](TSNode N) {
+      if (is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition"))
         return false;
-      Found = is(N, "attribute") && is(unparen(field(N, "object")), "identifier") &&
-              S.text(unparen(field(N, "object"))) == Name;
-      return !Found;
-    });
-    return Found;
-  };
-  TSNode Stmt = Use;
-  for (TSNode Up = ts_node_parent(Stmt); !ts_node_is_null(Up); Up = ts_node_parent(Stmt)) {
-    if (is(Up, "function_definition") || is(Up, "lambda") || is(Up, "module"))
+      if (!is(N, "expression_statement"))
+        return true;
+      if (TSNode Block = ts_node_parent(N);
+          (is(Block, "block") || is(Block, "module")) && derefs(N))
+        It->second.push_back({endOf(N), beginOf(Block), endOf(Block)});
       return false;
-    if (is(Up, "block")) {
-      for (TSNode Before = ts_node_prev_named_sibling(Stmt); !ts_node_is_null(Before);
-           Before = ts_node_prev_named_sibling(Before))
-        if (is(Before, "expression_statement") && derefs(Before))
-          return true;
-    }
-    Stmt = Up;
+    });
   }
-  return false;
+  unsigned At = beginOf(Use);
+  return std::any_of(It->second.begin(), It->second.end(), [&](const State::Deref &D) {
+    return D.End <= At && D.BlockBegin <= At && At < D.BlockEnd;
+  });
 }
 
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {

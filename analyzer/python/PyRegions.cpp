@@ -24,14 +24,38 @@ bool endsFlow(TSNode Block) {
 int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
                TSNode Cond, int Depth);
 
+// Whether a body names a capture-status query or CUDA's availability
+// (`is_current_stream_capturing`, `is_available`), or calls what may.
+bool mentionsStatus(const PySource &S, TSNode Body) {
+  bool Found = false;
+  walk(Body, [&](TSNode N) {
+    if (Found)
+      return false;
+    if (is(N, "identifier")) {
+      std::string_view Name = S.text(N);
+      Found = Name.find("captur") != std::string_view::npos || Name == "is_available" ||
+              Name == "is_initialized";
+    }
+    return true;
+  });
+  return Found;
+}
+
 // A project function that returns a capture-status test (`def capturing():
 // return torch.cuda.is_current_stream_capturing()`) tests it wherever it is
 // called: the sign of what all its returns test, else 0.
-int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Spec, int Depth) {
+int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Spec, int Depth,
+                 PyTypeCache &Memo) {
+  if (auto It = Memo.HelperStatus.find(Q); It != Memo.HelperStatus.end())
+    return It->second;
   const PyFunctionDef *F = P.function(Q);
   const PyModuleInfo *M = P.moduleOfFunction(Q);
   if (!F || !M || F->IsModuleBody || Depth > 2)
     return 0;
+  // Only a function that speaks of capture can test it; the index says so
+  // without its tree's types.
+  if (!F->MentionsCapture && !mentionsStatus(*M->Src, F->body()))
+    return Memo.HelperStatus[Q] = 0;
   PyTypeCache Cache;
   PyTypes T(P, *M, *F, Cache);
   int Sign = 0;
@@ -53,8 +77,8 @@ int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Sp
     return false;
   });
   if (Fallback && Sign < 0)
-    return 0;
-  return Other ? 0 : Sign;
+    Sign = 0;
+  return Memo.HelperStatus[Q] = Other ? 0 : Sign;
 }
 
 // The capture-status test in an `if` condition: +1 when its being false
@@ -94,7 +118,7 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
   if (listed(Spec.PyStatusQueries, Q) || holdsWhileCapturing(Q))
     return Sign;
   if (!Q.empty() && P.isFunction(Q))
-    return Sign * helperStatus(P, Q, Spec, Depth);
+    return Sign * helperStatus(P, Q, Spec, Depth, T.cache());
   return 0;
 }
 
@@ -204,6 +228,12 @@ bool refusesCapture(const PyTypes &Caller, const std::string &Q, const CaptureSp
   if (!F || !M || F->IsModuleBody || F->IsLambda || Depth > 3)
     return false;
   Cache.RefusesCapture[Q] = false;
+  bool Raises = false;
+  for (TSNode Stmt : namedChildren(F->body()))
+    Raises |=
+        is(Stmt, "raise_statement") || is(Stmt, "if_statement") || is(Stmt, "expression_statement");
+  if (!Raises || !mentionsStatus(*M->Src, F->body()))
+    return false;
   PyTypes T(P, *M, *F, Cache);
   bool Refuses = false;
   for (TSNode Stmt : namedChildren(F->body())) {

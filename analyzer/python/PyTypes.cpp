@@ -281,6 +281,10 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
       };
       if (!Passed.empty() && std::all_of(Passed.begin(), Passed.end(), Above))
         V = Value::instanceOfAny(Passed);
+      else if (!Passed.empty() && std::none_of(Passed.begin(), Passed.end(), Above))
+        // Every class the callers pass contradicts the annotation (`model:
+        // "Model"` handed the wrapped nn.Module): the code says what runs.
+        V = Value::instanceOfAny(Passed);
       else
         V = {VK::Instance, Q};
     } else

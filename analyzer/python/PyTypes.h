@@ -90,6 +90,8 @@ struct PyTypeCache {
   // Whether each project function raises whenever a capture is open
   // (PyRegions.cpp).
   std::map<std::string, bool> RefusesCapture;
+  // What each project function's result says of capture state (PyRegions.cpp).
+  std::map<std::string, int> HelperStatus;
   // The functions of each module that define functions or lambdas
   // (PyConstantBranches.cpp).
   std::map<const void *, std::set<std::string, std::less<>>> DefinesClosures;

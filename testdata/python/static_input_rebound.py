@@ -12,3 +12,14 @@ for batch in [torch.randn(4, 8) for _ in range(3)]:
     # CHECK-MESSAGES@-1: Copy into it instead
     # CHECK-NOTES@-2: the capture region begins here
     g.replay()
+
+
+def rebound_to_a_copy():
+    # `.contiguous()` and `.clone()` may copy: the graph's memory is let go.
+    static_kv = torch.randn(4, 8, device="cuda").t()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_out = model(static_kv.t())
+    static_kv = static_kv.clone()  # expected-error {{graph-uses-freed-memory}}
+    graph.replay()
+    return static_out

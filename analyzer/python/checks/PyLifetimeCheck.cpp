@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace graphsafe::lint::py {
 
@@ -34,6 +35,26 @@ TSNode sharedMemoryOf(const PySource &S, TSNode E,
       return E;
     E = unparen(field(Fn, "object"));
   }
+}
+
+// A view of the tensor Name itself (`x.view(...)`, `x.transpose(0, 1)`, `x[:n]`):
+// it shares the storage the graph reads, and holds it.
+bool viewOfItself(const PySource &S, TSNode E, std::string_view Name) {
+  static const std::set<std::string, std::less<>> Views = {
+      "view",    "view_as",   "reshape",    "transpose", "permute", "t",
+      "squeeze", "unsqueeze", "flatten",    "unflatten", "expand",  "expand_as",
+      "narrow",  "select",    "as_strided", "detach",    "unbind",  "chunk",
+      "split",   "movedim",   "swapaxes",   "diagonal",  "real",    "imag"};
+  E = unparen(E);
+  while (is(E, "call")) {
+    TSNode Fn = unparen(field(E, "function"));
+    if (!is(Fn, "attribute") || !Views.count(S.text(field(Fn, "attribute"))))
+      return false;
+    E = unparen(field(Fn, "object"));
+  }
+  while (is(E, "subscript"))
+    E = unparen(field(E, "value"));
+  return is(E, "identifier") && S.text(E) == Name;
 }
 
 // The mistakes a reader can see in the code that replays a graph captured in
@@ -136,7 +157,9 @@ private:
                                         "baked in: changing it here does not reach replays",
                                         Name, CaptureLine),
                             {{"the capture region begins here", R.BeginLoc}}, true);
-          else if (is(N, "assignment")) // `x += 1` on a tensor is in place: fine
+          else if (is(N, "assignment") && !viewOfItself(S, field(N, "right"), Name))
+            // `x += 1` on a tensor is in place; `x = x.view(...)` keeps the
+            // memory the graph reads alive and shared: both fine.
             Ctx.reportCheck(
                 "static-input-rebound", N,
                 fmt::format("'{0}' is a static input of the graph captured at line {1}; "
