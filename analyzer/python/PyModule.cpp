@@ -119,9 +119,13 @@ void noteSelfEffects(const PySource &S, TSNode Method, std::set<std::string> &St
       std::vector<TSNode> Targets = {L};
       if (is(L, "pattern_list") || is(L, "tuple_pattern"))
         Targets = namedChildren(L);
-      for (TSNode T : Targets)
+      for (TSNode T : Targets) {
+        // `self.slots[i] = v` stores into the attribute's container.
+        if (is(T, "subscript") && is(N, "assignment"))
+          T = unparen(field(T, "value"));
         if (is(T, "attribute") && S.text(field(T, "object")) == SelfName)
           Stores.insert(std::string(S.text(field(T, "attribute"))));
+      }
     } else if (is(N, "call")) {
       TSNode Fn = unparen(field(N, "function"));
       if (is(Fn, "attribute") && S.text(unparen(field(Fn, "object"))) == SelfName)

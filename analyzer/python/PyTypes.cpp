@@ -774,6 +774,17 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
             Vs.push_back(T->valueOf(R));
           else if (!is(N, "assignment"))
             Vs.push_back(Value{});
+        } else if (TSNode Of = is(L, "subscript") ? unparen(field(L, "value")) : TSNode{};
+                   is(N, "assignment") && is(Of, "attribute") && T->isSelf(field(Of, "object")) &&
+                   S.text(field(Of, "attribute")) == Attr) {
+          // `self.attn[i] = Wrapper(...)` into a list made as `[None] * n`:
+          // a list of such instances.
+          Stored = true;
+          Value Item = T->valueOf(field(N, "right"));
+          if (Item.K == VK::Instance && !Item.Many) {
+            Item.Many = true;
+            Vs.push_back(Item);
+          }
         }
       } else if (Buffers && is(N, "call")) {
         // self.register_buffer("name", tensor)
