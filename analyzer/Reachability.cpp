@@ -306,7 +306,8 @@ public:
         std::string Key = CalleeSelf;
         auto It = Tested.find(T);
         bool Moved = Via.Dynamic && Shifted.count(T);
-        std::vector<ConstArg> KnownHere = Moved ? factsAtCall(Via, CallerKnew, true) : Known;
+        std::vector<ConstArg> KnownHere =
+            byCallee(Moved ? factsAtCall(Via, CallerKnew, true) : Known, Via, T);
         if (ThroughBound)
           if (auto CF = closureFacts().find(T); CF != closureFacts().end())
             for (const ConstArg &C : CF->second)
@@ -900,7 +901,7 @@ private:
         if (!runsWith(Via->When, CallerKnew))
           continue;
         std::vector<ConstArg> Here =
-            factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr));
+            byCallee(factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr)), *Via, Usr);
         Here.erase(std::remove_if(Here.begin(), Here.end(),
                                   [&](const ConstArg &C) { return !concerns(C, Usr); }),
                    Here.end());
@@ -965,7 +966,8 @@ private:
     for (const auto &[Caller, Via] : It->second) {
       // What this call passes decides the tests: a literal (or a literal
       // default) that fails When means Usr's code there never runs for it.
-      if (!runsWith(When, factsAtCall(*Via, {}, Via->Dynamic && Shifted.count(Usr))))
+      if (!runsWith(When,
+                    byCallee(factsAtCall(*Via, {}, Via->Dynamic && Shifted.count(Usr)), *Via, Usr)))
         continue;
       std::set<std::string> Passed;
       for (const auto &[Param, Callable] : Via->Binds) {
@@ -1009,6 +1011,33 @@ private:
     return BindingsMemo[MemoKey] = Out;
   }
   mutable std::map<std::string, Bindings> BindingsMemo;
+
+  // Facts a call through a value passes by keyword (Index KeywordParam +
+  // k), restated as parameters of the callee Usr the walk found by their
+  // names; a keyword Usr does not take says nothing of it.
+  std::vector<ConstArg> byCallee(std::vector<ConstArg> Facts, const CallEdge &Via,
+                                 const std::string &Usr) const {
+    if (Via.Keywords.empty())
+      return Facts;
+    auto F = ByUsr.find(Usr);
+    std::vector<ConstArg> Out;
+    for (ConstArg &C : Facts) {
+      if (!C.Global.empty() || C.Index < KeywordParam || C.Index >= ObjectParam) {
+        Out.push_back(std::move(C));
+        continue;
+      }
+      unsigned K = C.Index - KeywordParam;
+      if (F == ByUsr.end() || K >= Via.Keywords.size())
+        continue;
+      const auto &Names = F->second->ParamNames;
+      auto It = std::find(Names.begin(), Names.end(), Via.Keywords[K]);
+      if (It == Names.end())
+        continue;
+      C.Index = static_cast<unsigned>(It - Names.begin());
+      Out.push_back(std::move(C));
+    }
+    return Out;
+  }
 
   // Whether the fact C can matter in Usr: a closure fact (ClosureFact) only
   // in the functions nested in the one it is about; it reaches closures

@@ -187,7 +187,15 @@ struct CallEdge {
   // ParamMethod alone, not every override the parameter's declared type has.
   int ReceiverParam = -1;
   std::string ParamMethod;
+  // A call through a value (Python's `self.mixer(x, params=p)`): its callee
+  // is found by the walk, so what it passes by keyword is said by name.
+  // A ConstArg with Index KeywordParam + k is about the parameter named
+  // Keywords[k] of whichever function the walk finds (FunctionSummary::
+  // ParamNames).
+  std::vector<std::string> Keywords;
 };
+
+inline constexpr unsigned KeywordParam = 0x8000;
 
 // The callee of a call through something that is no storage the program
 // writes (a call's result, a cast, a computed lookup): nothing is known of it.
@@ -243,6 +251,9 @@ struct FunctionSummary {
   // -1: any number.
   int MinArgs = 0;
   int MaxArgs = -1;
+  // The names of its parameters as callers count them (Python), for the
+  // keywords of calls through values (CallEdge::Keywords).
+  std::vector<std::string> ParamNames;
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;
   // Branches that leave the function by a return, first and last position:

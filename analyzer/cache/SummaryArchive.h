@@ -26,12 +26,12 @@ template <class A> void serialize(A &Ar, Site &S) {
 template <class A> void serialize(A &Ar, CallEdge &E) {
   Ar(E.CalleeUsr, E.CalleeName, E.Loc, E.Context, E.RegionBegin, E.Exact, E.Dynamic, E.SelfMethod,
      E.Receiver, E.When, E.Constants, E.EnvGate, E.Positional, E.Mechanism, E.HandedOn, E.Binds,
-     E.ReceiverParam, E.ParamMethod, E.Opaque);
+     E.ReceiverParam, E.ParamMethod, E.Opaque, E.Keywords);
 }
 template <class A> void serialize(A &Ar, ClassSummary &C) { Ar(C.Key, C.Bases, C.Methods); }
 template <class A> void serialize(A &Ar, FunctionSummary &F) {
   Ar(F.Usr, F.Name, F.Loc, F.IsEntryPoint, F.OpensCapture, F.ClosesCapture, F.Overrides, F.MinArgs,
-     F.MaxArgs, F.Sites, F.Calls, F.ReturnBranches);
+     F.MaxArgs, F.ParamNames, F.Sites, F.Calls, F.ReturnBranches);
 }
 template <class A> void serialize(A &Ar, TUSummary &S) {
   Ar(S.File, S.Functions, S.CallableStores, S.ThreadEntries, S.GlobalCapture, S.AnyCapture,

@@ -30,10 +30,10 @@ GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,
                         SelfMethod, Receiver, When, Constants, EnvGate, Positional, Mechanism,
-                        HandedOn, Binds, ReceiverParam, ParamMethod, Opaque)
+                        HandedOn, Binds, ReceiverParam, ParamMethod, Opaque, Keywords)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
-                        Overrides, MinArgs, MaxArgs, Sites, Calls, ReturnBranches)
+                        Overrides, MinArgs, MaxArgs, ParamNames, Sites, Calls, ReturnBranches)
 GRAPHSAFE_JSON_AS_ARRAY(TUSummary, File, Functions, CallableStores, ThreadEntries, GlobalCapture,
                         AnyCapture, Classes, ImportedFiles, BuiltClasses)
 

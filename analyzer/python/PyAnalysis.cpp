@@ -262,6 +262,10 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     // No Overrides: the Python front end dispatches each call by its
     // receiver's class itself (PyProgram::dispatch).
     std::tie(FS.MinArgs, FS.MaxArgs) = positionalArity(F);
+    for (TSNode Param : callerParameters(F)) {
+      TSNode Name = parameterName(Param);
+      FS.ParamNames.emplace_back(ts_node_is_null(Name) ? std::string_view() : M.Src->text(Name));
+    }
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
@@ -343,8 +347,12 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       // project function the call reaches (overrides share their
       // signature); through a value, by position (PyObjectFacts.h).
       std::vector<ConstArg> Passed;
-      if (Followed && Cs.Dynamic)
+      std::vector<std::string> Keywords;
+      if (Followed && Cs.Dynamic) {
         Passed = objectArguments(T, "", N);
+        std::vector<ConstArg> ByName = keywordArguments(T, N, Keywords);
+        Passed.insert(Passed.end(), ByName.begin(), ByName.end());
+      }
       for (const auto &Target : Cs.Keys)
         if (!Cs.Dynamic && Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
           Passed = literalArguments(T, Target.substr(3), N);
@@ -391,6 +399,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           FS.Calls.push_back({Target, Text, S.loc(N), C, RegionBegin, Cs.Exact, Cs.Dynamic, "",
                               Cs.Receiver, When, Passed, Gate,
                               Cs.Dynamic ? positionalCount(T, N) : -1});
+          FS.Calls.back().Keywords = Keywords;
           // A decorated function's wrapper calls, here, this function alone.
           if (Target.rfind("py:dec:", 0) == 0)
             FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));

@@ -802,6 +802,25 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
 
 } // namespace
 
+std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
+                                       std::vector<std::string> &Names) {
+  std::vector<ConstArg> Out;
+  const PySource &S = *Caller.M.Src;
+  if (movesArguments(Caller, field(Call, "function")))
+    return Out;
+  for (const auto &[Name, Value] : argsOf(S, Call).Keywords) {
+    unsigned Index = KeywordParam + static_cast<unsigned>(Names.size());
+    if (Index >= ObjectParam)
+      break;
+    Names.emplace_back(Name);
+    if (auto C = literalArgument(S, Value, Index))
+      Out.push_back(*C);
+    else
+      argumentFacts(Caller, Index, Value, Call, Out);
+  }
+  return Out;
+}
+
 std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call) {
   std::vector<ConstArg> Out;
   TSNode Fn = unparen(field(Call, "function"));

@@ -34,6 +34,13 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
 std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call);
 
+// What a call through a value passes by keyword (`self.mixer(x,
+// params=params)`): literals and object facts, each with Index KeywordParam
+// + k for the keyword Names[k] (CallEdge::Keywords), matched to the callee's
+// parameter names when the walk finds the callee.
+std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
+                                       std::vector<std::string> &Names);
+
 // What a call of a method of self's own class (`self.m(...)`, dispatched at
 // run time) passes for the receiver: self's facts, as this method's caller
 // gave them and this method left them.

@@ -776,9 +776,11 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
             Vs.push_back(Value{});
         } else if (TSNode Of = is(L, "subscript") ? unparen(field(L, "value")) : TSNode{};
                    is(N, "assignment") && is(Of, "attribute") && T->isSelf(field(Of, "object")) &&
-                   S.text(field(Of, "attribute")) == Attr) {
-          // `self.attn[i] = Wrapper(...)` into a list made as `[None] * n`:
-          // a list of such instances.
+                   S.text(field(Of, "attribute")) == Attr &&
+                   !isLiteral(unparen(field(L, "subscript")))) {
+          // `self.attn[i] = Wrapper(...)` into a list made as `[None] * n`,
+          // at an index a value chooses: a list of such instances. (At a
+          // literal index the container's own slots say what each holds.)
           Stored = true;
           Value Item = T->valueOf(field(N, "right"));
           if (Item.K == VK::Instance && !Item.Many) {

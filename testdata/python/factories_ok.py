@@ -29,7 +29,7 @@ class Block(nn.Module):
         self.mixer = mixer_cls(dim)
 
     def forward(self, x, params=None):
-        return self.mixer(x, params)
+        return self.mixer(x, params=params)
 
 
 def create_block(dim, kind="fast", layer_idx=None):
@@ -47,7 +47,7 @@ class Model(nn.Module):
 
     def forward(self, x, params=None):
         for layer in self.layers:
-            x = layer(x, params)
+            x = layer(x, params=params)
         return x
 
 
