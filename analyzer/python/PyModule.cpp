@@ -258,7 +258,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       std::transform(Name.begin(), Name.end(), Name.begin(),
                      [](unsigned char C) { return std::tolower(C); });
       F.MentionsCapture =
-          Name.find("capture") != std::string::npos || Name.find("graph") != std::string::npos;
+          Name.find("captur") != std::string::npos || Name.find("graph") != std::string::npos;
     }
     return true;
   });

@@ -784,12 +784,13 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
 // function, a static or class method, a constructor, or a method called on
 // its class (`Base.m(obj)`, whose receiver is an argument).
 TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
-  const PyFunctionDef *F = T.P.function(Callee);
-  if (!F || F->ClassQName.empty() || F->IsLambda)
+  // The index entry: reading the callee's tree would make this module
+  // depend on its body.
+  const PyFunctionDef *F = T.P.functionIndex(Callee);
+  if (!F || !F->takesSelf() || F->IsLambda)
     return {};
   std::string_view Method = std::string_view(Callee).substr(Callee.rfind('.') + 1);
-  if (Method == "__init__" || Method == "__new__" ||
-      selfNameOf(*T.P.moduleOfFunction(Callee)->Src, F->Node).empty())
+  if (Method == "__init__" || Method == "__new__")
     return {};
   TSNode Fn = unparen(field(Call, "function"));
   TSNode Obj = is(Fn, "attribute")                             ? unparen(field(Fn, "object"))

@@ -48,14 +48,15 @@ int helperStatus(const PyProgram &P, const std::string &Q, const CaptureSpec &Sp
                  PyTypeCache &Memo) {
   if (auto It = Memo.HelperStatus.find(Q); It != Memo.HelperStatus.end())
     return It->second;
+  // Only a function whose code names a capture (`is_current_stream_capturing`)
+  // can test one: the index says so without reading its body, which would
+  // make this module depend on it.
+  if (const PyFunctionDef *Idx = P.functionIndex(Q); !Idx || !Idx->MentionsCapture)
+    return Memo.HelperStatus[Q] = 0;
   const PyFunctionDef *F = P.function(Q);
   const PyModuleInfo *M = P.moduleOfFunction(Q);
   if (!F || !M || F->IsModuleBody || Depth > 2)
     return 0;
-  // Only a function that speaks of capture can test it; the index says so
-  // without its tree's types.
-  if (!F->MentionsCapture && !mentionsStatus(*M->Src, F->body()))
-    return Memo.HelperStatus[Q] = 0;
   PyTypeCache Cache;
   PyTypes T(P, *M, *F, Cache);
   int Sign = 0;
@@ -223,11 +224,15 @@ bool refusesCapture(const PyTypes &Caller, const std::string &Q, const CaptureSp
   if (auto It = Cache.RefusesCapture.find(Q); It != Cache.RefusesCapture.end())
     return It->second;
   const PyProgram &P = Caller.P;
+  Cache.RefusesCapture[Q] = false;
+  // The index tells a function that names no capture without reading its
+  // body (a read makes the caller's module depend on that body).
+  if (const PyFunctionDef *Idx = P.functionIndex(Q); !Idx || !Idx->MentionsCapture)
+    return false;
   const PyFunctionDef *F = P.function(Q);
   const PyModuleInfo *M = P.moduleOfFunction(Q);
   if (!F || !M || F->IsModuleBody || F->IsLambda || Depth > 3)
     return false;
-  Cache.RefusesCapture[Q] = false;
   bool Raises = false;
   for (TSNode Stmt : namedChildren(F->body()))
     Raises |=
