@@ -315,9 +315,9 @@ public:
                                [&](const ConstArg &K) { return K.Global == C.Global; }))
                 KnownHere.push_back(C);
         for (const ConstArg &C : KnownHere)
-          if (!C.Global.empty() && !concerns(C, T)) {
-            continue;
-          } else if (!C.Global.empty()) {
+          if (!C.Global.empty()) {
+            if (!concerns(C, T))
+              continue;
             // Kept whether or not this callee tests it: a callee further down may.
             Passed.push_back(C);
             Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
@@ -1069,12 +1069,8 @@ private:
             continue;
           std::vector<ConstArg> Facts;
           for (const ConstArg &K : C.Constants)
-            if (K.Global.rfind(ClosureFact, 0) == 0) {
-              std::string Defining = K.Global.substr(ClosureFact.size());
-              Defining.resize(Defining.rfind('#'));
-              if (Callable.rfind("py:" + Defining + ".", 0) == 0)
-                Facts.push_back(K);
-            }
+            if (K.Global.rfind(ClosureFact, 0) == 0 && concerns(K, Callable))
+              Facts.push_back(K);
           auto &A = Agreed[Callable];
           if (!A) {
             A = std::move(Facts);

@@ -33,6 +33,17 @@ std::string classKey(const std::string &Class) { return "py:cls:" + Class; }
 
 std::string shiftedKey() { return "py:shifted"; }
 
+bool decoratedBy(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
+                 bool (*Named)(const std::string &)) {
+  for (std::string D : F.Decorators) {
+    if (size_t Paren = D.find('('); Paren != std::string::npos)
+      D.resize(Paren);
+    if (Named(P.qualify(M, D)) || Named(D))
+      return true;
+  }
+  return false;
+}
+
 namespace {
 
 // What calling an instance of Class runs: nn.Module's forward, or __call__.
@@ -54,15 +65,7 @@ bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
 // (LibrarySemantics.h, makesDeviceKernel).
 bool isDeviceKernel(const PyProgram &P, const std::string &Function) {
   const auto [F, M] = P.signature(Function);
-  if (!F || !M || F->Decorators.empty())
-    return false;
-  for (std::string D : F->Decorators) {
-    if (size_t Paren = D.find('('); Paren != std::string::npos)
-      D.resize(Paren);
-    if (makesDeviceKernel(P.qualify(*M, D)) || makesDeviceKernel(D))
-      return true;
-  }
-  return false;
+  return F && M && decoratedBy(P, *M, *F, makesDeviceKernel);
 }
 
 // Calling a kernel launches (or compiles) it: code outside the host's
@@ -607,8 +610,8 @@ namespace {
 // anything else or leaves op out.
 std::vector<std::string> namespaceMember(const PyTypes &T, TSNode Obj, std::string_view Attr) {
   Obj = unparen(Obj);
-  if (is(Obj, "identifier") && T.alsoReaching(T.M.Src->text(Obj), beginOf(Obj)).empty())
-    Obj = unparen(T.boundExpr(T.M.Src->text(Obj), beginOf(Obj)));
+  if (is(Obj, "identifier"))
+    Obj = unparen(T.onlyBoundExpr(T.M.Src->text(Obj), beginOf(Obj)));
   PyTypeCache &Cache = T.cache();
   if (!is(Obj, "call") || Cache.Depth > 2)
     return {};
@@ -629,8 +632,8 @@ std::vector<std::string> namespaceMember(const PyTypes &T, TSNode Obj, std::stri
       if (!is(N, "return_statement"))
         return true;
       TSNode V = unparen(ts_node_named_child(N, 0));
-      if (is(V, "identifier") && Callee.alsoReaching(M->Src->text(V), beginOf(V)).empty())
-        V = unparen(Callee.boundExpr(M->Src->text(V), beginOf(V)));
+      if (is(V, "identifier"))
+        V = unparen(Callee.onlyBoundExpr(M->Src->text(V), beginOf(V)));
       TSNode Member =
           is(V, "call") && Callee.resolve(field(V, "function")) == "types.SimpleNamespace"
               ? argsOf(*M->Src, V).keyword(Attr)

@@ -93,6 +93,12 @@ bool isContextManager(const PyProgram &P, const std::string &Function);
 // Whether N is `super()`.
 bool isSuperCall(const PyTypes &T, TSNode N);
 
+// Whether one of F's decorators (M's function), its call's arguments taken
+// off, is one Named accepts, as M's imports qualify it or as spelled
+// (`@lru_cache(maxsize=None)` after `from functools import lru_cache`).
+bool decoratedBy(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
+                 bool (*Named)(const std::string &));
+
 // What a call may run.
 Callees calleesOf(const PyTypes &T, TSNode Call);
 

@@ -95,13 +95,10 @@ bool definesClosures(const PyTypes &T) {
       if (!F.IsModuleBody)
         ByNode[F.Node.id] = &F.QualName;
     for (const auto &F : T.M.Functions)
-      for (TSNode N = F.IsModuleBody ? TSNode{} : ts_node_parent(F.Node); !ts_node_is_null(N);
-           N = ts_node_parent(N))
-        if (is(N, "function_definition") || is(N, "lambda")) {
-          if (auto Outer = ByNode.find(N.id); Outer != ByNode.end())
-            It->second.insert(*Outer->second);
-          break;
-        }
+      if (TSNode Outer = F.IsModuleBody ? TSNode{} : enclosingFunction(F.Node);
+          !ts_node_is_null(Outer))
+        if (auto Defining = ByNode.find(Outer.id); Defining != ByNode.end())
+          It->second.insert(*Defining->second);
   }
   return It->second.count(T.F.QualName) > 0;
 }
@@ -115,14 +112,10 @@ std::string closureParameter(const PyTypes &T, TSNode Id) {
   // Read the defining function's parameter list before building its types
   // (closureScope): most free names in closures are globals or locals.
   bool Named = false;
-  for (TSNode Up = ts_node_parent(T.F.Node); !ts_node_is_null(Up) && !Named;
-       Up = ts_node_parent(Up))
-    if (is(Up, "function_definition") || is(Up, "lambda")) {
-      for (TSNode Param : namedChildren(field(Up, "parameters")))
-        if (TSNode P = parameterName(Param); !ts_node_is_null(P))
-          Named |= T.M.Src->text(P) == Name;
-      break;
-    }
+  if (TSNode Outer = enclosingFunction(T.F.Node); !ts_node_is_null(Outer))
+    for (TSNode Param : namedChildren(field(Outer, "parameters")))
+      if (TSNode P = parameterName(Param); !ts_node_is_null(P))
+        Named |= T.M.Src->text(P) == Name;
   if (!Named)
     return "";
   const PyTypes *E = T.closureScope(Name);
@@ -162,9 +155,8 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
       Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(C)});
     // `has_q = q is not None` then `if has_q:`, when no other binding of
     // the name reaches the test.
-    else if (TSNode Bound = T.boundExpr(S.text(Cond), beginOf(Cond));
-             Depth < 3 && !ts_node_is_null(Bound) &&
-             T.alsoReaching(S.text(Cond), beginOf(Cond)).empty())
+    else if (TSNode Bound = T.onlyBoundExpr(S.text(Cond), beginOf(Cond));
+             Depth < 3 && !ts_node_is_null(Bound))
       testsOf(T, Bound, Holds, Out, Depth + 1);
     return;
   }
@@ -232,14 +224,7 @@ std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
 
 // A memoized function's body runs on a cache miss only: once per argument
 // set, which the warm-up before a capture took.
-bool memoized(const PyTypes &T) {
-  for (std::string D : T.F.Decorators) {
-    D.resize(std::min(D.size(), D.find('(')));
-    if (memoizes(T.P.qualify(T.M, D)))
-      return true;
-  }
-  return false;
-}
+bool memoized(const PyTypes &T) { return decoratedBy(T.P, T.M, T.F, memoizes); }
 
 } // namespace
 

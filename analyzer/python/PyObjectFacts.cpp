@@ -768,7 +768,6 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
     add(fromParameter(O.Alias), "");
     if (O.Dereferenced)
       add(notNone(), "");
-
     // What no longer holds of the parameter's attributes: nothing known.
     for (const auto &A : O.Changed)
       add(Unknown, A);

@@ -268,6 +268,13 @@ void enclosingTests(TSNode N, TSNode Body,
   }
 }
 
+TSNode enclosingFunction(TSNode N) {
+  for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up); Up = ts_node_parent(Up))
+    if (is(Up, "function_definition") || is(Up, "lambda"))
+      return Up;
+  return TSNode{};
+}
+
 TSNode parameterName(TSNode Param) {
   TSNode Name = is(Param, "typed_parameter") ? ts_node_named_child(Param, 0)
                 : is(Param, "default_parameter") || is(Param, "typed_default_parameter")

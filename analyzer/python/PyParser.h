@@ -112,6 +112,9 @@ struct CallArgs {
 };
 CallArgs argsOf(const PySource &S, TSNode Call);
 
+// The function definition or lambda nearest above N; null at module level.
+TSNode enclosingFunction(TSNode N);
+
 // The identifier a parameter binds (`x`, `x: T`, `x=1`, `x: T = 1`); null
 // for `*args`, `**kw` and the bare `*` and `/` markers.
 TSNode parameterName(TSNode Param);

@@ -25,7 +25,7 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
                TSNode Cond, int Depth);
 
 // Whether a body names a capture-status query or CUDA's availability
-// (`is_current_stream_capturing`, `is_available`), or calls what may.
+// (`is_current_stream_capturing`, `is_available`).
 bool mentionsStatus(const PySource &S, TSNode Body) {
   bool Found = false;
   walk(Body, [&](TSNode N) {
@@ -107,11 +107,8 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
   // `capturing = torch.cuda.is_current_stream_capturing()` and aliases of
   // it, when that is the only binding that reaches the test.
   if (is(Cond, "identifier") && Depth < 4) {
-    std::string_view Name = M.Src->text(Cond);
-    TSNode Bound = T.boundExpr(Name, beginOf(Cond));
-    if (ts_node_is_null(Bound) || !T.alsoReaching(Name, beginOf(Cond)).empty())
-      return 0;
-    return Sign * statusTest(P, M, T, Spec, Bound, Depth + 1);
+    TSNode Bound = T.onlyBoundExpr(M.Src->text(Cond), beginOf(Cond));
+    return ts_node_is_null(Bound) ? 0 : Sign * statusTest(P, M, T, Spec, Bound, Depth + 1);
   }
   if (!is(Cond, "call"))
     return 0;
@@ -233,11 +230,7 @@ bool refusesCapture(const PyTypes &Caller, const std::string &Q, const CaptureSp
   const PyModuleInfo *M = P.moduleOfFunction(Q);
   if (!F || !M || F->IsModuleBody || F->IsLambda || Depth > 3)
     return false;
-  bool Raises = false;
-  for (TSNode Stmt : namedChildren(F->body()))
-    Raises |=
-        is(Stmt, "raise_statement") || is(Stmt, "if_statement") || is(Stmt, "expression_statement");
-  if (!Raises || !mentionsStatus(*M->Src, F->body()))
+  if (!mentionsStatus(*M->Src, F->body()))
     return false;
   PyTypes T(P, *M, *F, Cache);
   bool Refuses = false;
@@ -355,9 +348,8 @@ bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
   if (!is(Cond, "identifier"))
     return false;
   std::string_view Name = S.text(Cond);
-  TSNode Bound = Ctx.T.boundExpr(Name, beginOf(Cond));
-  if (!is(Bound, "list") || ts_node_named_child_count(Bound) != 0 ||
-      !Ctx.T.alsoReaching(Name, beginOf(Cond)).empty())
+  TSNode Bound = Ctx.T.onlyBoundExpr(Name, beginOf(Cond));
+  if (!is(Bound, "list") || ts_node_named_child_count(Bound) != 0)
     return false;
   static constexpr std::string_view Fills[] = {"append", "extend", "insert", "__setitem__",
                                                "__iadd__"};

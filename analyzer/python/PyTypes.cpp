@@ -512,6 +512,10 @@ std::pair<TSNode, int> PyTypes::boundElement(std::string_view Name, unsigned Off
   return B && B->Element >= 0 ? std::make_pair(B->Expr, B->Element) : std::make_pair(TSNode{}, -1);
 }
 
+TSNode PyTypes::onlyBoundExpr(std::string_view Name, unsigned Offset) const {
+  return alsoReaching(Name, Offset).empty() ? boundExpr(Name, Offset) : TSNode{};
+}
+
 std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset) const {
   std::vector<unsigned> Out;
   const Binding *B = bindingAt(Name, Offset);
@@ -575,12 +579,7 @@ const PyTypes *PyTypes::enclosing() const {
   if (Cache.Depth > 2)
     return nullptr;
   EnclosingKnown = true;
-  TSNode Outer{};
-  for (TSNode N = ts_node_parent(F.Node); !ts_node_is_null(N); N = ts_node_parent(N))
-    if (is(N, "function_definition") || is(N, "lambda")) {
-      Outer = N;
-      break;
-    }
+  TSNode Outer = enclosingFunction(F.Node);
   if (ts_node_is_null(Outer))
     return nullptr;
   for (const auto &G : M.Functions)

@@ -132,6 +132,9 @@ public:
   // branches' and, for an if with no else, the one that reached the if. As
   // offsets to ask the other questions at, latest first.
   std::vector<unsigned> alsoReaching(std::string_view Name, unsigned Offset) const;
+  // boundExpr when that binding is the only one that may reach Offset
+  // (alsoReaching has none); else null.
+  TSNode onlyBoundExpr(std::string_view Name, unsigned Offset) const;
   // The analysis of the top-level code of module Of (this function's own
   // by default), where its globals are bound; null when too deep to look now.
   const PyTypes *moduleScope(const PyModuleInfo *Of = nullptr) const;

@@ -21,9 +21,8 @@ const std::set<std::string, std::less<>> ContainerMutators = {
 bool madeInCapture(const PyFunctionContext &Ctx, TSNode Root, std::string_view Attr, TSNode At) {
   const PyTypes &T = Ctx.T;
   std::string_view Name = Ctx.S.text(Root);
-  TSNode Bound = unparen(T.boundExpr(Name, beginOf(At)));
-  if (!is(Bound, "call") || !Ctx.inCapture(beginOf(Bound)) ||
-      !T.alsoReaching(Name, beginOf(At)).empty())
+  TSNode Bound = unparen(T.onlyBoundExpr(Name, beginOf(At)));
+  if (!is(Bound, "call") || !Ctx.inCapture(beginOf(Bound)))
     return false;
   std::string Init = T.P.methodOf(T.resolve(field(Bound, "function")), "__init__");
   const PyFunctionDef *F = Init.empty() ? nullptr : T.P.function(Init);

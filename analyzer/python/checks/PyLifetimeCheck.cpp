@@ -14,9 +14,10 @@ namespace {
 
 // Methods whose result shares the receiver's memory.
 const std::set<std::string, std::less<>> ViewMethods = {
-    "view",      "reshape", "detach", "squeeze",    "unsqueeze", "flatten",   "t",
-    "transpose", "permute", "narrow", "select",     "expand",    "view_as",   "as_strided",
-    "chunk",     "split",   "unbind", "contiguous", "expand_as", "unflatten", "movedim"};
+    "view",      "reshape",    "detach",  "squeeze",  "unsqueeze", "flatten",
+    "t",         "transpose",  "permute", "narrow",   "select",    "expand",
+    "view_as",   "as_strided", "chunk",   "split",    "unbind",    "contiguous",
+    "expand_as", "unflatten",  "movedim", "swapaxes", "diagonal"};
 
 // The expression whose memory E shares: E with its subscripts and view-method
 // calls taken off (`out[0].view(-1)` -> `out`). A call IsSource accepts is
@@ -37,24 +38,15 @@ TSNode sharedMemoryOf(const PySource &S, TSNode E,
   }
 }
 
-// A view of the tensor Name itself (`x.view(...)`, `x.transpose(0, 1)`, `x[:n]`):
-// it shares the storage the graph reads, and holds it.
+// A view of the tensor Name itself (`x.view(...)`, `x.transpose(0, 1)`,
+// `x[:n]`): it shares the storage the graph reads, and holds it. Not
+// `contiguous()`, which shares only when no copy was needed.
 bool viewOfItself(const PySource &S, TSNode E, std::string_view Name) {
-  static const std::set<std::string, std::less<>> Views = {
-      "view",    "view_as",   "reshape",    "transpose", "permute", "t",
-      "squeeze", "unsqueeze", "flatten",    "unflatten", "expand",  "expand_as",
-      "narrow",  "select",    "as_strided", "detach",    "unbind",  "chunk",
-      "split",   "movedim",   "swapaxes",   "diagonal",  "real",    "imag"};
-  E = unparen(E);
-  while (is(E, "call")) {
-    TSNode Fn = unparen(field(E, "function"));
-    if (!is(Fn, "attribute") || !Views.count(S.text(field(Fn, "attribute"))))
-      return false;
-    E = unparen(field(Fn, "object"));
-  }
-  while (is(E, "subscript"))
-    E = unparen(field(E, "value"));
-  return is(E, "identifier") && S.text(E) == Name;
+  TSNode Shared = sharedMemoryOf(S, E, [&](TSNode Call) {
+    TSNode Fn = field(Call, "function");
+    return is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "contiguous";
+  });
+  return is(Shared, "identifier") && S.text(Shared) == Name;
 }
 
 // The mistakes a reader can see in the code that replays a graph captured in
