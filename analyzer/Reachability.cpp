@@ -613,9 +613,10 @@ private:
   // its program builds. Its program is File, what it imports, transitively,
   // and the conftest.py files pytest loads for it. Empty for a file some
   // module imports (it runs in every program that does).
-  std::set<std::string> hiddenInFile(const std::string &File) const {
-    std::set<std::string> Hidden;
-    if (!LeafOnly.empty() && TUByFile.count(File) && !Imported.count(File)) {
+  const std::set<std::string> &hiddenInFile(const std::string &File) const {
+    auto [Memo, New] = HiddenInFileMemo.try_emplace(File);
+    std::set<std::string> &Hidden = Memo->second;
+    if (New && !LeafOnly.empty() && TUByFile.count(File) && !Imported.count(File)) {
       std::set<std::string> Program;
       std::vector<std::string> Todo = {File};
       for (std::string Dir = File; Dir.rfind('/') != std::string::npos && Dir.rfind('/') > 0;) {
@@ -1105,6 +1106,9 @@ private:
   std::set<std::string> Imported, BuiltAnywhere;
   std::map<std::string, std::set<std::string>> LeafOnly;
   mutable std::map<std::string, int> HiddenOfFunction;
+  // A script's program is walked once, however many captures its callers
+  // lead to.
+  mutable std::map<std::string, std::set<std::string>> HiddenInFileMemo;
   mutable std::map<std::set<std::string>, int> HiddenIds = {{{}, 0}};
   mutable std::vector<const std::set<std::string> *> HiddenSets = {&HiddenIds.begin()->first};
   // Functions a partial binding leading arguments was stored for.

@@ -139,9 +139,10 @@ std::vector<std::string> classObjects(const PyTypes &T, TSNode E, int Depth) {
 }
 
 // What callers tell about callees' parameters (PyProgram::tensorParam),
-// gathered before any function is summarised.
+// gathered before any function is summarised; from the functions inside
+// Scopes alone when given.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
-                     PyLearned &Out) {
+                     PyLearned &Out, const std::vector<std::string> *Scopes = nullptr) {
   auto &Graphed = Out.Graphed;
   auto &TensorParams = Out.TensorParams;
   auto &Classes = Out.Classes;
@@ -150,6 +151,11 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
   const PySource &S = *M.Src;
   PyTypeCache Cache;
   for (const auto &F : M.Functions) {
+    if (Scopes && std::none_of(Scopes->begin(), Scopes->end(), [&](const std::string &Q) {
+          return F.QualName.compare(0, Q.size(), Q) == 0 &&
+                 (F.QualName.size() == Q.size() || F.QualName[Q.size()] == '.');
+        }))
+      continue;
     PyTypes T(P, M, F, Cache);
     walkWithParents(F.body(), [&](TSNode N, TSNode Up, TSNode UpUp) {
       if (constructs(S, N, Up, UpUp))
@@ -202,6 +208,20 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       return true;
     });
   }
+}
+
+// The code of M whose facts the first round of learning can change: the
+// functions handed class objects, or handed instances they pass on, with
+// the rest of their classes (which read what they stored on self) and the
+// functions nested in them.
+std::vector<std::string> secondRoundScopes(const PyProgram &P, const PyModuleInfo &M) {
+  std::set<std::string> Scopes;
+  for (const auto &F : M.Functions)
+    if (P.Learned.ClassObjects.count(F.QualName) > 0 ||
+        (P.Learned.HandsOn.count(F.QualName) && (P.Learned.Classes.count(F.QualName) > 0 ||
+                                                 P.Learned.ElementClasses.count(F.QualName) > 0)))
+      Scopes.insert(F.ClassQName.empty() ? F.QualName : F.ClassQName);
+  return {Scopes.begin(), Scopes.end()};
 }
 
 // What makes this module's place in a program: the analysed modules it
@@ -754,8 +774,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   // known yet; a class handed in as an object (`model_class=Llama`) types the
   // instances built from it only after that, and an instance handed in is
   // known to be one only after that where it is handed on (`make(m)` calling
-  // `_make((m,))`), so the modules whose functions take classes or
-  // instances are read a second time.
+  // `_make((m,))`), so the functions that take classes or instances, and
+  // their classes, are read a second time (secondRoundScopes).
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
     stage(LearnFirst, I, dirty(LearnFirst, I), [&] {
@@ -776,21 +796,17 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
     const PyModuleInfo &M = *P.Modules[K];
-    bool Reread = HandsClasses &&
-                  std::any_of(M.Functions.begin(), M.Functions.end(), [&](const PyFunctionDef &F) {
-                    return P.Learned.ClassObjects.count(F.QualName) > 0 ||
-                           (P.Learned.HandsOn.count(F.QualName) &&
-                            (P.Learned.Classes.count(F.QualName) > 0 ||
-                             P.Learned.ElementClasses.count(F.QualName) > 0));
-                  });
-    if (!Reread) {
+    std::vector<std::string> Scopes;
+    if (HandsClasses)
+      Scopes = secondRoundScopes(P, M);
+    if (Scopes.empty()) {
       Entries[I].Learned[1] = {};
       Records[I].Reads[LearnSecond] = {};
       return;
     }
     stage(LearnSecond, I, FirstMoved || dirty(LearnSecond, I), [&] {
       Entries[I].Learned[1] = {};
-      learnParameters(P, P.tree(M), Rules, Entries[I].Learned[1]);
+      learnParameters(P, P.tree(M), Rules, Entries[I].Learned[1], &Scopes);
     });
   });
   for (size_t I : Index)
