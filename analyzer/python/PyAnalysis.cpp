@@ -8,6 +8,7 @@
 #include "PyModeFlags.h"
 #include "PyObjectFacts.h"
 #include "PyParts.h"
+#include "PyPlatform.h"
 #include "PyResultCache.h"
 #include "ReadFile.h"
 #include "cache/ContentHash.h"
@@ -307,6 +308,9 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     if (F.IsLambda)
       collectStores(T, F.Node, Out.CallableStores);
     walk(Ctx.body(), [&](TSNode N) {
+      // What no CUDA process runs calls and stores nothing for a capture.
+      if (is(N, "block") && offPlatform(T, N))
+        return false;
       if (is(N, "assignment") || is(N, "yield") || is(N, "return_statement") ||
           is(N, "function_definition") || (is(N, "lambda") && !F.IsLambda)) {
         collectStores(T, N, Out.CallableStores);

@@ -6,6 +6,7 @@
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace graphsafe::lint::py {
 
@@ -597,8 +598,21 @@ Callees resolveCallees(const PyTypes &T, TSNode Call);
 } // namespace
 
 Callees calleesOf(const PyTypes &T, TSNode Call) {
+  using Memo = std::unordered_map<const void *, Callees>;
+  // An answer found while another is being worked out may be cut short by
+  // the depth limit: only those asked at the top are kept.
+  Memo *Known = nullptr;
+  if (T.complete() && T.cache().Depth == 0) {
+    if (!T.CalleeMemo)
+      T.CalleeMemo = std::make_shared<Memo>();
+    Known = static_cast<Memo *>(T.CalleeMemo.get());
+    if (auto It = Known->find(Call.id); It != Known->end())
+      return It->second;
+  }
   Callees Out = resolveCallees(T, Call);
   launchKernels(T.P, Out.Keys);
+  if (Known)
+    Known->emplace(Call.id, Out);
   return Out;
 }
 

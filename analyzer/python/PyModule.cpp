@@ -251,13 +251,16 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
                      !Rebound.count(Params.front());
   walk(F.IsLambda ? F.Node : F.body(), [&](TSNode N) {
-    if (F.MentionsCapture || is(N, "function_definition") || is(N, "class_definition"))
+    if ((F.MentionsCapture && F.MentionsDevice) || is(N, "function_definition") ||
+        is(N, "class_definition"))
       return false;
     if (is(N, "identifier")) {
       std::string Name(S.text(N));
+      F.MentionsDevice |=
+          Name.size() >= 12 && Name.compare(Name.size() - 10, 10, "_available") == 0;
       std::transform(Name.begin(), Name.end(), Name.begin(),
                      [](unsigned char C) { return std::tolower(C); });
-      F.MentionsCapture =
+      F.MentionsCapture |=
           Name.find("captur") != std::string::npos || Name.find("graph") != std::string::npos;
     }
     return true;

@@ -46,6 +46,10 @@ struct PyFunctionDef {
   // state (PyCaptureEffects.cpp), so that callers of everything else keep
   // their cached results when a body changes.
   bool MentionsCapture = false;
+  // Its own code asks whether a device is there (`is_available`,
+  // `is_torch_npu_available`): only such a function's result is read for
+  // which accelerator it holds on (PyPlatform.cpp).
+  bool MentionsDevice = false;
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }

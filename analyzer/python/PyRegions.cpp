@@ -1,6 +1,7 @@
 #include "PyCallGraph.h"
 #include "PyCaptureEffects.h"
 #include "PyContext.h"
+#include "PyPlatform.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -551,7 +552,7 @@ void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Calle
   Site.Fix = R.Python.Fix;
   Site.Loc = S.loc(N);
   Site.When = testsAt(N);
-  if (!runsUnderModes(Site.When, N))
+  if (!runsUnderModes(Site.When, N) || offPlatform(T, N))
     return;
   Site.EnvGate = envGateAt(N);
   Out.Sites.push_back(std::move(Site));
@@ -585,7 +586,7 @@ void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
   Site.Loc = S.loc(N);
   Site.Notes = std::move(Notes);
   Site.When = testsAt(N);
-  if (!runsUnderModes(Site.When, N))
+  if (!runsUnderModes(Site.When, N) || offPlatform(T, N))
     return;
   Site.EnvGate = envGateAt(N);
   Out.Sites.push_back(std::move(Site));

@@ -1,4 +1,5 @@
 #include "PyTypes.h"
+#include "PyPlatform.h"
 
 #include "TorchApi.h"
 #include "resolve/LibrarySemantics.h"
@@ -516,6 +517,14 @@ TSNode PyTypes::onlyBoundExpr(std::string_view Name, unsigned Offset) const {
   return alsoReaching(Name, Offset).empty() ? boundExpr(Name, Offset) : TSNode{};
 }
 
+std::vector<TSNode> PyTypes::everyBoundExpr(std::string_view Name) const {
+  std::vector<TSNode> Out;
+  if (auto It = Bindings.find(Name); It != Bindings.end())
+    for (const Binding &B : It->second)
+      Out.push_back(B.Element < 0 ? B.Expr : TSNode{});
+  return Out;
+}
+
 std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset) const {
   std::vector<unsigned> Out;
   const Binding *B = bindingAt(Name, Offset);
@@ -762,6 +771,9 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
       T = std::make_unique<PyTypes>(P, Home, Fn, Cache, ViewFrom);
     const PySource &S = *Home.Src;
     walk(field(Fn.Node, "body"), [&](TSNode N) {
+      // `if use_npu: self.model = NpuModel(...)`: no capture meets it.
+      if (is(N, "block") && offPlatform(*T, N))
+        return false;
       if (is(N, "assignment") || is(N, "augmented_assignment")) {
         TSNode L = field(N, "left");
         if (is(L, "attribute") && T->isSelf(field(L, "object")) &&

@@ -92,6 +92,11 @@ struct PyTypeCache {
   std::map<std::string, bool> RefusesCapture;
   // What each project function's result says of capture state (PyRegions.cpp).
   std::map<std::string, int> HelperStatus;
+  // What each project function's result is on a CUDA machine, and the
+  // branches of each function that cannot run there, by its definition
+  // (PyPlatform.cpp).
+  std::map<std::string, int> PlatformHelpers;
+  std::unordered_map<const void *, std::vector<std::pair<unsigned, unsigned>>> OffPlatform;
   // The functions of each module that define functions or lambdas
   // (PyConstantBranches.cpp).
   std::map<const void *, std::set<std::string, std::less<>>> DefinesClosures;
@@ -135,6 +140,9 @@ public:
   // boundExpr when that binding is the only one that may reach Offset
   // (alsoReaching has none); else null.
   TSNode onlyBoundExpr(std::string_view Name, unsigned Offset) const;
+  // Every expression Name is bound to anywhere in the function, in order; a
+  // null node for a binding of another form (a parameter, a loop target).
+  std::vector<TSNode> everyBoundExpr(std::string_view Name) const;
   // The analysis of the top-level code of module Of (this function's own
   // by default), where its globals are bound; null when too deep to look now.
   const PyTypes *moduleScope(const PyModuleInfo *Of = nullptr) const;
@@ -172,6 +180,11 @@ public:
            F.Decorators.end();
   }
   PyTypeCache &cache() const { return Cache; }
+  // Bindings collected: answers about this function may be remembered.
+  bool complete() const { return Complete; }
+  // calleesOf's answers for this function's calls (PyCallGraph.cpp, its own
+  // type): the summary, the stores and the checks each ask of every call.
+  mutable std::shared_ptr<void> CalleeMemo;
 
   const PyProgram &P;
   const PyModuleInfo &M;

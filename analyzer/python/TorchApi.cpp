@@ -54,7 +54,15 @@ std::optional<TorchKind> lookup(const std::string &Key) {
 } // namespace
 
 std::optional<TorchKind> torchReturnKind(std::string_view QualName) {
-  return lookup(std::string(QualName));
+  if (auto Kind = lookup(std::string(QualName)))
+    return Kind;
+  // A device plug-in's module (torch.npu, torch.mlu) is not in the table; its
+  // availability query answers a bool like every one the table has.
+  constexpr std::string_view Query = ".is_available";
+  if (QualName.size() > Query.size() &&
+      QualName.compare(QualName.size() - Query.size(), Query.size(), Query) == 0)
+    return TorchKind::Host;
+  return std::nullopt;
 }
 
 std::optional<TorchKind> tensorMethodKind(std::string_view Method) {

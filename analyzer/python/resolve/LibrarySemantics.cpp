@@ -122,6 +122,36 @@ bool holdsWhileCapturing(const std::string &Callee) {
   return Callee == "torch.cuda.is_available" || Callee == "torch.cuda.is_initialized";
 }
 
+bool otherDeviceAvailable(const std::string &Callee) {
+  // The backends PyTorch's device plug-ins register (torch_npu for Ascend,
+  // torch_mlu, torch_musa, Habana's hpu), Intel's xpu and Apple's mps.
+  static const std::set<std::string> Devices = {"npu", "xpu", "mps", "hpu", "mlu", "musa"};
+  static const std::set<std::string> Helpers = {"transformers.utils",
+                                                "transformers.utils.import_utils",
+                                                "accelerate.utils", "accelerate.utils.imports"};
+  const size_t Cut = Callee.rfind('.');
+  if (Cut == std::string::npos)
+    return false;
+  const std::string Owner = Callee.substr(0, Cut), Name = Callee.substr(Cut + 1);
+  if (Name == "is_available") {
+    // torch.npu.is_available, torch_npu.npu.is_available,
+    // torch.backends.mps.is_available, habana_frameworks.torch.hpu.is_available
+    const size_t Dot = Owner.rfind('.');
+    const std::string Device = Dot == std::string::npos ? Owner : Owner.substr(Dot + 1);
+    const std::string Package = Owner.substr(0, Owner.find('.'));
+    return Devices.count(Device) > 0 &&
+           (Package == "torch" || Package == "torch_" + Device || Package == "habana_frameworks");
+  }
+  // is_torch_npu_available(), is_npu_available(), is_torch_xpu_available(check_device=...)
+  if (!Helpers.count(Owner) || Name.rfind("is_", 0) != 0 || Name.size() < 13 ||
+      Name.compare(Name.size() - 10, 10, "_available") != 0)
+    return false;
+  std::string Device = Name.substr(3, Name.size() - 13);
+  if (Device.rfind("torch_", 0) == 0)
+    Device = Device.substr(6);
+  return Devices.count(Device) > 0;
+}
+
 bool wrapsModule(const std::string &Callee) { return ModuleWrappers.count(Callee) > 0; }
 
 bool callsFirstArgument(const std::string &Callee) {

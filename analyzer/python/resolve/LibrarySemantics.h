@@ -48,4 +48,9 @@ bool memoizes(const std::string &Decorator);
 // like a capture-status query, its being false means no capture is open.
 bool holdsWhileCapturing(const std::string &Callee);
 
+// A query that holds only where another accelerator than CUDA is the device
+// (`torch.npu.is_available`, `torch.xpu.is_available`, transformers'
+// `is_torch_npu_available`): false in any process that captures CUDA graphs.
+bool otherDeviceAvailable(const std::string &Callee);
+
 } // namespace graphsafe::lint::py
