@@ -356,7 +356,9 @@ void joinFindings(const Options &Opts, const fs::path &StartDir, const RuleSet &
         if (F.Usr.rfind("py:", 0) != 0)
           CxxNames.emplace(F.Usr, F.Name);
     std::ofstream Out(StartDir / Opts.CallGraph);
-    Out << py::callGraphJson(resolvedCalls(Summaries, Rules, !Opts.CallGraphAll), CxxNames).dump(2)
+    Out << py::callGraphJson(resolvedCalls(Summaries, Rules, !Opts.CallGraphAll), CxxNames,
+                             Opts.CallGraphSites)
+               .dump(2)
         << "\n";
     if (!Out)
       Rep.Errors.push_back({Opts.CallGraph, "cannot write the call graph there; check that its "

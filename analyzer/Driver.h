@@ -35,6 +35,8 @@ struct Options {
   // regions reach, or with CallGraphAll every function's calls.
   std::string CallGraph;
   bool CallGraphAll = false;
+  // With CallGraph: the file and line of each call, per callee.
+  bool CallGraphSites = false;
   std::string Progress = "auto"; // auto (a line on a terminal), line, plain (CI logs), off.
   bool Quiet = false;
   std::string Shard;              // "K/N": analyse part K of N and write it to ShardOut.

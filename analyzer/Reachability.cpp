@@ -1328,10 +1328,11 @@ ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Ru
     if (C.HandedOn)
       return;
     std::vector<std::string> External;
-    std::set<std::string> &To = Out[Caller];
+    auto &To = Out[Caller];
     for (auto &T : G.targets(C, nullptr, "", nullptr, &External))
-      To.insert(std::move(T));
-    To.insert(External.begin(), External.end());
+      To[std::move(T)].emplace(C.Loc.File, C.Loc.Line);
+    for (auto &T : External)
+      To[std::move(T)].emplace(C.Loc.File, C.Loc.Line);
   };
   if (!FromRegions) {
     for (const auto &[Usr, F] : G.functions()) {

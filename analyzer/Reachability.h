@@ -20,11 +20,13 @@ std::vector<Finding> findingsFromSummaries(const std::vector<TUSummary> &TUs, co
                                            bool ExplainReach = false);
 
 // Who calls whom, as the walk resolves calls: caller USR -> the functions
-// (USRs) and outside code (`ext:NAME`) each of its calls may run. FromRegions:
-// the calls made under capture (in regions, and in what they reach, where
-// the walk's literals let them run); else every call of every function,
-// resolved with no caller's context.
-using ResolvedCalls = std::map<std::string, std::set<std::string>>;
+// (USRs) and outside code (`ext:NAME`) each of its calls may run -> the
+// places (file, line) of the calls that may run it. FromRegions: the calls
+// made under capture (in regions, and in what they reach, where the walk's
+// literals let them run); else every call of every function, resolved with
+// no caller's context.
+using CallSites = std::set<std::pair<std::string, unsigned>>;
+using ResolvedCalls = std::map<std::string, std::map<std::string, CallSites>>;
 ResolvedCalls resolvedCalls(const std::vector<TUSummary> &TUs, const RuleSet &Rules,
                             bool FromRegions);
 

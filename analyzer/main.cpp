@@ -76,6 +76,10 @@ int main(int argc, char **argv) {
   App.add_flag("--call-graph-all", Opts.CallGraphAll,
                "With --call-graph: every module's and function's calls, not only those under "
                "capture");
+  App.add_flag("--call-graph-sites", Opts.CallGraphSites,
+               "With --call-graph: each caller maps to [{\"callee\": NAME, \"at\": "
+               "[\"FILE:LINE\", ...]}], the calls that may run each callee, so a path into (or "
+               "not into) a capture can be traced to its lines");
   // Internal: the detached process that builds preambles after a run.
   App.add_option("--build-preambles-for", Opts.BuildPreamblesFor)->group("");
   App.footer(

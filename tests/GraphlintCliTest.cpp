@@ -540,6 +540,57 @@ void capture(cudaStream_t s, Step &step) {
   })) << G.dump(2);
   EXPECT_FALSE(G.contains("train::unused")) << G.dump(2);
   EXPECT_TRUE(graph(true).contains("train::unused"));
+
+  // With --call-graph-sites, each callee comes with the lines of the calls
+  // that may run it: the virtual call's line for both overrides.
+  RunResult R = runGraphlint(
+      {"--no-source", "--call-graph-sites", "--call-graph", Out, P, "--", "-std=c++17"});
+  EXPECT_NE(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  std::ifstream In(Out);
+  nlohmann::json Sited = nlohmann::json::parse(In);
+  std::map<std::string, std::set<std::string>> At;
+  for (const auto &Call : Sited["train::capture"])
+    for (const auto &Where : Call["at"])
+      At[Call["callee"].get<std::string>()].insert(Where.get<std::string>());
+  EXPECT_EQ(At["train::helper"], std::set<std::string>{P + ":17"}) << Sited.dump(2);
+  EXPECT_EQ(At["train::Step::run"], std::set<std::string>{P + ":18"}) << Sited.dump(2);
+  EXPECT_EQ(At["train::Fused::run"], std::set<std::string>{P + ":18"}) << Sited.dump(2);
+}
+
+// --call-graph-sites for Python: the line of each call, per callee, in the
+// same map the PyCG format writes.
+TEST_F(GraphlintCli, CallGraphSitesGiveEachCallsLineInPython) {
+  std::string P = write("sites.py", "import torch\n"
+                                    "\n"
+                                    "def helper(x):\n"
+                                    "    return x * 2\n"
+                                    "\n"
+                                    "def step(x):\n"
+                                    "    y = helper(x)\n"
+                                    "    return helper(y)\n"
+                                    "\n"
+                                    "def main(x):\n"
+                                    "    g = torch.cuda.CUDAGraph()\n"
+                                    "    with torch.cuda.graph(g):\n"
+                                    "        out = step(x)\n"
+                                    "    return g, out\n");
+  std::string Out = (fs::path(Dir) / "sites.json").string();
+  RunResult R = runGraphlint({"--no-cache", "--call-graph-sites", "--call-graph", Out, P});
+  EXPECT_NE(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  std::ifstream In(Out);
+  nlohmann::json G = nlohmann::json::parse(In);
+  auto sites = [&](const std::string &Caller, const std::string &Callee) {
+    std::set<std::string> Where;
+    for (const auto &Call : G[Caller])
+      if (Call["callee"] == Callee)
+        for (const auto &W : Call["at"])
+          Where.insert(W.get<std::string>());
+    return Where;
+  };
+  std::string Abs = fs::absolute(P).lexically_normal().string();
+  EXPECT_EQ(sites("sites.main", "sites.step"), std::set<std::string>{Abs + ":13"}) << G.dump(2);
+  EXPECT_EQ(sites("sites.step", "sites.helper"), (std::set<std::string>{Abs + ":7", Abs + ":8"}))
+      << G.dump(2);
 }
 
 // Generated code: one statement of a 20,000-term sum once overflowed the

@@ -74,13 +74,15 @@ std::string pycgName(const std::string &Key) {
 }
 
 nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls,
-                                     const std::map<std::string, std::string> &CxxNames) {
+                                     const std::map<std::string, std::string> &CxxNames,
+                                     bool Sites) {
   // Lambdas are numbered per scope in source order, as PyCG names them.
   std::map<std::string, std::vector<std::pair<long, std::string>>> LambdasOf;
   std::set<std::string> Keys;
   for (const auto &[Caller, Callees] : Calls) {
     Keys.insert(Caller);
-    Keys.insert(Callees.begin(), Callees.end());
+    for (const auto &[Callee, At] : Callees)
+      Keys.insert(Callee);
   }
   for (const auto &K : Keys) {
     std::string Scope;
@@ -102,21 +104,36 @@ nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls,
       return It->second;
     return pycgName(K);
   };
-  std::map<std::string, std::set<std::string>> Graph;
+  std::map<std::string, std::map<std::string, CallSites>> Graph;
   for (const auto &[Caller, Callees] : Calls) {
     std::string From = name(Caller);
     if (From.empty() || (Caller.rfind("py:", 0) != 0 && !CxxNames.count(Caller)))
       continue;
-    std::set<std::string> &To = Graph[From];
-    for (const auto &C : Callees)
-      if (std::string N = name(C); !N.empty()) {
-        To.insert(N);
+    auto &To = Graph[From];
+    for (const auto &[Callee, At] : Callees)
+      if (std::string N = name(Callee); !N.empty()) {
+        To[N].insert(At.begin(), At.end());
         Graph[N];
       }
   }
   nlohmann::ordered_json Out = nlohmann::ordered_json::object();
-  for (const auto &[From, To] : Graph)
-    Out[From] = std::vector<std::string>(To.begin(), To.end());
+  for (const auto &[From, To] : Graph) {
+    if (!Sites) {
+      std::vector<std::string> Names;
+      for (const auto &[N, At] : To)
+        Names.push_back(N);
+      Out[From] = Names;
+      continue;
+    }
+    nlohmann::ordered_json Calls = nlohmann::ordered_json::array();
+    for (const auto &[N, At] : To) {
+      std::vector<std::string> Where;
+      for (const auto &[File, Line] : At)
+        Where.push_back(File + ":" + std::to_string(Line));
+      Calls.push_back({{"callee", N}, {"at", Where}});
+    }
+    Out[From] = std::move(Calls);
+  }
   return Out;
 }
 

@@ -17,9 +17,12 @@ namespace graphsafe::lint::py {
 
 // CxxNames: the qualified name of each C++ function by its USR; C++
 // functions join the same map under those names (`ns::Class::method`), so
-// one file shows what a capture reaches across both languages.
+// one file shows what a capture reaches across both languages. Sites: each
+// caller maps to `[{"callee": NAME, "at": ["FILE:LINE", ...]}]`, the calls
+// that may run each callee, instead of PyCG's plain list of names.
 nlohmann::ordered_json callGraphJson(const ResolvedCalls &Calls,
-                                     const std::map<std::string, std::string> &CxxNames = {});
+                                     const std::map<std::string, std::string> &CxxNames = {},
+                                     bool Sites = false);
 
 // PyCG's name for a summary key (`py:pkg.mod.<module>` -> `pkg.mod`, `ext:len`
 // -> `<builtin>.len`); empty for keys that name no Python function (C++ code,
