@@ -33,7 +33,7 @@ const std::set<std::string> WhenKeys = {
     "missing-arg",     "arg-mentions",          "arg-type",         "default-stream-arg",
     "bool-mask-index", "automatic-storage-arg", "not-if-different", "not-under-flag",
     "tensor-arg",      "not-in-macro",          "output-stream",    "output-stream-arg",
-    "not-host-arg"};
+    "tensor-arg-at"};
 
 // What a Python method clause's `on:` may name: kinds of values graphlint
 // tells apart in Python code.
@@ -136,8 +136,8 @@ MatchConditions parseWhen(const YAML::Node &N) {
     C.NotInMacro = strings(N["not-in-macro"], "not-in-macro");
   C.OutputStream = flag("output-stream");
   C.OutputStreamArg = flag("output-stream-arg");
-  if (N["not-host-arg"])
-    C.NotHostArg = strings(N["not-host-arg"], "not-host-arg");
+  if (N["tensor-arg-at"])
+    C.TensorArgAt = strings(N["tensor-arg-at"], "tensor-arg-at");
   return C;
 }
 
@@ -411,7 +411,7 @@ bool MatchConditions::empty() const {
   return !ArgDevice && !ReceiverDevice && ReceiverFrom.empty() && !ArgCount && MissingArg.empty() &&
          ArgMentions.empty() && !ArgType && !DefaultStreamArg && !BoolMaskIndex &&
          !AutomaticStorageArg && !NotIfDifferent && !NotUnderFlag && !TensorArg &&
-         NotInMacro.empty() && !OutputStream && !OutputStreamArg && NotHostArg.empty();
+         NotInMacro.empty() && !OutputStream && !OutputStreamArg && TensorArgAt.empty();
 }
 
 void CaptureSpec::merge(const CaptureSpec &O) {

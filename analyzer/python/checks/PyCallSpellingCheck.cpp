@@ -117,17 +117,17 @@ private:
       if (!Any)
         return false;
     }
-    if (!W.NotHostArg.empty()) {
-      bool MayBeDevice = false;
-      for (const auto &Where : W.NotHostArg) {
+    if (!W.TensorArgAt.empty()) {
+      bool Tensor = false;
+      for (const auto &Where : W.TensorArgAt) {
         TSNode Arg = A.keyword(Where);
         if (ts_node_is_null(Arg) && !Where.empty() &&
             Where.find_first_not_of("0123456789") == std::string::npos &&
             std::stoul(Where) < A.Positional.size())
           Arg = A.Positional[std::stoul(Where)];
-        MayBeDevice |= !ts_node_is_null(Arg) && Ctx.T.valueOf(Arg).K != VK::Host;
+        Tensor |= !ts_node_is_null(Arg) && Ctx.T.valueOf(Arg).tensor();
       }
-      if (!MayBeDevice)
+      if (!Tensor)
         return false;
     }
     for (const auto &Word : W.ArgMentions) {

@@ -29,10 +29,11 @@ struct MatchConditions {
   bool OutputStream = false;                 // `<<` writes to output, not a string or a parameter
   bool OutputStreamArg = false;              // hands std::cout or a file to a stream parameter
   bool TensorArg = false;                    // Python: some argument is known to be a tensor
-  // Python: the argument at one of these positions or keywords is not known
-  // to be a plain host value (`repeats=2` gives a static shape); an argument
-  // left out does not count.
-  std::vector<std::string> NotHostArg;
+  // Python: the argument at one of these positions or keywords is known to
+  // be a tensor (`repeats=counts`; `repeats=2`, or a count whose type is not
+  // known, gives no finding, as elsewhere); an argument left out does not
+  // count.
+  std::vector<std::string> TensorArgAt;
   bool empty() const;
 };
 
