@@ -478,6 +478,14 @@ private:
   const std::vector<std::string> &storedFunctions(const std::string &Key, int Depth = 0) const {
     if (auto It = StoredMemo.find(Key); It != StoredMemo.end())
       return It->second;
+    // A result the depth bound cut serves any ask as deep or deeper: asked
+    // again there it would be cut as short. Without this, chains of storage
+    // through call results (NeMo's) were worked out again at every ask.
+    // It is still cut: what is worked out from it is too.
+    if (auto It = Partial.find(Key); It != Partial.end() && It->second.first <= Depth) {
+      ++Cut;
+      return It->second.second;
+    }
     static const std::vector<std::string> None;
     if (Depth >= 16) {
       ++Cut;
@@ -489,9 +497,12 @@ private:
     if (CutBefore == Cut)
       return StoredMemo[Key] = std::move(Found);
     StoredMemo.erase(Key);
-    return Partial[Key] = std::move(Found);
+    auto &Cached = Partial[Key];
+    Cached = {Depth, std::move(Found)};
+    return Cached.second;
   }
-  mutable std::map<std::string, std::vector<std::string>> StoredMemo, Partial;
+  mutable std::map<std::string, std::vector<std::string>> StoredMemo;
+  mutable std::map<std::string, std::pair<int, std::vector<std::string>>> Partial;
   mutable unsigned long Cut = 0;
   std::set<std::string> CalledParams, CallableParams;
 
