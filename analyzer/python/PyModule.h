@@ -102,6 +102,9 @@ struct PyModuleInfo {
   // reads it (PyProgram::tree): Text is parsed then, once, and handed to the tree.
   std::string Text;
   std::once_flag TreeOnce;
+  // Frees the syntax tree once no analysis will read it again; the index
+  // (names, classes, functions' qualified names) stays, their nodes do not.
+  void dropTree() { Src.reset(); }
 };
 
 // The qualified name of the scope N is evaluated in: the module, or the
