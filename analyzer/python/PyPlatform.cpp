@@ -115,8 +115,10 @@ int onCuda(const PyTypes &T, TSNode Cond, int Depth) {
 // true there.
 const std::vector<std::pair<unsigned, unsigned>> &offRanges(const PyTypes &T) {
   auto [It, New] = T.cache().OffPlatform.try_emplace(T.F.Node.id);
+  // A reference stays valid when the tests below fill other functions' slots.
+  auto &Slot = It->second;
   if (!New)
-    return It->second;
+    return Slot;
   std::vector<std::pair<unsigned, unsigned>> Out;
   walk(T.F.body(), [&](TSNode N) {
     if (is(N, "function_definition") || is(N, "class_definition") || is(N, "lambda"))
@@ -140,7 +142,7 @@ const std::vector<std::pair<unsigned, unsigned>> &offRanges(const PyTypes &T) {
     }
     return true;
   });
-  return It->second = std::move(Out);
+  return Slot = std::move(Out);
 }
 
 } // namespace

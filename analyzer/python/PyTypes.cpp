@@ -1,6 +1,6 @@
 #include "PyTypes.h"
-#include "PyPlatform.h"
 
+#include "PyPlatform.h"
 #include "TorchApi.h"
 #include "resolve/LibrarySemantics.h"
 
