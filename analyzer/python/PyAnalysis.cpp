@@ -197,9 +197,12 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
             TSNode Callee = unparen(field(N, "function"));
             bool ViaSuper = is(Callee, "attribute") && isSuperCall(T, field(Callee, "object")) &&
                             !F.ClassQName.empty();
+            bool Exact = V.Exact && V.Also.empty() && !ViaSuper;
             for (const auto &C : V.classes())
               if (P.classNamed(C)) {
                 Classes[Fn][Index].insert(C);
+                if (!Exact)
+                  Out.InexactClasses[Fn][Index].insert(C);
                 if (ViaSuper)
                   SuperClasses[Fn + "@" + F.ClassQName][Index].insert(C);
               }

@@ -519,6 +519,7 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(SuperClasses, Other.SuperClasses);
   mergeTable(ClassObjects, Other.ClassObjects);
   mergeTable(ElementClasses, Other.ElementClasses);
+  mergeTable(InexactClasses, Other.InexactClasses);
   HandsOn.insert(Other.HandsOn.begin(), Other.HandsOn.end());
   Built.insert(Other.Built.begin(), Other.Built.end());
   for (const auto &[Path, Classes] : Other.BuiltIn)

@@ -149,6 +149,11 @@ struct PyLearned {
   // Classes of the instances in a list or tuple callers pass (`run((a, b))`,
   // `run([Block() for ...])`).
   ByParameter ElementClasses;
+  // Of Classes, those some caller passes without knowing the instance's
+  // exact class (a parameter, an attribute, a factory's result): there a
+  // subclass's override may run. A class only ever passed as made by its
+  // constructor (`Runner(Wrapper(net))`) is exact in the callee.
+  ByParameter InexactClasses;
   // Functions that hand one of their parameters to another project
   // function: what they were handed is known there only once they are read
   // again with their own parameters known.
@@ -286,6 +291,12 @@ public:
   // The project classes of the instances callers pass at Index.
   std::vector<std::string> paramClasses(const std::string &Function, unsigned Index) const {
     return lookUp(Learned.Classes, Function, Index);
+  }
+  // Whether every caller passes an instance of one class, made by its
+  // constructor: no subclass's override runs on the parameter.
+  bool exactParam(const std::string &Function, unsigned Index) const {
+    return lookUp(Learned.Classes, Function, Index).size() == 1 &&
+           lookUp(Learned.InexactClasses, Function, Index).empty();
   }
   // The project classes (the class objects themselves) callers pass at
   // Index: `FlashCausalLM(model_class=FlashLlamaForCausalLM)`.

@@ -259,6 +259,13 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
   Value V;
   const std::string Annotation =
       ts_node_is_null(Type) ? std::string() : valueAnnotation(S.text(Type));
+  // What callers pass; exact where every one of them passes an instance its
+  // constructor made (read for a subclass, its super() call alone is known).
+  auto passed = [&](const std::vector<std::string> &Classes) {
+    Value Out = Value::instanceOfAny(Classes);
+    Out.Exact = Out.K == VK::Instance && View.empty() && P.exactParam(F.QualName, Index);
+    return Out;
+  };
   if (!ts_node_is_null(Type) && (Annotation.empty() || containerAnnotation(Annotation))) {
     // A container, or a union of kinds: nothing the rules can lean on.
   } else if (!ts_node_is_null(Type)) {
@@ -281,17 +288,17 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
         return std::find(As.begin(), As.end(), Q) != As.end();
       };
       if (!Passed.empty() && std::all_of(Passed.begin(), Passed.end(), Above))
-        V = Value::instanceOfAny(Passed);
+        V = passed(Passed);
       else if (!Passed.empty() && std::none_of(Passed.begin(), Passed.end(), Above))
         // Every class the callers pass contradicts the annotation (`model:
         // "Model"` handed the wrapped nn.Module): the code says what runs.
-        V = Value::instanceOfAny(Passed);
+        V = passed(Passed);
       else
         V = {VK::Instance, Q};
     } else
       // An annotation naming a library base (`model: torch.nn.Module`) says
       // less than the project classes callers pass.
-      V = Value::instanceOfAny(callerClasses(Index));
+      V = passed(callerClasses(Index));
   } else if (!ts_node_is_null(Default) && isLiteral(Default) && !is(Default, "none")) {
     V.K = VK::Host;
   } else if (((F.Name == "forward" && !staticMethod()) || P.tensorParam(F.QualName, Index)) &&
@@ -301,7 +308,7 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
     // and lists beside the tensors), what their callers pass.
     V.K = VK::Tensor;
   } else {
-    V = Value::instanceOfAny(callerClasses(Index));
+    V = passed(callerClasses(Index));
   }
   if (V.K == VK::Unknown && View.empty() && Index != ~0u) {
     // A list or tuple of instances, by what callers pass.
@@ -743,6 +750,44 @@ std::pair<int, int> PyTypes::boundSlice(std::string_view Name, unsigned Offset) 
   return B ? std::make_pair(B->From, B->To) : std::make_pair(0, -1);
 }
 
+namespace {
+
+// Whether the store N into self.Attr is overwritten by the very next
+// statement before anything could read it: the next store's right side
+// neither reads self.Attr nor calls a method of self or hands self on
+// (`self.model = shard(m)` then `self.model = Wrapper(m).to(dev)`). No other
+// method sees the first value, so it says nothing of what the attribute holds.
+bool overwrittenAtOnce(const PyTypes &T, const PySource &S, TSNode N, std::string_view Attr) {
+  TSNode Stmt = ts_node_parent(N);
+  if (!is(Stmt, "expression_statement"))
+    return false;
+  TSNode Next = ts_node_next_named_sibling(Stmt);
+  while (is(Next, "comment"))
+    Next = ts_node_next_named_sibling(Next);
+  TSNode Later = ts_node_is_null(Next) ? TSNode{} : ts_node_named_child(Next, 0);
+  if (!is(Next, "expression_statement") || !is(Later, "assignment"))
+    return false;
+  TSNode L = field(Later, "left");
+  if (!is(L, "attribute") || !T.isSelf(field(L, "object")) || S.text(field(L, "attribute")) != Attr)
+    return false;
+  bool Reads = false;
+  walk(field(Later, "right"), [&](TSNode E) {
+    if (Reads)
+      return false;
+    if (is(E, "attribute") && T.isSelf(field(E, "object"))) {
+      TSNode Up = ts_node_parent(E);
+      Reads = S.text(field(E, "attribute")) == Attr ||
+              (is(Up, "call") && ts_node_eq(field(Up, "function"), E));
+      return false;
+    }
+    Reads = T.isSelf(E);
+    return !Reads;
+  });
+  return !Reads;
+}
+
+} // namespace
+
 // What Class's own methods store into self.Attr, joined: values that
 // disagree (or an augmented update) make the kind unknown, except a
 // counter: a number increased stays a host value. Only the methods the
@@ -781,7 +826,7 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
           Stored = true;
           TSNode R = field(N, "right");
           // `self.x = None` (reset, or set later) says nothing of what x holds.
-          if (is(N, "assignment") && !is(unparen(R), "none"))
+          if (is(N, "assignment") && !is(unparen(R), "none") && !overwrittenAtOnce(*T, S, N, Attr))
             Vs.push_back(T->valueOf(R));
           else if (!is(N, "assignment"))
             Vs.push_back(Value{});
@@ -823,7 +868,17 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
   for (const auto &O : Vs)
     if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
       V = {};
-  V.Exact = false; // another method may assign a subclass
+  // Exact where every store is an instance its constructor made, all of one
+  // class, and no subclass stores the attribute too (a store of unknown
+  // kind may hold a subclass).
+  auto made = [&](const Value &O) {
+    return O.K == VK::Instance && O.Exact && !O.Many && O.Also.empty() && O.Name == V.Name;
+  };
+  bool Exact = V.K == VK::Instance && std::all_of(Vs.begin(), Vs.end(), made);
+  for (const auto &D : Exact ? P.descendants(C.QualName) : std::vector<std::string>{})
+    if (const PyClassDef *Below = P.classNamed(D); Below && Below->AssignedAttrs.count(Attr))
+      Exact = false;
+  V.Exact = Exact;
   return V;
 }
 
