@@ -98,50 +98,6 @@ bool keepsTensorLearningRate(const PyTypes &T, TSNode N) {
          T.valueOf(field(N, "right")).tensor();
 }
 
-// The project classes E may hold as a class object: the class named, a
-// local bound to one, a `functools.partial` of one (calling it builds the
-// class), one picked from a dict or tuple of classes (`{"a": A, "b":
-// B}[kind]`), either side of `x if c else y`.
-std::vector<std::string> classObjects(const PyTypes &T, TSNode E, int Depth) {
-  E = unparen(E);
-  const PySource &S = *T.M.Src;
-  std::vector<std::string> Out;
-  if (ts_node_is_null(E) || Depth > 4)
-    return Out;
-  auto add = [&](TSNode Part) {
-    for (auto &Q : classObjects(T, Part, Depth + 1))
-      Out.push_back(std::move(Q));
-  };
-  if (std::string Q = T.resolve(E); !Q.empty() && T.P.classNamed(Q))
-    Out.push_back(std::move(Q));
-  else if (is(E, "identifier")) {
-    std::string_view Name = S.text(E);
-    add(T.boundExpr(Name, beginOf(E)));
-    for (unsigned At : T.alsoReaching(Name, beginOf(E)))
-      add(T.boundExpr(Name, At));
-  } else if (is(E, "call") && T.resolve(field(E, "function")) == "functools.partial") {
-    if (CallArgs A = argsOf(S, E); !A.Positional.empty())
-      add(A.Positional[0]);
-  } else if (is(E, "subscript")) {
-    TSNode Of = unparen(field(E, "value"));
-    if (is(Of, "identifier"))
-      Of = unparen(T.boundExpr(S.text(Of), beginOf(Of)));
-    if (is(Of, "dictionary"))
-      for (TSNode Pair : namedChildren(Of))
-        add(field(Pair, "value"));
-    else if (is(Of, "tuple") || is(Of, "list"))
-      for (TSNode Item : namedChildren(Of))
-        add(Item);
-  } else if (is(E, "conditional_expression")) {
-    auto Parts = namedChildren(E);
-    if (Parts.size() == 3) {
-      add(Parts[0]);
-      add(Parts[2]);
-    }
-  }
-  return Out;
-}
-
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised; from the functions inside
 // Scopes alone when given.
@@ -207,7 +163,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
                   SuperClasses[Fn + "@" + F.ClassQName][Index].insert(C);
               }
           } else {
-            for (auto &Q : classObjects(T, Arg, 0))
+            for (auto &Q : T.classObjects(Arg))
               ClassObjects[Fn][Index].insert(std::move(Q));
           }
         }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 
 #include <filesystem>
@@ -193,6 +194,10 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   // `return block`; any other binding of the name makes it unknown.
   std::map<std::string, std::vector<std::string>, std::less<>> LocalsBuilt;
   std::set<std::string, std::less<>> LocalsOther, LocalsReturned;
+  // Every value each local is bound to with `=`, and what is returned, for
+  // the class objects the returns hold.
+  std::map<std::string, std::vector<TSNode>, std::less<>> LocalValues;
+  std::vector<TSNode> Returned;
   auto otherBinding = [&](TSNode Target) {
     walk(Target, [&](TSNode I) {
       if (is(I, "identifier"))
@@ -206,6 +211,8 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       if (is(L, "identifier")) {
         Rebound.emplace(S.text(L));
         TSNode R = unparen(field(N, "right"));
+        if (is(N, "assignment"))
+          LocalValues[std::string(S.text(L))].push_back(R);
         if (Globals.count(S.text(L)) && is(R, "call"))
           if (auto Built = constructorSpelling(S, R))
             M.GlobalsBuilt[std::string(S.text(L))].push_back(*Built);
@@ -227,6 +234,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     if (!is(N, "return_statement"))
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
+    Returned.push_back(V);
     bool Plain = is(V, "identifier") &&
                  ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) ||
                   NestedDefs.count(S.text(V)));
@@ -248,6 +256,36 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
         It != LocalsBuilt.end() && !LocalsOther.count(Name) &&
         std::find(Params.begin(), Params.end(), Name) == Params.end())
       F.ReturnsBuilt.insert(F.ReturnsBuilt.end(), It->second.begin(), It->second.end());
+  std::function<void(TSNode, int)> classSpellings = [&](TSNode E, int Depth) {
+    E = unparen(E);
+    if (ts_node_is_null(E) || Depth > 4)
+      return;
+    if (is(E, "identifier") && LocalValues.count(S.text(E))) {
+      for (TSNode R : LocalValues.find(S.text(E))->second)
+        classSpellings(R, Depth + 1);
+    } else if ((is(E, "identifier") &&
+                std::find(Params.begin(), Params.end(), S.text(E)) == Params.end()) ||
+               is(E, "attribute")) {
+      F.ReturnsClassObjects.push_back(dotted(S, E));
+    } else if (is(E, "call")) {
+      std::string Callee = dotted(S, field(E, "function"));
+      CallArgs A = argsOf(S, E);
+      if ((Callee == "partial" || Callee == "functools.partial") && !A.Positional.empty())
+        classSpellings(A.Positional[0], Depth + 1);
+    } else if (is(E, "conditional_expression")) {
+      auto Parts = namedChildren(E);
+      if (Parts.size() == 3) {
+        classSpellings(Parts[0], Depth + 1);
+        classSpellings(Parts[2], Depth + 1);
+      }
+    }
+  };
+  for (TSNode V : Returned)
+    classSpellings(V, 0);
+  std::sort(F.ReturnsClassObjects.begin(), F.ReturnsClassObjects.end());
+  F.ReturnsClassObjects.erase(
+      std::unique(F.ReturnsClassObjects.begin(), F.ReturnsClassObjects.end()),
+      F.ReturnsClassObjects.end());
   F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
                      !Rebound.count(Params.front());
   walk(F.IsLambda ? F.Node : F.body(), [&](TSNode N) {

@@ -34,6 +34,11 @@ struct PyFunctionDef {
   // parameters it returns as they are (`return f`).
   std::vector<std::string> ReturnsBuilt;
   std::vector<unsigned> ReturnsParams;
+  // The names its returns may hold as class objects, as spelled: a class
+  // named, a `partial` of one, either side of `x if c else y`, through the
+  // locals they are bound to (`mixer_cls = partial(mha_cls, ...); return
+  // mixer_cls`). Calling the result builds them (a factory of layer classes).
+  std::vector<std::string> ReturnsClassObjects;
   // Its decorators as spelled, outermost first (`timed`, `factory()` for a
   // call, `?` for other expressions); and whether it is itself a plain
   // decorator: a function (no method) whose every return is its first

@@ -970,6 +970,64 @@ Value PyTypes::returnedInstances(const std::string &Function) const {
   return Cache.ReturnedInstances[Function] = Value::instanceOfAny(Classes);
 }
 
+// The project classes E may hold as a class object: the class named, a
+// local bound to one, a parameter callers hand one, a `functools.partial` of one (calling it builds
+// the class), one picked from a dict or tuple of classes (`{"a": A, "b": B}[kind]`), either side of
+// `x if c else y`.
+std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
+  E = unparen(E);
+  const PySource &S = *M.Src;
+  std::vector<std::string> Out;
+  if (ts_node_is_null(E) || Depth > 4)
+    return Out;
+  auto add = [&](TSNode Part) {
+    for (auto &Q : classObjects(Part, Depth + 1))
+      Out.push_back(std::move(Q));
+  };
+  if (std::string Q = resolve(E); !Q.empty() && P.classNamed(Q))
+    Out.push_back(std::move(Q));
+  else if (is(E, "identifier")) {
+    // Every binding that may reach E: a parameter holds what callers pass.
+    std::string_view Name = S.text(E);
+    std::vector<unsigned> Reaching = alsoReaching(Name, beginOf(E));
+    Reaching.push_back(beginOf(E));
+    for (unsigned At : Reaching)
+      if (int Index = parameterAt(Name, At); Index >= 0 && !F.IsModuleBody)
+        for (auto &Q : P.paramClassObjects(F.QualName, Index))
+          Out.push_back(std::move(Q));
+      else
+        add(boundExpr(Name, At));
+  } else if (is(E, "call") && resolve(field(E, "function")) == "functools.partial") {
+    if (CallArgs A = argsOf(S, E); !A.Positional.empty())
+      add(A.Positional[0]);
+  } else if (std::string Fn = is(E, "call") ? resolve(field(E, "function")) : "";
+             !Fn.empty() && P.isFunction(Fn)) {
+    // A project function's result: the class objects its returns hold,
+    // from its index entry (a factory of layer classes).
+    if (const auto [Def, Home] = P.signature(Fn); Def && Home)
+      for (const auto &Spelled : Def->ReturnsClassObjects)
+        if (std::string Q = P.qualify(*Home, Spelled); P.classNamed(Q))
+          Out.push_back(std::move(Q));
+  } else if (is(E, "subscript")) {
+    TSNode Of = unparen(field(E, "value"));
+    if (is(Of, "identifier"))
+      Of = unparen(boundExpr(S.text(Of), beginOf(Of)));
+    if (is(Of, "dictionary"))
+      for (TSNode Pair : namedChildren(Of))
+        add(field(Pair, "value"));
+    else if (is(Of, "tuple") || is(Of, "list"))
+      for (TSNode Item : namedChildren(Of))
+        add(Item);
+  } else if (is(E, "conditional_expression")) {
+    auto Parts = namedChildren(E);
+    if (Parts.size() == 3) {
+      add(Parts[0]);
+      add(Parts[2]);
+    }
+  }
+  return Out;
+}
+
 Value PyTypes::returnValue(const std::string &Function) const {
   const auto [Fn, Mod] = P.signature(Function);
   if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
@@ -1118,11 +1176,15 @@ Value PyTypes::callValue(TSNode Call) const {
     }
   }
   // `model = model_class(config)`: an instance of the classes callers pass.
-  if (is(Fn, "identifier"))
-    if (int Index = parameterAt(S.text(Fn), beginOf(Fn)); Index >= 0)
-      if (Value V = Value::instanceOfAny(P.paramClassObjects(F.QualName, Index));
-          V.K == VK::Instance)
-        return V;
+  // (or of those a local may hold: a `partial` of one, a factory's result,
+  // on every path that reaches the call).
+  if (is(Fn, "identifier")) {
+    std::vector<std::string> Classes = classObjects(Fn);
+    std::sort(Classes.begin(), Classes.end());
+    Classes.erase(std::unique(Classes.begin(), Classes.end()), Classes.end());
+    if (Value V = Value::instanceOfAny(Classes); V.K == VK::Instance)
+      return V;
+  }
   // Calling a module instance runs its forward.
   Value Callee = valueOf(Fn);
   if (Callee.K == VK::Instance && (P.classNamed(Callee.Name) || startsWith(Callee.Name, "torch.")))

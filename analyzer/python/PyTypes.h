@@ -137,6 +137,10 @@ public:
   // branches' and, for an if with no else, the one that reached the if. As
   // offsets to ask the other questions at, latest first.
   std::vector<unsigned> alsoReaching(std::string_view Name, unsigned Offset) const;
+  // The project classes E may hold as class objects (calling E builds them):
+  // a class named, a `functools.partial` of one, a project factory's result,
+  // a pick from a dict or tuple of classes, what callers pass a parameter.
+  std::vector<std::string> classObjects(TSNode E, int Depth = 0) const;
   // boundExpr when that binding is the only one that may reach Offset
   // (alsoReaching has none); else null.
   TSNode onlyBoundExpr(std::string_view Name, unsigned Offset) const;
