@@ -29,25 +29,32 @@ public:
   // A helper whose every return tests capture the same way (`return
   // !isCapturing(stream) && debug;`) is a test wherever it is called. A
   // `return false` path agrees with either polarity: the condition does not
-  // hold there at all.
+  // hold there at all. A helper that returns false on every path, as this
+  // build compiles it (`#else return false;` where graph support is
+  // configured out), never holds: it counts as holding only while not
+  // capturing, so what it guards is dead rather than captured.
   std::optional<bool> returnPolarity(const FunctionDecl *F) {
     if (!F->hasBody() || Depth > 3)
       return std::nullopt;
     collectStatusVars(F->getBody());
     std::optional<bool> Result;
-    bool Mixed = false;
+    bool Mixed = false, ReturnsFalse = false;
     walkBody(F->getBody(), [&](const Stmt *S) {
       const auto *R = dyn_cast<ReturnStmt>(S);
       if (!R || !R->getRetValue())
         return;
       const Expr *V = R->getRetValue()->IgnoreParenImpCasts();
-      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(V); B && !B->getValue())
+      if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(V); B && !B->getValue()) {
+        ReturnsFalse = true;
         return;
+      }
       auto P = polarity(V);
       if (!P || (Result && *Result != *P))
         Mixed = true;
       Result = P;
     });
+    if (!Mixed && !Result && ReturnsFalse)
+      return false;
     return Mixed ? std::nullopt : Result;
   }
 

@@ -64,3 +64,37 @@ void helperGuardedRegion(cudaStream_t s) {
   syncIfVerbose(s, 3);
   cudaStreamEndCapture(s, &g);
 }
+
+// A helper read as this build compiles it: with graph support configured out
+// it returns false on every path, so what it guards never runs; one that
+// returns true there guards nothing.
+static bool shouldCheckErrors(cudaStream_t s) {
+#ifdef GRAPHSAFE_TESTDATA_GRAPH_SUPPORT
+  return !isCapturing(s);
+#else
+  (void)s;
+  return false;
+#endif
+}
+static bool shouldValidate(cudaStream_t s) {
+#ifdef GRAPHSAFE_TESTDATA_GRAPH_SUPPORT
+  return !isCapturing(s);
+#else
+  (void)s;
+  return true;
+#endif
+}
+
+void checkedStep(cudaStream_t s) {
+  if (shouldCheckErrors(s))
+    cudaStreamSynchronize(s);
+  if (shouldValidate(s))
+    cudaDeviceSynchronize();                                // expected-error {{sync-device-synchronize}}
+}
+
+void configuredRegion(cudaStream_t s) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  checkedStep(s);
+  cudaStreamEndCapture(s, &g);
+}
