@@ -548,15 +548,28 @@ private:
   // what is blocked is the attribute's name and the function.
   static void noteBeforeOwnStore(const std::string &K, std::set<std::string> &Blocked) {
     if (size_t At = K.find(BeforeOwnStore); At != std::string::npos)
-      Blocked.insert(
-          ownStoreKey(attributeName(K.substr(0, At)), K.substr(At + BeforeOwnStore.size())));
+      for (const auto &F : unseenFunctions(K, At))
+        Blocked.insert(ownStoreKey(attributeName(K.substr(0, At)), F));
+  }
+  // The functions whose stores a before-own-store key leaves out.
+  static std::vector<std::string> unseenFunctions(const std::string &K, size_t At) {
+    std::vector<std::string> Out;
+    std::string_view Rest = std::string_view(K).substr(At + BeforeOwnStore.size());
+    for (size_t Comma; (Comma = Rest.find(',')) != std::string_view::npos;
+         Rest.remove_prefix(Comma + 1))
+      Out.emplace_back(Rest.substr(0, Comma));
+    Out.emplace_back(Rest);
+    return Out;
   }
   static bool blocked(const std::string &K, const std::set<std::string> &Blocked) {
     if (Blocked.empty())
       return false;
     size_t At = K.find(OwnStore);
-    return At != std::string::npos && Blocked.count(ownStoreKey(attributeName(K.substr(0, At)),
-                                                                K.substr(At + OwnStore.size())));
+    if (At == std::string::npos)
+      return false;
+    std::string Attr = attributeName(K.substr(0, At)), Store = K.substr(At + OwnStore.size());
+    return Blocked.count(ownStoreKey(Attr, Store)) ||
+           Blocked.count(ownStoreKey(Attr, Store.substr(0, Store.find('#'))));
   }
   static std::string attributeName(const std::string &Base) {
     return Base.substr(Base.rfind('.') + 1);
@@ -580,13 +593,17 @@ private:
     for (const auto &K : Keys) {
       size_t At = K.find(BeforeOwnStore);
       std::string Base = K.substr(0, At);
-      std::string Own = ownStoreKey(Base, K.substr(At + BeforeOwnStore.size()));
+      std::set<std::string> Own;
+      for (const auto &F : unseenFunctions(K, At))
+        Own.insert(ownStoreKey(Base, F));
       auto It = Stores.find(Base);
       if (It == Stores.end())
         continue;
+      // A store is named by its function, and by its place there after a
+      // '#' when the function reads the attribute before it.
       std::vector<std::string> Seen;
       for (const auto &V : It->second)
-        if (V != Own)
+        if (!Own.count(V) && !Own.count(V.substr(0, V.rfind('#'))))
           Seen.push_back(V);
       Stores[K] = std::move(Seen);
     }

@@ -227,6 +227,16 @@ inline std::string ownStoreKey(const std::string &Base, const std::string &Funct
 inline std::string beforeOwnStoreKey(const std::string &Base, const std::string &Function) {
   return Base + std::string(BeforeOwnStore) + Function;
 }
+// The same, for a read that sees none of several functions' stores (its own
+// later one, a base's method that never runs on the receiver): their names
+// joined by commas.
+inline std::string beforeOwnStoreKey(const std::string &Base,
+                                     const std::vector<std::string> &Functions) {
+  std::string Joined;
+  for (const auto &F : Functions)
+    Joined += (Joined.empty() ? "" : ",") + F;
+  return beforeOwnStoreKey(Base, Joined);
+}
 
 // A class of the program, for dispatching self calls: its bases in method
 // resolution order and the methods it defines itself (name -> USR).

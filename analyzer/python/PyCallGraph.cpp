@@ -116,12 +116,49 @@ std::vector<std::string> receiverClasses(const PyTypes &T, TSNode Obj, bool *Exa
 // under the assigning class and each of its ancestors, so looking under Class
 // and its ancestors finds what Class, its bases and its subclasses assign.
 // Read at Use: before its function's own later store, without that store.
+// Nor does it see what a base's method stores when that method never runs on
+// Class's instances (overridden without a super() call on to it).
 void addAttrTargets(const PyTypes &T, const std::string &Class, const std::string &Attr, TSNode Use,
                     std::vector<std::string> &Out) {
-  auto Store = storeAfterRead(T, Attr);
-  bool BeforeOwn = Store && beginOf(Use) < *Store;
-  for (const auto &C : T.P.ancestors(Class))
-    Out.push_back(BeforeOwn ? beforeOwnStoreKey(attrKey(C, Attr), T.F.QualName) : attrKey(C, Attr));
+  // The function's own stores that take effect after the read.
+  std::vector<std::string> Later;
+  if (const auto *Stores = storesAfterRead(T, Attr))
+    for (unsigned I = 0; I < Stores->size(); ++I)
+      if (beginOf(Use) < (*Stores)[I])
+        Later.push_back(ownStoreName(T, I));
+  // Read on self in a method: a subclass's method that overrides this one
+  // without calling on to it runs on other instances than this one does.
+  std::vector<std::string> Apart;
+  if (T.isSelf(field(Use, "object")) && !T.F.ClassQName.empty())
+    for (const auto &D : T.P.descendants(T.F.ClassQName))
+      if (const PyClassDef *Def = T.P.classNamed(D))
+        for (const auto &[Method, Attrs] : Def->StoresBy)
+          if (Method == T.F.Name && Attrs.count(Attr) && !T.P.runsOn(D, T.F.ClassQName, T.F.Name))
+            Apart.push_back(D + "." + Method);
+  for (const auto &C : T.P.ancestors(Class)) {
+    std::vector<std::string> Unseen = Apart;
+    Unseen.insert(Unseen.end(), Later.begin(), Later.end());
+    if (const PyClassDef *Def = C != Class ? T.P.classNamed(C) : nullptr)
+      for (const auto &[Method, Attrs] : Def->StoresBy)
+        if (Attrs.count(Attr) && !T.P.runsOn(Class, C, Method))
+          Unseen.push_back(C + "." + Method);
+    Out.push_back(Unseen.empty() ? attrKey(C, Attr) : beforeOwnStoreKey(attrKey(C, Attr), Unseen));
+  }
+}
+
+// Whether another class's method of this name may run instead of F on some
+// instances (a subclass overrides it, or it overrides a base's): F's stores
+// are kept apart then, so readers of the other instances can leave them out.
+bool overridesOrOverridden(const PyTypes &T) {
+  if (T.F.ClassQName.empty())
+    return false;
+  auto defines = [&](const std::string &Q) {
+    const PyClassDef *C = Q != T.F.ClassQName ? T.P.classNamed(Q) : nullptr;
+    return C && C->Methods.count(T.F.Name) > 0;
+  };
+  auto Above = T.P.ancestors(T.F.ClassQName), Below = T.P.descendants(T.F.ClassQName);
+  return std::any_of(Above.begin(), Above.end(), defines) ||
+         std::any_of(Below.begin(), Below.end(), defines);
 }
 
 // `with cm(...) as f`: f is what the generator cm yields.
@@ -1028,7 +1065,17 @@ void collectStores(const PyTypes &T, TSNode N,
     if (Classes.empty())
       continue;
     std::string Attr(S.text(field(Target, "attribute")));
-    bool Apart = storeAfterRead(T, Attr).has_value();
+    // Kept apart: under the store's own name when the function reads the
+    // attribute before it, under the function's when another class's method
+    // of its name may run instead of it.
+    std::string Name;
+    if (const auto *Stores = storesAfterRead(T, Attr)) {
+      auto At = std::find(Stores->begin(), Stores->end(), endOf(N));
+      Name = ownStoreName(T, At - Stores->begin());
+    } else if (T.isSelf(field(Target, "object")) && overridesOrOverridden(T)) {
+      Name = T.F.QualName;
+    }
+    bool Apart = !Name.empty();
     std::vector<std::string> Keys;
     for (const auto &Class : Classes)
       for (const auto &C : T.P.ancestors(Class)) {
@@ -1036,7 +1083,7 @@ void collectStores(const PyTypes &T, TSNode N,
           Keys.push_back(attrKey(C, Attr));
           continue;
         }
-        std::string Own = ownStoreKey(attrKey(C, Attr), T.F.QualName);
+        std::string Own = ownStoreKey(attrKey(C, Attr), Name);
         Out.push_back({attrKey(C, Attr), Own});
         Keys.push_back(std::move(Own));
       }

@@ -129,8 +129,15 @@ void noteSelfEffects(const PySource &S, TSNode Method, std::set<std::string> &St
       }
     } else if (is(N, "call")) {
       TSNode Fn = unparen(field(N, "function"));
-      if (is(Fn, "attribute") && S.text(unparen(field(Fn, "object"))) == SelfName)
+      TSNode Obj = is(Fn, "attribute") ? unparen(field(Fn, "object")) : TSNode{};
+      if (is(Fn, "attribute") && S.text(Obj) == SelfName)
         Calls.insert(std::string(S.text(field(Fn, "attribute"))));
+      // `super().m(...)`, `Base.m(self, ...)`: the overridden method runs too
+      // (PyProgram::runsOn).
+      CallArgs A = argsOf(S, N);
+      if (is(Fn, "attribute") && ((is(Obj, "call") && S.text(field(Obj, "function")) == "super") ||
+                                  (!A.Positional.empty() && S.text(A.Positional[0]) == SelfName)))
+        Calls.insert(std::string(SuperCall) + std::string(S.text(field(Fn, "attribute"))));
     }
     return true;
   });
@@ -851,6 +858,21 @@ const std::set<std::string> &PyProgram::storesOfMethod(const std::string &Method
   static const std::set<std::string> None;
   auto It = MethodStores.find(Method);
   return It == MethodStores.end() ? None : It->second;
+}
+
+bool PyProgram::runsOn(const std::string &Class, const std::string &Definer,
+                       const std::string &Method) const {
+  for (const auto &X : ancestors(Class)) {
+    if (X == Definer)
+      return true;
+    const PyClassDef *C = classNamed(X);
+    if (!C || !C->Methods.count(Method))
+      continue;
+    auto Calls = C->SelfCallsBy.find(Method);
+    if (Calls == C->SelfCallsBy.end() || !Calls->second.count(std::string(SuperCall) + Method))
+      return false;
+  }
+  return true;
 }
 
 bool PyProgram::attrAssigned(const std::string &Class, const std::string &Attr) const {

@@ -65,12 +65,15 @@ struct PyFunctionDef {
   bool takesSelf() const { return !ClassQName.empty() && !NoSelf; }
 };
 
+inline constexpr std::string_view SuperCall = "super().";
+
 struct PyClassDef {
   std::string QualName;
   std::vector<std::string> Bases; // qualified after resolution
   std::set<std::string> Methods;
   std::set<std::string> AssignedAttrs; // x of every `self.x = ...` in its methods
-  // Per method: the x of its `self.x = ...`, and the m of its `self.m(...)`.
+  // Per method: the x of its `self.x = ...`, and the m of its `self.m(...)`
+  // (SuperCall + m for `super().m(...)`).
   std::map<std::string, std::set<std::string>> StoresBy;
   std::map<std::string, std::set<std::string>> SelfCallsBy;
   // `layer_class = LlamaLayer` in the class body: the name each class-level
@@ -278,6 +281,11 @@ public:
   // each of them.
   std::vector<std::string> classAttrClasses(const std::string &Class,
                                             const std::string &Attr) const;
+  // Whether Definer's Method runs on instances of Class: no class before
+  // Definer in Class's method resolution order overrides it without
+  // calling on to it (`super().__init__(...)`, `Base.__init__(self)`).
+  bool runsOn(const std::string &Class, const std::string &Definer,
+              const std::string &Method) const;
   // Whether a method of Class, an ancestor or a descendant assigns self.Attr.
   bool attrAssigned(const std::string &Class, const std::string &Attr) const;
   // What calling a method named Method on an object of unknown class may

@@ -12,11 +12,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace graphsafe::lint::py {
 
-// Where T's function first assigns an attribute named Attr, when it reads
-// one before that and no loop of the function holds an assignment of it.
-std::optional<unsigned> storeAfterRead(const PyTypes &T, std::string_view Attr);
+// Where each of T's function's assignments of an attribute named Attr takes
+// effect, in order, when it reads one before some of them and no loop of the
+// function holds an assignment of it; else null. A read sees the function's
+// own stores that take effect before it, and every other function's.
+const std::vector<unsigned> *storesAfterRead(const PyTypes &T, std::string_view Attr);
+// The name the Index-th of those stores is kept under (ownStoreKey).
+std::string ownStoreName(const PyTypes &T, unsigned Index);
 
 } // namespace graphsafe::lint::py
