@@ -414,6 +414,7 @@ REGISTRY = {}
 class Runner:
     def __init__(self, name):
         self.model = REGISTRY[name]()
+        self.parts = [REGISTRY[name]()]
 
     def capture(self, x, hook):
         g = torch.cuda.CUDAGraph()
@@ -421,6 +422,7 @@ class Runner:
             self.model(x)
             hook(x)
             torch.relu(x)
+            self.parts[0](x)
 )";
 
 } // namespace
@@ -433,15 +435,19 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
   // Notes do not fail the run at the default --fail-on.
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout;
-  EXPECT_NE(R.Stdout.find("runner.py:13:13: note: what 'self.model' calls here is not known"),
+  EXPECT_NE(R.Stdout.find("runner.py:14:13: note: what 'self.model' calls here is not known"),
             std::string::npos)
       << R.Stdout;
-  EXPECT_NE(R.Stdout.find("runner.py:14:13: note: what 'hook' calls here is not known"),
+  EXPECT_NE(R.Stdout.find("runner.py:15:13: note: what 'hook' calls here is not known"),
+            std::string::npos)
+      << R.Stdout;
+  // An element of a container the program fills with what it cannot see.
+  EXPECT_NE(R.Stdout.find("runner.py:17:13: note: what 'self.parts[0]' calls here is not known"),
             std::string::npos)
       << R.Stdout;
   // A library function is known code, not an unknown callee.
   EXPECT_EQ(R.Stdout.find("torch.relu' calls here"), std::string::npos) << R.Stdout;
-  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 3 note(s)"), std::string::npos) << R.Stdout;
 }
 
 // C++ as Python: a call under capture whose code graphlint cannot see is

@@ -400,6 +400,9 @@ bool throughValue(const PyTypes &T, TSNode E) {
         return true;
     return false;
   }
+  // An element of such a value (`self.model_parts[0](x)`, `layers[i](h)`).
+  if (is(E, "subscript"))
+    return throughValue(T, field(E, "value"));
   return false;
 }
 
