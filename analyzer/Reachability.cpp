@@ -569,7 +569,7 @@ private:
       return false;
     std::string Attr = attributeName(K.substr(0, At)), Store = K.substr(At + OwnStore.size());
     return Blocked.count(ownStoreKey(Attr, Store)) ||
-           Blocked.count(ownStoreKey(Attr, Store.substr(0, Store.find('#'))));
+           Blocked.count(ownStoreKey(Attr, withoutStorePlace(Store)));
   }
   static std::string attributeName(const std::string &Base) {
     return Base.substr(Base.rfind('.') + 1);
@@ -599,11 +599,11 @@ private:
       auto It = Stores.find(Base);
       if (It == Stores.end())
         continue;
-      // A store is named by its function, and by its place there after a
-      // '#' when the function reads the attribute before it.
+      // A store is named by its function, or by its place there
+      // (storePlaceName).
       std::vector<std::string> Seen;
       for (const auto &V : It->second)
-        if (!Own.count(V) && !Own.count(V.substr(0, V.rfind('#'))))
+        if (!Own.count(V) && !Own.count(withoutStorePlace(V)))
           Seen.push_back(V);
       Stores[K] = std::move(Seen);
     }

@@ -227,6 +227,15 @@ inline std::string ownStoreKey(const std::string &Base, const std::string &Funct
 inline std::string beforeOwnStoreKey(const std::string &Base, const std::string &Function) {
   return Base + std::string(BeforeOwnStore) + Function;
 }
+// A function that reads an attribute before some of its stores of it names
+// each store by its place there: the function, '#', the store's index. A
+// key or name with that place taken off names the function's stores.
+inline std::string storePlaceName(const std::string &Function, unsigned Index) {
+  return Function + "#" + std::to_string(Index);
+}
+inline std::string withoutStorePlace(const std::string &KeyOrName) {
+  return KeyOrName.substr(0, KeyOrName.find('#'));
+}
 // The same, for a read that sees none of several functions' stores (its own
 // later one, a base's method that never runs on the receiver): their names
 // joined by commas.

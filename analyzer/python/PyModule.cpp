@@ -133,10 +133,13 @@ void noteSelfEffects(const PySource &S, TSNode Method, std::set<std::string> &St
       if (is(Fn, "attribute") && S.text(Obj) == SelfName)
         Calls.insert(std::string(S.text(field(Fn, "attribute"))));
       // `super().m(...)`, `Base.m(self, ...)`: the overridden method runs too
-      // (PyProgram::runsOn).
-      CallArgs A = argsOf(S, N);
-      if (is(Fn, "attribute") && ((is(Obj, "call") && S.text(field(Obj, "function")) == "super") ||
-                                  (!A.Positional.empty() && S.text(A.Positional[0]) == SelfName)))
+      // (PyProgram::runsOn). Arguments are read only for calls of attributes.
+      auto handsSelf = [&] {
+        CallArgs A = argsOf(S, N);
+        return !A.Positional.empty() && S.text(A.Positional[0]) == SelfName;
+      };
+      if (is(Fn, "attribute") &&
+          ((is(Obj, "call") && S.text(field(Obj, "function")) == "super") || handsSelf()))
         Calls.insert(std::string(SuperCall) + std::string(S.text(field(Fn, "attribute"))));
     }
     return true;

@@ -88,7 +88,7 @@ const std::vector<unsigned> *storesAfterRead(const PyTypes &T, std::string_view 
 }
 
 std::string ownStoreName(const PyTypes &T, unsigned Index) {
-  return T.F.QualName + "#" + std::to_string(Index);
+  return storePlaceName(T.F.QualName, Index);
 }
 
 } // namespace graphsafe::lint::py
