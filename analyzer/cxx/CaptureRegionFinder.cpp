@@ -4,9 +4,12 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace graphsafe::lint {
 
@@ -87,7 +90,13 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       const Expr *Recv = receiverOf(C);
       const Expr *Stream = streamArgOf(C);
       std::string Key = Recv ? keyOf(Recv) : keyOf(Stream);
-      bool Matched = false;
+      // A checking macro that expands its argument twice (`if ((x) !=
+      // cudaSuccess) ... cudaGetErrorString(x)`) spells one call twice: the
+      // copy on the failure path is no second begin or end.
+      bool Matched = std::any_of(Events.begin(), Events.end(), [&](const CaptureEvent &E) {
+        return E.Offset == Off && E.Call != C &&
+               (E.K == CaptureEvent::Begin || E.K == CaptureEvent::End);
+      });
       for (const auto &M : BeginMatchers)
         if (!Matched && M.match(C)) {
           Events.push_back(
@@ -105,7 +114,9 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       if (!Matched && Recv && calleeOf(C) && calleeOf(C)->getName() == "reset" &&
           isa<CXXMemberCallExpr>(C))
         Events.push_back({CaptureEvent::Reset, Off, C, Key});
-      if (!Matched && calleeOf(C))
+      if (!Matched && calleeOf(C) && std::none_of(Calls.begin(), Calls.end(), [&](const auto &K) {
+            return K.first == Off && calleeOf(cast<CallExpr>(K.second)) == calleeOf(C);
+          }))
         Calls.push_back({Off, C});
     }
   });
@@ -130,24 +141,77 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
   return Out;
 }
 
+std::optional<unsigned> CaptureRegionFinder::otherBranchStart(const Stmt *End,
+                                                              const Stmt *Other) const {
+  // End's ancestors, each with the child it was reached through.
+  std::map<const Stmt *, const Stmt *> Through;
+  const Stmt *Cur = End;
+  for (int Depth = 0; Cur && Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(*Cur);
+    const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (Up)
+      Through[Up] = Cur;
+    Cur = Up;
+  }
+  const Stmt *Child = Other;
+  for (int Depth = 0; Child && Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(*Child);
+    const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!Up)
+      return std::nullopt;
+    if (auto It = Through.find(Up); It != Through.end()) {
+      const Stmt *Mine = It->second;
+      auto opposite = [&](const Stmt *A, const Stmt *B, const Stmt *X, const Stmt *Y) {
+        return (X == A && Y == B) || (X == B && Y == A);
+      };
+      bool Opposite = false;
+      if (const auto *If = dyn_cast<IfStmt>(Up))
+        Opposite = If->getElse() && opposite(If->getThen(), If->getElse(), Mine, Child);
+      else if (const auto *CO = dyn_cast<ConditionalOperator>(Up))
+        Opposite = opposite(CO->getTrueExpr(), CO->getFalseExpr(), Mine, Child);
+      if (!Opposite)
+        return std::nullopt;
+      return offsetOf(Ctx.getSourceManager(), Mine->getBeginLoc());
+    }
+    Child = Up;
+  }
+  return std::nullopt;
+}
+
+std::optional<CaptureRegionFinder::AlternativeEnd> CaptureRegionFinder::alternativeEnd(
+    const CaptureEvent &End,
+    const std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> &Closed) const {
+  for (auto It = Closed.rbegin(); It != Closed.rend(); ++It)
+    if (It->first && It->second->Key == End.Key)
+      if (auto Start = otherBranchStart(End.Call, It->second->Call))
+        return AlternativeEnd{It->first, *Start};
+  return std::nullopt;
+}
+
 CaptureRegionFinder::Effect
 CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
   Effect E;
-  std::vector<std::string> Open;
+  std::vector<const CaptureEvent *> Open;
+  std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
   for (const auto &Ev : Events) {
     if (Ev.K == CaptureEvent::Begin) {
-      Open.push_back(Ev.Key);
+      Open.push_back(&Ev);
     } else if (Ev.K == CaptureEvent::End) {
-      auto It = std::find(Open.rbegin(), Open.rend(), Ev.Key);
-      if (It != Open.rend())
+      auto It = std::find_if(Open.rbegin(), Open.rend(),
+                             [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
+      if (It != Open.rend()) {
+        Closed.push_back({*It, &Ev});
         Open.erase(std::next(It).base());
-      else if (!Open.empty())
+      } else if (!Open.empty()) {
+        Closed.push_back({Open.back(), &Ev});
         Open.pop_back();
-      else
+      } else if (!alternativeEnd(Ev, Closed)) {
         E.Closes.push_back(Ev.Key);
+      }
     }
   }
-  E.Opens = Open;
+  for (const CaptureEvent *B : Open)
+    E.Opens.push_back(B->Key);
   return E;
 }
 
@@ -181,6 +245,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
   unsigned BodyEnd = offsetOf(SM, F->getBody()->getEndLoc());
 
   std::vector<const CaptureEvent *> Open;
+  std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
   for (const auto &Ev : Ctx.Events) {
     if (Ev.K == CaptureEvent::Begin) {
       Open.push_back(&Ev);
@@ -191,15 +256,23 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
     auto It = std::find_if(Open.rbegin(), Open.rend(),
                            [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
     const CaptureEvent *B = nullptr;
+    std::optional<unsigned> From;
     if (It != Open.rend()) {
       B = *It;
       Open.erase(std::next(It).base());
     } else if (!Open.empty()) {
       B = Open.back();
       Open.pop_back();
+    } else if (auto Alt = alternativeEnd(Ev, Closed)) {
+      // The other branch's end closed this begin on its path; on this one,
+      // the capture runs from the begin to this end, this branch's code only.
+      B = Alt->Begin;
+      From = Alt->BranchStart;
     }
+    if (B)
+      Closed.push_back({B, &Ev});
     Region R;
-    R.Begin = B ? B->Offset : BodyBegin;
+    R.Begin = From ? *From : B ? B->Offset : BodyBegin;
     R.End = Ev.Offset + 1; // The end call itself is still under capture.
     R.BeginEvent = B;
     R.EndEvent = &Ev;

@@ -4,6 +4,7 @@
 #include "CaptureRegionFinder.h"
 #include "ConstructedClasses.h"
 #include "ObjectOwners.h"
+#include "StoredBefore.h"
 #include "checks/Check.h"
 
 #include "clang/AST/ASTContext.h"
@@ -168,12 +169,30 @@ private:
     });
   }
 
-  // The function a callable expression stands for: a lambda, a variable
-  // holding one, or a named function.
+  // The call operator of a function-object class of the program (not a
+  // library wrapper such as std::function): its one non-template operator().
+  static const FunctionDecl *functorCall(const CXXRecordDecl *R) {
+    if (!R || !R->hasDefinition() || R->isLambda() || R->isInStdNamespace())
+      return nullptr;
+    const CXXMethodDecl *Found = nullptr;
+    for (const CXXMethodDecl *M : R->getDefinition()->methods())
+      if (M->getOverloadedOperator() == OO_Call) {
+        if (Found)
+          return nullptr;
+        Found = M;
+      }
+    return Found;
+  }
+
+  // The function a callable expression stands for: a lambda, a function
+  // object made right there (`std::function<F>(Enqueue(ctx))`), a variable
+  // holding a lambda, or a named function.
   static const FunctionDecl *callableOf(const Expr *E) {
     E = strip(E);
     if (const auto *L = dyn_cast_or_null<LambdaExpr>(E))
       return L->getCallOperator();
+    if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(E))
+      return functorCall(K->getType()->getAsCXXRecordDecl());
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return callableOf(U->getSubExpr());
     if (const ValueDecl *D = referencedDecl(E)) {
@@ -405,7 +424,8 @@ private:
           F && F->isInStdNamespace() && F->getIdentifier() &&
           (F->getName() == "move" || F->getName() == "forward"))
         return handedValue(C->getArg(0));
-    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() == 1)
+    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
+        Ctor && Ctor->getNumArgs() == 1 && !functorCall(Ctor->getType()->getAsCXXRecordDecl()))
       return handedValue(Ctor->getArg(0));
     return E;
   }
@@ -582,6 +602,12 @@ private:
         for (const FunctionDecl *Ctor : factoryConstructors(C))
           edge(Ctor, C->getExprLoc(), Ctx, Begin);
         if (const Expr *Target = indirectTarget(C)) {
+          if (const FunctionDecl *Just =
+                  storedJustBefore(FC.body(), Target, C, AC,
+                                   [](const Expr *V) { return callableOf(handedValue(V)); })) {
+            edge(Just, C->getExprLoc(), Ctx, Begin);
+            return;
+          }
           // A callee read from storage runs what the program stored there;
           // one read from anything else (a call's result, a cast) is unknown.
           const ValueDecl *Storage = storageOf(Target);

@@ -111,8 +111,9 @@ int onCuda(const PyTypes &T, TSNode Cond, int Depth) {
 }
 
 // The byte ranges of T's function that no CUDA process runs: the block of
-// an if (or elif) whose test is false there, and what follows a test that is
-// true there.
+// an if (or elif) whose test is false there, what follows a test that is
+// true there, and the rest of the block after an if whose branches that run
+// all return or raise.
 const std::vector<std::pair<unsigned, unsigned>> &offRanges(const PyTypes &T) {
   auto [It, New] = T.cache().OffPlatform.try_emplace(T.F.Node.id);
   // A reference stays valid when the tests below fill other functions' slots.
@@ -132,14 +133,26 @@ const std::vector<std::pair<unsigned, unsigned>> &offRanges(const PyTypes &T) {
       if (is(Alt, "elif_clause") || is(Alt, "else_clause"))
         Parts.push_back(Alt);
     bool RestDead = false;
+    // Whether some branch surely runs, and every branch that may run leaves
+    // the function: then nothing after the if runs either (`if not DEBUG:
+    // return` with `DEBUG = False`).
+    bool Decided = false, LiveBranchesLeave = true;
     for (TSNode Part : Parts) {
       const bool Else = is(Part, "else_clause");
       TSNode Block = field(Part, Else ? "body" : "consequence");
       const int Value = Else ? 0 : onCuda(T, field(Part, "condition"), 0);
-      if (!ts_node_is_null(Block) && (RestDead || Value < 0))
+      const bool Dead = RestDead || Value < 0;
+      if (!ts_node_is_null(Block) && Dead)
         Out.push_back({beginOf(Block), endOf(Block)});
+      if (!Dead) {
+        LiveBranchesLeave &= !ts_node_is_null(Block) && leavesFunction(Block);
+        Decided |= Else || Value > 0;
+      }
       RestDead |= Value > 0;
     }
+    if (Decided && LiveBranchesLeave)
+      if (TSNode Up = ts_node_parent(N); is(Up, "block") && endOf(N) < endOf(Up))
+        Out.push_back({endOf(N), endOf(Up)});
     return true;
   });
   return Slot = std::move(Out);
