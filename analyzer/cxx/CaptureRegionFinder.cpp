@@ -1,10 +1,10 @@
 #include "CaptureRegionFinder.h"
 
 #include "AstUtil.h"
+#include "FunctionContext.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
@@ -141,55 +141,53 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
   return Out;
 }
 
-std::optional<unsigned> CaptureRegionFinder::otherBranchStart(const Stmt *End,
+std::optional<unsigned> CaptureRegionFinder::otherBranchStart(const Stmt *Body, const Stmt *End,
                                                               const Stmt *Other) const {
-  // End's ancestors, each with the child it was reached through.
-  std::map<const Stmt *, const Stmt *> Through;
-  const Stmt *Cur = End;
-  for (int Depth = 0; Cur && Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(*Cur);
-    const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-    if (Up)
-      Through[Up] = Cur;
-    Cur = Up;
-  }
-  const Stmt *Child = Other;
-  for (int Depth = 0; Child && Depth < 64; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
-    const Stmt *Up = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-    if (!Up)
-      return std::nullopt;
-    if (auto It = Through.find(Up); It != Through.end()) {
-      const Stmt *Mine = It->second;
-      auto opposite = [&](const Stmt *A, const Stmt *B, const Stmt *X, const Stmt *Y) {
-        return (X == A && Y == B) || (X == B && Y == A);
-      };
-      bool Opposite = false;
-      if (const auto *If = dyn_cast<IfStmt>(Up))
-        Opposite = If->getElse() && opposite(If->getThen(), If->getElse(), Mine, Child);
-      else if (const auto *CO = dyn_cast<ConditionalOperator>(Up))
-        Opposite = opposite(CO->getTrueExpr(), CO->getFalseExpr(), Mine, Child);
-      if (!Opposite)
-        return std::nullopt;
-      return offsetOf(Ctx.getSourceManager(), Mine->getBeginLoc());
+  // Found from the body by source ranges rather than through the AST's
+  // parent map, which the whole translation unit would pay for.
+  const SourceManager &SM = Ctx.getSourceManager();
+  const unsigned EndAt = offsetOf(SM, End->getBeginLoc());
+  const unsigned OtherAt = offsetOf(SM, Other->getBeginLoc());
+  auto within = [&](const Stmt *S, unsigned At) {
+    return S && offsetOf(SM, S->getBeginLoc()) <= At && At <= offsetOf(SM, S->getEndLoc());
+  };
+  std::optional<unsigned> Start;
+  unsigned Narrowest = ~0u;
+  walkBody(Body, [&](const Stmt *S) {
+    const Stmt *Then = nullptr, *Else = nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      Then = If->getThen();
+      Else = If->getElse();
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+      Then = CO->getTrueExpr();
+      Else = CO->getFalseExpr();
     }
-    Child = Up;
-  }
-  return std::nullopt;
+    if (!Then || !Else)
+      return;
+    const Stmt *Mine = within(Then, EndAt) && within(Else, OtherAt)   ? Then
+                       : within(Else, EndAt) && within(Then, OtherAt) ? Else
+                                                                      : nullptr;
+    unsigned Width = offsetOf(SM, S->getEndLoc()) - offsetOf(SM, S->getBeginLoc());
+    if (Mine && Width < Narrowest) {
+      Narrowest = Width;
+      Start = offsetOf(SM, Mine->getBeginLoc());
+    }
+  });
+  return Start;
 }
 
 std::optional<CaptureRegionFinder::AlternativeEnd> CaptureRegionFinder::alternativeEnd(
-    const CaptureEvent &End,
+    const Stmt *Body, const CaptureEvent &End,
     const std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> &Closed) const {
   for (auto It = Closed.rbegin(); It != Closed.rend(); ++It)
     if (It->first && It->second->Key == End.Key)
-      if (auto Start = otherBranchStart(End.Call, It->second->Call))
+      if (auto Start = otherBranchStart(Body, End.Call, It->second->Call))
         return AlternativeEnd{It->first, *Start};
   return std::nullopt;
 }
 
 CaptureRegionFinder::Effect
-CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
+CaptureRegionFinder::effectOf(const Stmt *Body, const std::vector<CaptureEvent> &Events) const {
   Effect E;
   std::vector<const CaptureEvent *> Open;
   std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
@@ -205,7 +203,7 @@ CaptureRegionFinder::effectOf(const std::vector<CaptureEvent> &Events) const {
       } else if (!Open.empty()) {
         Closed.push_back({Open.back(), &Ev});
         Open.pop_back();
-      } else if (!alternativeEnd(Ev, Closed)) {
+      } else if (!alternativeEnd(Body, Ev, Closed)) {
         E.Closes.push_back(Ev.Key);
       }
     }
@@ -223,7 +221,7 @@ void CaptureRegionFinder::analyze(const std::vector<const FunctionDecl *> &Funct
   for (int Round = 0; Round < 4; ++Round) {
     bool Changed = false;
     for (const FunctionDecl *F : Functions) {
-      Effect E = effectOf(eventsWithCallees(F));
+      Effect E = effectOf(F->getBody(), eventsWithCallees(F));
       if (E.Opens.empty() && E.Closes.empty())
         continue;
       auto &Slot = Effects[F];
@@ -263,7 +261,7 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
     } else if (!Open.empty()) {
       B = Open.back();
       Open.pop_back();
-    } else if (auto Alt = alternativeEnd(Ev, Closed)) {
+    } else if (auto Alt = alternativeEnd(F->getBody(), Ev, Closed)) {
       // The other branch's end closed this begin on its path; on this one,
       // the capture runs from the begin to this end, this branch's code only.
       B = Alt->Begin;

@@ -44,11 +44,12 @@ private:
 
   void collect(const clang::FunctionDecl *F);
   std::vector<CaptureEvent> eventsWithCallees(const clang::FunctionDecl *F) const;
-  Effect effectOf(const std::vector<CaptureEvent> &Events) const;
+  Effect effectOf(const clang::Stmt *Body, const std::vector<CaptureEvent> &Events) const;
   // Where the branch holding End begins, when End and Other sit in opposite
   // branches of one if or conditional (`if (ok) end(s); else
   // endOnError(s);`): at most one of them runs.
-  std::optional<unsigned> otherBranchStart(const clang::Stmt *End, const clang::Stmt *Other) const;
+  std::optional<unsigned> otherBranchStart(const clang::Stmt *Body, const clang::Stmt *End,
+                                           const clang::Stmt *Other) const;
   // For an end that finds no begin open, the begin an earlier end in an
   // opposite branch closed, and where this end's branch begins.
   struct AlternativeEnd {
@@ -56,7 +57,7 @@ private:
     unsigned BranchStart;
   };
   std::optional<AlternativeEnd> alternativeEnd(
-      const CaptureEvent &End,
+      const clang::Stmt *Body, const CaptureEvent &End,
       const std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> &Closed) const;
   std::string keyOf(const clang::Expr *E) const;
 

@@ -4,7 +4,9 @@
 #include "FunctionContext.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <vector>
 
 namespace graphsafe::lint {
 
@@ -25,16 +27,24 @@ const ValueDecl *ownStorage(const Expr *E) {
   return nullptr;
 }
 
-const Stmt *parentOf(const Stmt *S, ASTContext &AC) {
-  auto Parents = AC.getParents(*S);
-  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-}
-
-bool holds(const Stmt *Outer, const Stmt *Inner, ASTContext &AC) {
-  for (int Depth = 0; Inner && Depth < 128; ++Depth, Inner = parentOf(Inner, AC))
-    if (Inner == Outer)
-      return true;
-  return false;
+// The block that has S among its own statements (a full expression may sit
+// under ExprWithCleanups). Searched from the root rather than through the
+// AST's parent map, which a whole translation unit would pay for.
+const CompoundStmt *blockHolding(const Stmt *Root, const Stmt *S) {
+  if (!Root)
+    return nullptr;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Root))
+    for (const Stmt *Child : Block->body()) {
+      const Stmt *Inner = Child;
+      if (const auto *Cleanups = dyn_cast_or_null<ExprWithCleanups>(Inner))
+        Inner = Cleanups->getSubExpr();
+      if (Child == S || Inner == S)
+        return Block;
+    }
+  for (const Stmt *Child : Root->children())
+    if (const CompoundStmt *Found = blockHolding(Child, S))
+      return Found;
+  return nullptr;
 }
 
 } // namespace
@@ -50,7 +60,11 @@ storedJustBefore(const Stmt *Body, const Expr *Target, const CallExpr *C, ASTCon
   const Stmt *Last = nullptr;
   const Expr *Value = nullptr;
   unsigned LastAt = 0;
+  std::vector<unsigned> LaterStores;
+  std::vector<std::pair<unsigned, unsigned>> Loops;
   walkBody(Body, [&](const Stmt *S) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      Loops.push_back({offsetOf(SM, S->getBeginLoc()), offsetOf(SM, S->getEndLoc())});
     const Expr *Lhs = nullptr, *Rhs = nullptr;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
       Lhs = B->getLHS();
@@ -63,6 +77,8 @@ storedJustBefore(const Stmt *Body, const Expr *Target, const CallExpr *C, ASTCon
     if (!Lhs || ownStorage(Lhs) != Storage)
       return;
     unsigned At = offsetOf(SM, S->getBeginLoc());
+    if (At > CallAt)
+      LaterStores.push_back(At);
     if (At < CallAt && (!Last || At > LastAt)) {
       Last = S;
       Value = Rhs;
@@ -71,12 +87,17 @@ storedJustBefore(const Stmt *Body, const Expr *Target, const CallExpr *C, ASTCon
   });
   if (!Last)
     return nullptr;
+  // A store after the call in a loop around it reaches the next turn's call.
+  for (const auto &[Begin, End] : Loops)
+    if (Begin <= CallAt && CallAt <= End)
+      for (unsigned At : LaterStores)
+        if (At <= End)
+          return nullptr;
   // The store must run on every path to the call: a statement of a block
   // that holds the call.
-  const Stmt *Up = parentOf(Last, AC);
-  while (Up && isa<ExprWithCleanups>(Up))
-    Up = parentOf(Up, AC);
-  if (!Up || !isa<CompoundStmt>(Up) || !holds(Up, C, AC))
+  const CompoundStmt *Block = blockHolding(Body, Last);
+  if (!Block || CallAt >= offsetOf(SM, Block->getEndLoc()) ||
+      CallAt < offsetOf(SM, Block->getBeginLoc()))
     return nullptr;
   return CallableOf(Value);
 }

@@ -38,6 +38,11 @@ struct UnusedEnqueue {
 // Stored after the capture below, for the steps that follow it.
 bool waitForReplays(cudaStream_t S) { return cudaStreamSynchronize(S) == cudaSuccess; }
 
+// Stored at the end of each turn of a loop: the next turn's capture runs it.
+bool drainEachTurn(cudaStream_t S) {
+  return cudaStreamSynchronize(S) == cudaSuccess; // expected-error {{sync-device-synchronize}}
+}
+
 class Runner {
 public:
   void captureWaiting(cudaStream_t S) {
@@ -65,13 +70,23 @@ public:
     Launch = &waitForReplays;
   }
 
+  void captureEachTurn(cudaStream_t S, int Turns) {
+    Step = EnqueueFn(PlainEnqueue(1, 1));
+    for (int I = 0; I < Turns; ++I) {
+      cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal);
+      Step(S);
+      cudaStreamEndCapture(S, &Graph);
+      Step = &drainEachTurn;
+    }
+  }
+
   void step(cudaStream_t S) {
     Other(S);
     Launch(S);
   }
 
 private:
-  EnqueueFn Enqueue, Other, Launch;
+  EnqueueFn Enqueue, Other, Launch, Step;
   cudaGraph_t Graph{};
   cudaGraphExec_t Exec{};
 };
