@@ -931,8 +931,14 @@ private:
           continue;
         std::vector<ConstArg> Here =
             byCallee(factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr)), *Via, Usr);
+        // A caller's frame holds this function's capture: it is not inside
+        // it (FrameFact comes only from calls followed under capture).
         Here.erase(std::remove_if(Here.begin(), Here.end(),
-                                  [&](const ConstArg &C) { return !concerns(C, Usr); }),
+                                  [&](const ConstArg &C) {
+                                    return !concerns(C, Usr) ||
+                                           std::string_view(C.Global).substr(0, FrameFact.size()) ==
+                                               FrameFact;
+                                  }),
                    Here.end());
         std::vector<std::string> Keys;
         for (const ConstArg &C : Here)

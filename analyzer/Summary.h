@@ -62,6 +62,11 @@ inline constexpr const char *WarmedUp = "&warmed-up";
 // parameters carries them under these names, for the closures it runs or
 // hands on.
 inline constexpr std::string_view ClosureFact = "&closure:";
+// The global fact "the call of this function (FrameFact + its qualified
+// name) runs inside the capture": the walk carries it down the chain from the
+// calls that function makes, so a closure it defines and hands on sees it
+// only where the handing call itself was captured.
+inline constexpr std::string_view FrameFact = "&frame:";
 
 // A test of the function's own parameter Index (or of its attribute Attr)
 // that must hold for a site or a call to run: under `if flag:` (Truthy),

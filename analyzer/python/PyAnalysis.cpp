@@ -362,6 +362,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       if (Followed) {
         std::vector<ConstArg> Closed = Ctx.closureFactsAt(When);
         Passed.insert(Passed.end(), Closed.begin(), Closed.end());
+        std::vector<ConstArg> Framed = Ctx.closureFrameFacts(C);
+        Passed.insert(Passed.end(), Framed.begin(), Framed.end());
         std::vector<ConstArg> Modes = modeFactsAt(T, N, C == CaptureContext::InRegion);
         // A call the modes set around it rule out is never made.
         if (!runsWith(When, Modes))

@@ -245,6 +245,35 @@ std::string closureFactKey(const std::string &Function, unsigned Index) {
   return fmt::format("{}{}#{}", ClosureFact, Function, Index);
 }
 
+std::string closureFrameKey(const std::string &Function) {
+  return fmt::format("{}{}", FrameFact, Function);
+}
+
+std::vector<ConstArg> PyFunctionContext::closureFrameFacts(CaptureContext Context) const {
+  if (Context != CaptureContext::Ambient || T.F.IsModuleBody)
+    return {};
+  // Only functions whose closures keep `nonlocal` state: the fact makes a
+  // walking context of its own in everything below the call.
+  auto [It, New] = T.cache().NonlocalClosures.try_emplace(T.F.Node.id);
+  if (New)
+    walk(T.F.body(), [&](TSNode N) {
+      // walk visits nested functions without entering them: look inside.
+      if (is(N, "function_definition"))
+        walkWithDepth(N, [&](TSNode Inner, unsigned) {
+          It->second |= is(Inner, "nonlocal_statement");
+          return !It->second;
+        });
+      return !It->second;
+    });
+  if (!It->second)
+    return {};
+  ConstArg C;
+  C.Global = closureFrameKey(T.F.QualName);
+  C.Truthy = true;
+  C.NoneKnown = false;
+  return {C};
+}
+
 std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamTest> &When) const {
   std::vector<ConstArg> Out;
   if (When.empty() || !definesClosures(T))

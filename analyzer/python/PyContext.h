@@ -45,11 +45,13 @@ public:
   // the whole message; Always reports outside any region too (lifetime
   // mistakes after capture).
   void reportCheck(const std::string &Check, TSNode N, const std::string &Message,
-                   std::vector<Note> Notes = {}, bool Always = false);
+                   std::vector<Note> Notes = {}, bool Always = false,
+                   std::vector<ParamTest> Also = {});
   // For the rule that enables the named check, in the context given: a
   // capture begun where this function is Ambient nests in its caller's.
   void reportCheckIn(const std::string &Check, TSNode N, const std::string &Message,
-                     std::vector<Note> Notes, CaptureContext Context, SourceLoc RegionBegin = {});
+                     std::vector<Note> Notes, CaptureContext Context, SourceLoc RegionBegin = {},
+                     std::vector<ParamTest> Also = {});
   bool checkEnabled(const std::string &Check) const { return CheckRules.count(Check); }
   // The tests of this function's parameters N runs under (PyConstantBranches.cpp).
   std::vector<ParamTest> testsAt(TSNode N) const;
@@ -61,6 +63,12 @@ public:
   // hands on `execute`, whose `if single_run:` is then false
   // (PyConstantBranches.cpp).
   std::vector<ConstArg> closureFactsAt(const std::vector<ParamTest> &When) const;
+  // For a call made where this function has no capture of its own (Context
+  // Ambient): when the walk follows it from a capture, this function's whole
+  // call runs inside that capture, and with it the frame the `nonlocal`
+  // state of its closures lives in (closureFrameKey). Nothing for a function
+  // none of whose closures declares `nonlocal` (PyConstantBranches.cpp).
+  std::vector<ConstArg> closureFrameFacts(CaptureContext Context) const;
   // The environment variable N runs only when set, or "" (PyEnvGates.cpp).
   std::string envGateAt(TSNode N) const;
 
@@ -94,5 +102,9 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec);
 // The global-fact name (ParamTest::Global) under which a closure tests
 // parameter Index of Function, the function defining it.
 std::string closureFactKey(const std::string &Function, unsigned Index);
+// The fact (FrameFact) "Function's call runs inside the capture": a
+// closure's change to a `nonlocal` of Function is then state of one captured
+// call.
+std::string closureFrameKey(const std::string &Function);
 
 } // namespace graphsafe::lint::py

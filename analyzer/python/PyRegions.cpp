@@ -559,7 +559,8 @@ void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Calle
 }
 
 void PyFunctionContext::reportCheck(const std::string &Check, TSNode N, const std::string &Message,
-                                    std::vector<Note> Notes, bool Always) {
+                                    std::vector<Note> Notes, bool Always,
+                                    std::vector<ParamTest> Also) {
   SourceLoc RegionBegin;
   CaptureContext Context = contextAt(beginOf(N), &RegionBegin);
   if (Always) {
@@ -568,12 +569,13 @@ void PyFunctionContext::reportCheck(const std::string &Check, TSNode N, const st
   } else if (Context == CaptureContext::Outside || Context == CaptureContext::Guarded) {
     return;
   }
-  reportCheckIn(Check, N, Message, std::move(Notes), Context, RegionBegin);
+  reportCheckIn(Check, N, Message, std::move(Notes), Context, RegionBegin, std::move(Also));
 }
 
 void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
                                       const std::string &Message, std::vector<Note> Notes,
-                                      CaptureContext Context, SourceLoc RegionBegin) {
+                                      CaptureContext Context, SourceLoc RegionBegin,
+                                      std::vector<ParamTest> Also) {
   auto It = CheckRules.find(Check);
   if (It == CheckRules.end())
     return;
@@ -588,6 +590,7 @@ void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
   Site.When = testsAt(N);
   if (!runsUnderModes(Site.When, N) || offPlatform(T, N))
     return;
+  Site.When.insert(Site.When.end(), Also.begin(), Also.end());
   Site.EnvGate = envGateAt(N);
   Out.Sites.push_back(std::move(Site));
 }

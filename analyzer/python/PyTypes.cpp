@@ -624,6 +624,14 @@ const PyTypes *PyTypes::closureScope(std::string_view Name) const {
   return nullptr;
 }
 
+const PyTypes *PyTypes::nonlocalScope(std::string_view Name) const {
+  for (const PyTypes *Outer = F.IsModuleBody ? nullptr : enclosing(); Outer;
+       Outer = Outer->enclosing())
+    if (!Outer->F.IsModuleBody && Outer->bindsHere(Name))
+      return Outer;
+  return nullptr;
+}
+
 // `if isinstance(x, torch.Tensor): ... else: <here x is not a tensor>`, and
 // `if not isinstance(x, torch.Tensor): <here>`: callers may pass either.
 void PyTypes::narrowIsinstance(TSNode If) {

@@ -100,6 +100,9 @@ struct PyTypeCache {
   // The functions of each module that define functions or lambdas
   // (PyConstantBranches.cpp).
   std::map<const void *, std::set<std::string, std::less<>>> DefinesClosures;
+  // Per function: whether a function nested in it declares `nonlocal`
+  // (PyConstantBranches.cpp, closureFrameFacts).
+  std::unordered_map<const void *, bool> NonlocalClosures;
   // What calling each project function does to capture state
   // (PyCaptureEffects.cpp, its own type).
   std::shared_ptr<void> CaptureEffects;
@@ -167,6 +170,9 @@ public:
   // variable), the nearest enclosing function that binds it, or defines a
   // function of that name; null for a global or a builtin.
   const PyTypes *closureScope(std::string_view Name) const;
+  // The enclosing function scope a `nonlocal Name` of this function refers
+  // to (this function binds the name too), or null.
+  const PyTypes *nonlocalScope(std::string_view Name) const;
   // Whether this function binds Name itself (a local, a parameter, a def).
   bool bindsHere(std::string_view Name) const;
   // What self.Attr holds in an instance of Class; View as for the constructor.

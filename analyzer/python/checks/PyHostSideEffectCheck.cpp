@@ -71,7 +71,7 @@ public:
   void run(PyFunctionContext &Ctx) override {
     const PySource &S = Ctx.S;
     const PyTypes &T = Ctx.T;
-    std::set<std::string> Globals;
+    std::set<std::string> Globals, Nonlocals;
     // Containers captured code makes afresh (`self.bufs = []`): filling one is
     // building it, as capture code does to hold its static buffers, not a
     // change replays would have to repeat. One made before the capture began
@@ -79,8 +79,11 @@ public:
     std::map<std::string, unsigned> Fresh;
     walk(Ctx.body(), [&](TSNode N) {
       if (is(N, "global_statement") || is(N, "nonlocal_statement"))
-        for (TSNode C : namedChildren(N))
+        for (TSNode C : namedChildren(N)) {
           Globals.insert(std::string(S.text(C)));
+          if (is(N, "nonlocal_statement"))
+            Nonlocals.insert(std::string(S.text(C)));
+        }
       if (is(N, "assignment") && isFreshContainer(T, field(N, "right")) &&
           Ctx.inCapture(beginOf(N)))
         Fresh.emplace(std::string(S.text(field(N, "left"))), endOf(N));
@@ -90,11 +93,26 @@ public:
       auto It = Fresh.find(std::string(S.text(Container)));
       return It != Fresh.end() && It->second <= beginOf(At);
     };
+    // A `nonlocal` lives in the frame of the function defining this closure:
+    // where that whole call runs inside the capture, changing it changes
+    // nothing that outlives the capture (closureFrameKey).
+    auto frameTests = [&](TSNode Target) -> std::vector<ParamTest> {
+      TSNode Root = unparen(Target);
+      while (is(Root, "attribute") || is(Root, "subscript"))
+        Root = unparen(field(Root, is(Root, "attribute") ? "object" : "value"));
+      if (!is(Root, "identifier") || !Nonlocals.count(std::string(S.text(Root))))
+        return {};
+      const PyTypes *Scope = T.nonlocalScope(S.text(Root));
+      if (!Scope)
+        return {};
+      return {ParamTest{0, ParamTest::Kind::Falsy, closureFrameKey(Scope->F.QualName)}};
+    };
     auto stateChanged = [&](TSNode At, TSNode Target) {
       Ctx.reportCheck("host-state-mutation", At,
                       fmt::format("'{}' is host state changed in captured code: the change "
                                   "happens once, at capture, and replays never repeat it",
-                                  S.text(Target)));
+                                  S.text(Target)),
+                      {}, false, frameTests(Target));
     };
     auto learningRateRead = [&](TSNode At, std::string_view What) {
       Ctx.reportCheck("host-scalar-read", At,
@@ -127,7 +145,8 @@ public:
           Ctx.reportCheck("host-state-mutation", N,
                           fmt::format("'{}' changes a host container in captured code: it "
                                       "happens once, at capture, and replays never repeat it",
-                                      calleeText(S, N)));
+                                      calleeText(S, N)),
+                          {}, false, frameTests(field(Fn, "object")));
         else if (S.text(Fn) == "print" && T.resolve(Fn) == "print")
           printCall(Ctx, N);
         else if (Method == "get_last_lr" || Method == "get_lr")
