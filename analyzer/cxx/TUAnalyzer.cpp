@@ -170,9 +170,11 @@ private:
   }
 
   // The call operator of a function-object class of the program (not a
-  // library wrapper such as std::function): its one non-template operator().
+  // library wrapper such as std::function or c10::function_ref, which only
+  // forwards to what it holds): its one non-template operator().
   static const FunctionDecl *functorCall(const CXXRecordDecl *R) {
-    if (!R || !R->hasDefinition() || R->isLambda() || R->isInStdNamespace())
+    if (!R || !R->hasDefinition() || R->isLambda() || R->isInStdNamespace() ||
+        isLibraryCode(R->getASTContext().getSourceManager(), R->getLocation()))
       return nullptr;
     const CXXMethodDecl *Found = nullptr;
     for (const CXXMethodDecl *M : R->getDefinition()->methods())

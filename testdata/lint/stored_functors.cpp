@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 #include <functional>
 
+#include "forwarding_ref.h"
+
 using EnqueueFn = std::function<bool(cudaStream_t)>;
 
 struct WaitingEnqueue {
@@ -40,6 +42,10 @@ bool waitForReplays(cudaStream_t S) { return cudaStreamSynchronize(S) == cudaSuc
 
 // Stored at the end of each turn of a loop: the next turn's capture runs it.
 bool drainEachTurn(cudaStream_t S) {
+  return cudaStreamSynchronize(S) == cudaSuccess; // expected-error {{sync-device-synchronize}}
+}
+
+bool flushEachStep(cudaStream_t S) {
   return cudaStreamSynchronize(S) == cudaSuccess; // expected-error {{sync-device-synchronize}}
 }
 
@@ -80,13 +86,22 @@ public:
     }
   }
 
+  // A library reference made from a function: the function runs, not the
+  // library's forwarding operator().
+  void captureThroughRef(cudaStream_t S) {
+    Forwarded = EnqueueFn(ForwardingRef<bool(cudaStream_t)>(flushEachStep));
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal);
+    Forwarded(S);
+    cudaStreamEndCapture(S, &Graph);
+  }
+
   void step(cudaStream_t S) {
     Other(S);
     Launch(S);
   }
 
 private:
-  EnqueueFn Enqueue, Other, Launch, Step;
+  EnqueueFn Enqueue, Other, Launch, Step, Forwarded;
   cudaGraph_t Graph{};
   cudaGraphExec_t Exec{};
 };
