@@ -8,7 +8,6 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace graphsafe::lint {
@@ -93,23 +92,27 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       // A checking macro that expands its argument twice (`if ((x) !=
       // cudaSuccess) ... cudaGetErrorString(x)`) spells one call twice: the
       // copy on the failure path is no second begin or end.
-      bool Matched = std::any_of(Events.begin(), Events.end(), [&](const CaptureEvent &E) {
-        return E.Offset == Off && E.Call != C &&
-               (E.K == CaptureEvent::Begin || E.K == CaptureEvent::End);
-      });
+      auto spelledAgain = [&](CaptureEvent::Kind K) {
+        return std::any_of(Events.begin(), Events.end(), [&](const CaptureEvent &E) {
+          return E.Offset == Off && E.K == K && E.Call != C;
+        });
+      };
+      bool Matched = false;
       for (const auto &M : BeginMatchers)
         if (!Matched && M.match(C)) {
-          Events.push_back(
-              {CaptureEvent::Begin, Off, C, Key, Stream, false,
-               mentionsMode(C, "cudaStreamCaptureModeRelaxed", "CU_STREAM_CAPTURE_MODE_RELAXED"),
-               mentionsMode(C, "cudaStreamCaptureModeThreadLocal",
-                            "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL")});
           Matched = true;
+          if (!spelledAgain(CaptureEvent::Begin))
+            Events.push_back(
+                {CaptureEvent::Begin, Off, C, Key, Stream, false,
+                 mentionsMode(C, "cudaStreamCaptureModeRelaxed", "CU_STREAM_CAPTURE_MODE_RELAXED"),
+                 mentionsMode(C, "cudaStreamCaptureModeThreadLocal",
+                              "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL")});
         }
       for (const auto &M : EndMatchers)
         if (!Matched && M.match(C)) {
-          Events.push_back({CaptureEvent::End, Off, C, Key, Stream});
           Matched = true;
+          if (!spelledAgain(CaptureEvent::End))
+            Events.push_back({CaptureEvent::End, Off, C, Key, Stream});
         }
       if (!Matched && Recv && calleeOf(C) && calleeOf(C)->getName() == "reset" &&
           isa<CXXMemberCallExpr>(C))

@@ -76,3 +76,22 @@ struct Iteration {
     }
   }
 };
+
+// A capture written as one macro: its begin and its end share the place the
+// macro is expanded, and are still two events.
+#define CAPTURED(S, G, BODY)                                                                       \
+  do {                                                                                             \
+    cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal);                                   \
+    BODY;                                                                                          \
+    cudaStreamEndCapture(S, &G);                                                                   \
+  } while (0)
+
+void waitFor(cudaStream_t S) {
+  cudaStreamSynchronize(S); // expected-error {{sync-device-synchronize}}
+}
+
+void captureByMacro(cudaStream_t S) {
+  cudaGraph_t G;
+  CAPTURED(S, G, waitFor(S));
+  cudaDeviceSynchronize();
+}
