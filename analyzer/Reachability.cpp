@@ -935,9 +935,7 @@ private:
         // it (FrameFact comes only from calls followed under capture).
         Here.erase(std::remove_if(Here.begin(), Here.end(),
                                   [&](const ConstArg &C) {
-                                    return !concerns(C, Usr) ||
-                                           std::string_view(C.Global).substr(0, FrameFact.size()) ==
-                                               FrameFact;
+                                    return !concerns(C, Usr) || C.Global.rfind(FrameFact, 0) == 0;
                                   }),
                    Here.end());
         std::vector<std::string> Keys;

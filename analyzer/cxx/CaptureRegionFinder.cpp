@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 namespace graphsafe::lint {
 
@@ -73,6 +74,9 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
   auto &Events = Own[F];
   auto &Calls = CallsOf[F];
   auto &Scopes = Scoped[F];
+  // Calls already listed, by place and callee: a macro expanding its
+  // argument twice spells one call twice.
+  std::set<std::pair<unsigned, const FunctionDecl *>> Listed;
   walkBodyWithScopes(F->getBody(), SM, [&](const Stmt *S, unsigned BlockEnd) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
@@ -117,9 +121,7 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       if (!Matched && Recv && calleeOf(C) && calleeOf(C)->getName() == "reset" &&
           isa<CXXMemberCallExpr>(C))
         Events.push_back({CaptureEvent::Reset, Off, C, Key});
-      if (!Matched && calleeOf(C) && std::none_of(Calls.begin(), Calls.end(), [&](const auto &K) {
-            return K.first == Off && calleeOf(cast<CallExpr>(K.second)) == calleeOf(C);
-          }))
+      if (!Matched && calleeOf(C) && Listed.insert({Off, calleeOf(C)}).second)
         Calls.push_back({Off, C});
     }
   });
@@ -189,30 +191,51 @@ std::optional<CaptureRegionFinder::AlternativeEnd> CaptureRegionFinder::alternat
   return std::nullopt;
 }
 
-CaptureRegionFinder::Effect
-CaptureRegionFinder::effectOf(const Stmt *Body, const std::vector<CaptureEvent> &Events) const {
-  Effect E;
+std::vector<CaptureRegionFinder::Pairing>
+CaptureRegionFinder::pairEvents(const Stmt *Body, const std::vector<CaptureEvent> &Events) const {
+  std::vector<Pairing> Out;
   std::vector<const CaptureEvent *> Open;
   std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
   for (const auto &Ev : Events) {
     if (Ev.K == CaptureEvent::Begin) {
       Open.push_back(&Ev);
-    } else if (Ev.K == CaptureEvent::End) {
-      auto It = std::find_if(Open.rbegin(), Open.rend(),
-                             [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
-      if (It != Open.rend()) {
-        Closed.push_back({*It, &Ev});
-        Open.erase(std::next(It).base());
-      } else if (!Open.empty()) {
-        Closed.push_back({Open.back(), &Ev});
-        Open.pop_back();
-      } else if (!alternativeEnd(Body, Ev, Closed)) {
-        E.Closes.push_back(Ev.Key);
-      }
+      continue;
     }
+    if (Ev.K != CaptureEvent::End)
+      continue;
+    auto It = std::find_if(Open.rbegin(), Open.rend(),
+                           [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
+    Pairing P{nullptr, &Ev, std::nullopt};
+    if (It != Open.rend()) {
+      P.Begin = *It;
+      Open.erase(std::next(It).base());
+    } else if (!Open.empty()) {
+      P.Begin = Open.back();
+      Open.pop_back();
+    } else if (auto Alt = alternativeEnd(Body, Ev, Closed)) {
+      // The other branch's end closed this begin on its path; on this one,
+      // the capture runs from the begin to this end, this branch's code only.
+      P.Begin = Alt->Begin;
+      P.From = Alt->BranchStart;
+    }
+    if (P.Begin)
+      Closed.push_back({P.Begin, &Ev});
+    Out.push_back(P);
   }
   for (const CaptureEvent *B : Open)
-    E.Opens.push_back(B->Key);
+    Out.push_back({B, nullptr, std::nullopt});
+  return Out;
+}
+
+CaptureRegionFinder::Effect
+CaptureRegionFinder::effectOf(const Stmt *Body, const std::vector<CaptureEvent> &Events) const {
+  Effect E;
+  for (const Pairing &P : pairEvents(Body, Events)) {
+    if (!P.End)
+      E.Opens.push_back(P.Begin->Key);
+    else if (!P.Begin)
+      E.Closes.push_back(P.End->Key);
+  }
   return E;
 }
 
@@ -245,49 +268,25 @@ void CaptureRegionFinder::populate(FunctionContext &Ctx) const {
   unsigned BodyBegin = offsetOf(SM, F->getBody()->getBeginLoc());
   unsigned BodyEnd = offsetOf(SM, F->getBody()->getEndLoc());
 
-  std::vector<const CaptureEvent *> Open;
-  std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
-  for (const auto &Ev : Ctx.Events) {
-    if (Ev.K == CaptureEvent::Begin) {
-      Open.push_back(&Ev);
-      continue;
-    }
-    if (Ev.K != CaptureEvent::End)
-      continue;
-    auto It = std::find_if(Open.rbegin(), Open.rend(),
-                           [&](const CaptureEvent *B) { return B->Key == Ev.Key; });
-    const CaptureEvent *B = nullptr;
-    std::optional<unsigned> From;
-    if (It != Open.rend()) {
-      B = *It;
-      Open.erase(std::next(It).base());
-    } else if (!Open.empty()) {
-      B = Open.back();
-      Open.pop_back();
-    } else if (auto Alt = alternativeEnd(F->getBody(), Ev, Closed)) {
-      // The other branch's end closed this begin on its path; on this one,
-      // the capture runs from the begin to this end, this branch's code only.
-      B = Alt->Begin;
-      From = Alt->BranchStart;
-    }
-    if (B)
-      Closed.push_back({B, &Ev});
+  for (const Pairing &P : pairEvents(F->getBody(), Ctx.Events)) {
+    const CaptureEvent *B = P.Begin;
     Region R;
-    R.Begin = From ? *From : B ? B->Offset : BodyBegin;
-    R.End = Ev.Offset + 1; // The end call itself is still under capture.
+    if (!P.End) {
+      // Begun here and left open for the caller.
+      R.Begin = B->Offset;
+      R.End = BodyEnd;
+      R.BeginEvent = B;
+      R.Mechanism = true;
+      R.BeginLoc = toLoc(SM, B->Call->getBeginLoc());
+      Ctx.Regions.push_back(R);
+      continue;
+    }
+    R.Begin = P.From ? *P.From : B ? B->Offset : BodyBegin;
+    R.End = P.End->Offset + 1; // The end call itself is still under capture.
     R.BeginEvent = B;
-    R.EndEvent = &Ev;
+    R.EndEvent = P.End;
     R.Mechanism = !B;
     R.BeginLoc = B ? toLoc(SM, B->Call->getBeginLoc()) : toLoc(SM, F->getLocation());
-    Ctx.Regions.push_back(R);
-  }
-  for (const CaptureEvent *B : Open) {
-    Region R;
-    R.Begin = B->Offset;
-    R.End = BodyEnd;
-    R.BeginEvent = B;
-    R.Mechanism = true;
-    R.BeginLoc = toLoc(SM, B->Call->getBeginLoc());
     Ctx.Regions.push_back(R);
   }
   auto ScopedIt = Scoped.find(F);

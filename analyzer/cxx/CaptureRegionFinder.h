@@ -59,6 +59,19 @@ private:
   std::optional<AlternativeEnd> alternativeEnd(
       const clang::Stmt *Body, const CaptureEvent &End,
       const std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> &Closed) const;
+  // One end and the begin it closes (null: begun in a caller), with where
+  // its branch starts when it is the alternative end of a begin another
+  // branch ended; or a begin left open (End null).
+  struct Pairing {
+    const CaptureEvent *Begin;
+    const CaptureEvent *End;
+    std::optional<unsigned> From;
+  };
+  // Ends paired in order with the innermost open begin of their key, else the
+  // innermost open one; then the begins left open. The one reading of a
+  // function's events that its summary (effectOf) and its regions share.
+  std::vector<Pairing> pairEvents(const clang::Stmt *Body,
+                                  const std::vector<CaptureEvent> &Events) const;
   std::string keyOf(const clang::Expr *E) const;
 
   const CaptureSpec &Spec;

@@ -42,6 +42,18 @@ bool madeInCapture(const PyFunctionContext &Ctx, TSNode Root, std::string_view A
   return Sets;
 }
 
+// The name a chain of attributes and subscripts hangs off (`a` of
+// `a.b[0].c`), and in FirstAttr the attribute read first from it (`b`).
+TSNode storageRoot(TSNode E, TSNode *FirstAttr = nullptr) {
+  TSNode Root = unparen(E);
+  while (is(Root, "attribute") || is(Root, "subscript")) {
+    if (FirstAttr && is(Root, "attribute"))
+      *FirstAttr = field(Root, "attribute");
+    Root = unparen(field(Root, is(Root, "attribute") ? "object" : "value"));
+  }
+  return Root;
+}
+
 // State that outlives the call: an attribute, or a name declared global or
 // nonlocal. Locals die with the frame, so changing them is harmless, and so
 // are the attributes of an object made in the capture (madeInCapture).
@@ -49,12 +61,8 @@ bool outlivesCall(const PyFunctionContext &Ctx, TSNode Target,
                   const std::set<std::string> &Globals) {
   Target = unparen(Target);
   if (is(Target, "attribute")) {
-    TSNode Root = Target, First{};
-    while (is(Root, "attribute") || is(Root, "subscript")) {
-      if (is(Root, "attribute"))
-        First = field(Root, "attribute");
-      Root = unparen(field(Root, is(Root, "attribute") ? "object" : "value"));
-    }
+    TSNode First{};
+    TSNode Root = storageRoot(Target, &First);
     return !is(Root, "identifier") || Ctx.T.isSelf(Root) ||
            Ctx.T.parameterAt(Ctx.S.text(Root), beginOf(Root)) >= 0 ||
            !madeInCapture(Ctx, Root, Ctx.S.text(First), Target);
@@ -97,9 +105,7 @@ public:
     // where that whole call runs inside the capture, changing it changes
     // nothing that outlives the capture (closureFrameKey).
     auto frameTests = [&](TSNode Target) -> std::vector<ParamTest> {
-      TSNode Root = unparen(Target);
-      while (is(Root, "attribute") || is(Root, "subscript"))
-        Root = unparen(field(Root, is(Root, "attribute") ? "object" : "value"));
+      TSNode Root = storageRoot(Target);
       if (!is(Root, "identifier") || !Nonlocals.count(std::string(S.text(Root))))
         return {};
       const PyTypes *Scope = T.nonlocalScope(S.text(Root));
