@@ -123,6 +123,11 @@ public:
           for (const auto &K : C.Constants)
             if (K.From >= 0)
               Tested[F.Usr].insert(static_cast<unsigned>(K.From));
+          // Its `**kwargs` passed on decides the callee's defaults.
+          if (C.KeywordSplat == CallEdge::Splat::OwnKwargs ||
+              std::any_of(C.Constants.begin(), C.Constants.end(),
+                          [](const ConstArg &K) { return K.IfKwargsEmpty; }))
+            Tested[F.Usr].insert(KwargsParam);
         }
       }
       // A call through storage reaches what any TU stored there; what is
@@ -307,7 +312,21 @@ public:
         auto It = Tested.find(T);
         bool Moved = Via.Dynamic && Shifted.count(T);
         std::vector<ConstArg> KnownHere =
-            byCallee(Moved ? factsAtCall(Via, CallerKnew, true) : Known, Via, T);
+            byCallee(Moved ? factsAtCall(Via, CallerKnew, true) : Known, Via, T,
+                     kwargsEmpty(CallerKnew), Moved);
+        if (getenv("GS_DEBUG")) {
+          fprintf(stderr, "walk %s -> %s dyn=%d lead=%d splat=%d tested=%d callerKw=%d consts=%zu:",
+                  Caller.c_str(), T.c_str(), Via.Dynamic, Via.LeadingArgs, (int)Via.KeywordSplat,
+                  (int)(It != Tested.end() ? It->second.size() : 0), kwargsEmpty(CallerKnew),
+                  Via.Constants.size());
+          for (auto &C : Via.Constants)
+            fprintf(stderr, " [%u from=%d t=%d n=%d ifkw=%d]", C.Index, C.From, C.Truthy, C.IsNone,
+                    C.IfKwargsEmpty);
+          fprintf(stderr, " | here:");
+          for (auto &C : KnownHere)
+            fprintf(stderr, " [%u t=%d n=%d]", C.Index, C.Truthy, C.IsNone);
+          fprintf(stderr, "\n");
+        }
         if (ThroughBound)
           if (auto CF = closureFacts().find(T); CF != closureFacts().end())
             for (const ConstArg &C : CF->second)
@@ -876,6 +895,13 @@ private:
       }
       if (Moved)
         continue;
+      if (C.IfKwargsEmpty) {
+        if (kwargsEmpty(Caller)) {
+          Known.push_back(C);
+          Known.back().IfKwargsEmpty = false;
+        }
+        continue;
+      }
       if (C.From < 0) {
         if (C.TruthKnown || C.NoneKnown)
           Known.push_back(C);
@@ -929,8 +955,9 @@ private:
         // A call its caller never makes on this way in.
         if (!runsWith(Via->When, CallerKnew))
           continue;
-        std::vector<ConstArg> Here =
-            byCallee(factsAtCall(*Via, CallerKnew, Via->Dynamic && Shifted.count(Usr)), *Via, Usr);
+        bool Moved = Via->Dynamic && Shifted.count(Usr);
+        std::vector<ConstArg> Here = byCallee(factsAtCall(*Via, CallerKnew, Moved), *Via, Usr,
+                                              kwargsEmpty(CallerKnew), Moved);
         // A caller's frame holds this function's capture: it is not inside
         // it (FrameFact comes only from calls followed under capture).
         Here.erase(std::remove_if(Here.begin(), Here.end(),
@@ -999,8 +1026,8 @@ private:
     for (const auto &[Caller, Via] : It->second) {
       // What this call passes decides the tests: a literal (or a literal
       // default) that fails When means Usr's code there never runs for it.
-      if (!runsWith(When,
-                    byCallee(factsAtCall(*Via, {}, Via->Dynamic && Shifted.count(Usr)), *Via, Usr)))
+      bool Moved = Via->Dynamic && Shifted.count(Usr);
+      if (!runsWith(When, byCallee(factsAtCall(*Via, {}, Moved), *Via, Usr, false, Moved)))
         continue;
       std::set<std::string> Passed;
       for (const auto &[Param, Callable] : Via->Binds) {
@@ -1048,14 +1075,46 @@ private:
   // Facts a call through a value passes by keyword (Index KeywordParam +
   // k), restated as parameters of the callee Usr the walk found by their
   // names; a keyword Usr does not take says nothing of it.
+  // Whether the caller's walk knew its `**kwargs` empty.
+  static bool kwargsEmpty(const std::vector<ConstArg> &Caller) {
+    return std::any_of(Caller.begin(), Caller.end(), [](const ConstArg &K) {
+      return K.Index == KwargsParam && K.Global.empty() && K.Attr.empty() && K.From < 0 &&
+             K.TruthKnown && !K.Truthy && !K.IfKwargsEmpty;
+    });
+  }
+
+  // Facts, about the parameters of whichever function Via reaches, restated
+  // by Usr's parameters: keywords by name and, for a call through a value,
+  // the defaults of the parameters it leaves out where no `*args` or
+  // `**kwargs` (but the caller's own, known empty) can fill them.
   std::vector<ConstArg> byCallee(std::vector<ConstArg> Facts, const CallEdge &Via,
-                                 const std::string &Usr) const {
+                                 const std::string &Usr, bool CallerKwargsEmpty = false,
+                                 bool Moved = false) const {
+    auto F = ByUsr.find(Usr);
+    if (!Moved && Via.Dynamic && Via.LeadingArgs >= 0 && F != ByUsr.end() &&
+        (Via.KeywordSplat == CallEdge::Splat::NoSplat ||
+         (Via.KeywordSplat == CallEdge::Splat::OwnKwargs && CallerKwargsEmpty))) {
+      const auto &Names = F->second->ParamNames;
+      auto named = [&](unsigned I) {
+        return I < Names.size() &&
+               std::find(Via.Keywords.begin(), Via.Keywords.end(), Names[I]) != Via.Keywords.end();
+      };
+      for (const ConstArg &D : F->second->ParamDefaults)
+        if (D.Index >= static_cast<unsigned>(Via.LeadingArgs) && !named(D.Index))
+          Facts.push_back(D);
+      if (F->second->TakesKwargs) {
+        ConstArg Kwargs{KwargsParam};
+        Kwargs.Truthy = std::any_of(Via.Keywords.begin(), Via.Keywords.end(), [&](const auto &K) {
+          return std::find(Names.begin(), Names.end(), K) == Names.end();
+        });
+        Facts.push_back(Kwargs);
+      }
+    }
     if (Via.Keywords.empty())
       return Facts;
-    auto F = ByUsr.find(Usr);
     std::vector<ConstArg> Out;
     for (ConstArg &C : Facts) {
-      if (!C.Global.empty() || C.Index < KeywordParam || C.Index >= ObjectParam) {
+      if (!C.Global.empty() || C.Index < KeywordParam || C.Index >= KwargsParam) {
         Out.push_back(std::move(C));
         continue;
       }

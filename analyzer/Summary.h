@@ -38,6 +38,9 @@ struct ConstArg {
   std::string FromAttr;
   bool TruthKnown = true;
   bool NoneKnown = true;
+  // Holds only where the caller's own `**kwargs`, which the call passes on,
+  // is empty: a default the forwarded keywords could otherwise fill.
+  bool IfKwargsEmpty = false;
 };
 
 // Whose object a site changes. A method writing its own fields, or a
@@ -49,6 +52,9 @@ struct ConstArg {
 // Attr = OutlivesCall}; one handing on what it was handed passes From.
 // ObjectParam is the index of the implicit object, `this`.
 inline constexpr unsigned ObjectParam = 0xFFFF;
+// A Python function's `**kwargs` parameter: ConstArg{KwargsParam, Truthy =
+// false} says it holds no keyword (an empty dict is false).
+inline constexpr unsigned KwargsParam = 0xFFFE;
 inline constexpr const char *OutlivesCall = "&outlives";
 // The global fact "the code reached has run before the capture": a
 // callable make_graphed_callables captures (it runs each one in warm-up
@@ -198,6 +204,14 @@ struct CallEdge {
   // Keywords[k] of whichever function the walk finds (FunctionSummary::
   // ParamNames).
   std::vector<std::string> Keywords;
+  // A call through a value: how many positional arguments it passes, -1
+  // where a `*args` may pass more; and what its `**` passes (NoSplat, the
+  // caller's own `**kwargs` unchanged, or another mapping). The walk gives
+  // the parameters it leaves out their defaults (FunctionSummary::
+  // ParamDefaults) where nothing can fill them.
+  int LeadingArgs = -1;
+  enum class Splat { NoSplat, OwnKwargs, Other };
+  Splat KeywordSplat = Splat::NoSplat;
 };
 
 inline constexpr unsigned KeywordParam = 0x8000;
@@ -278,6 +292,11 @@ struct FunctionSummary {
   // The names of its parameters as callers count them (Python), for the
   // keywords of calls through values (CallEdge::Keywords).
   std::vector<std::string> ParamNames;
+  // The literal defaults of those parameters (by their index), and whether
+  // it takes `**kwargs`: what a call through a value that leaves them out
+  // passes (CallEdge::LeadingArgs).
+  std::vector<ConstArg> ParamDefaults;
+  bool TakesKwargs = false;
   std::vector<Site> Sites;
   std::vector<CallEdge> Calls;
   // Branches that leave the function by a return, first and last position:

@@ -16,7 +16,8 @@ template <class A> void serialize(A &Ar, ToolError &E) { Ar(E.Where, E.Message);
 namespace lint {
 
 template <class A> void serialize(A &Ar, ConstArg &C) {
-  Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global, C.Attr, C.FromAttr, C.TruthKnown, C.NoneKnown);
+  Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global, C.Attr, C.FromAttr, C.TruthKnown, C.NoneKnown,
+     C.IfKwargsEmpty);
 }
 template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global, T.Attr); }
 template <class A> void serialize(A &Ar, Site &S) {
@@ -26,12 +27,12 @@ template <class A> void serialize(A &Ar, Site &S) {
 template <class A> void serialize(A &Ar, CallEdge &E) {
   Ar(E.CalleeUsr, E.CalleeName, E.Loc, E.Context, E.RegionBegin, E.Exact, E.Dynamic, E.SelfMethod,
      E.Receiver, E.When, E.Constants, E.EnvGate, E.Positional, E.Mechanism, E.HandedOn, E.Binds,
-     E.ReceiverParam, E.ParamMethod, E.Opaque, E.Keywords);
+     E.ReceiverParam, E.ParamMethod, E.Opaque, E.Keywords, E.LeadingArgs, E.KeywordSplat);
 }
 template <class A> void serialize(A &Ar, ClassSummary &C) { Ar(C.Key, C.Bases, C.Methods); }
 template <class A> void serialize(A &Ar, FunctionSummary &F) {
   Ar(F.Usr, F.Name, F.Loc, F.IsEntryPoint, F.OpensCapture, F.ClosesCapture, F.Overrides, F.MinArgs,
-     F.MaxArgs, F.ParamNames, F.Sites, F.Calls, F.ReturnBranches);
+     F.MaxArgs, F.ParamNames, F.ParamDefaults, F.TakesKwargs, F.Sites, F.Calls, F.ReturnBranches);
 }
 template <class A> void serialize(A &Ar, TUSummary &S) {
   Ar(S.File, S.Functions, S.CallableStores, S.ThreadEntries, S.GlobalCapture, S.AnyCapture,

@@ -24,16 +24,18 @@ GRAPHSAFE_JSON_AS_ARRAY(FixIt, Begin, End, Replacement)
 
 namespace lint {
 GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From, Global, Attr, FromAttr, TruthKnown,
-                        NoneKnown)
+                        NoneKnown, IfKwargsEmpty)
 GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global, Attr)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,
                         SelfMethod, Receiver, When, Constants, EnvGate, Positional, Mechanism,
-                        HandedOn, Binds, ReceiverParam, ParamMethod, Opaque, Keywords)
+                        HandedOn, Binds, ReceiverParam, ParamMethod, Opaque, Keywords, LeadingArgs,
+                        KeywordSplat)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
-                        Overrides, MinArgs, MaxArgs, ParamNames, Sites, Calls, ReturnBranches)
+                        Overrides, MinArgs, MaxArgs, ParamNames, ParamDefaults, TakesKwargs, Sites,
+                        Calls, ReturnBranches)
 GRAPHSAFE_JSON_AS_ARRAY(TUSummary, File, Functions, CallableStores, ThreadEntries, GlobalCapture,
                         AnyCapture, Classes, ImportedFiles, BuiltClasses)
 

@@ -249,6 +249,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       TSNode Name = parameterName(Param);
       FS.ParamNames.emplace_back(ts_node_is_null(Name) ? std::string_view() : M.Src->text(Name));
     }
+    FS.ParamDefaults = parameterDefaultFacts(F, S);
+    FS.TakesKwargs = takesKwargs(F);
     PyTypes T(P, M, F, Cache);
     PyFunctionContext Ctx(T, Rules, CheckRules, FS);
     findRegions(Ctx, Rules.Capture);
@@ -388,6 +390,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                               Cs.Receiver, When, Passed, Gate,
                               Cs.Dynamic ? positionalCount(T, N) : -1});
           FS.Calls.back().Keywords = Keywords;
+          if (Cs.Dynamic)
+            describeSplats(T, N, FS.Calls.back());
           // A decorated function's wrapper calls, here, this function alone.
           if (Target.rfind("py:dec:", 0) == 0)
             FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));

@@ -914,11 +914,13 @@ boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S,
   if (!F || !M)
     return Out;
   CallArgs A = argsOf(S, Call);
-  for (unsigned I = 0; I < A.Positional.size(); ++I)
-    if (!is(A.Positional[I], "list_splat"))
-      Out.push_back({I, A.Positional[I]});
-    else
+  for (unsigned I = 0; I < A.Positional.size(); ++I) {
+    if (is(A.Positional[I], "list_splat"))
       break; // f(*args): positions after it are unknown
+    // `**kwargs` comes after the positions and binds none of them.
+    if (!is(A.Positional[I], "dictionary_splat"))
+      Out.push_back({I, A.Positional[I]});
+  }
   if (A.Keywords.empty())
     return Out;
   std::vector<std::string> Names = parameterNames(*M->Src, *F);

@@ -130,6 +130,16 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call);
 
+// Whether Splat (`**name` in a call) passes on the caller's own `**kwargs`
+// as the caller received it: the function only reads the mapping (`.get`,
+// `.pop`, `in`, a truth test) or passes it on, never adds a key to it.
+bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat);
+
+// The literal defaults of F's parameters, by index as callers count them,
+// and whether F takes `**kwargs` (FunctionSummary::ParamDefaults).
+std::vector<ConstArg> parameterDefaultFacts(const PyFunctionDef &F, const PySource &S);
+bool takesKwargs(const PyFunctionDef &F);
+
 // What a call to the project function Callee binds its parameters to, for
 // calls made through them in the callee (CallEdge::Binds): the functions an
 // argument is known to be (a def, a lambda, a bound method, a partial), or

@@ -180,7 +180,7 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
       Out.push_back({PA->first, None ? K::IsNone : K::NotNone, "", PA->second});
       return;
     }
-    int Index = is(Name, "identifier") ? T.parameterAt(S.text(Name), beginOf(Name)) : -1;
+    int Index = is(Name, "identifier") ? T.noneOfParameterAt(S.text(Name), beginOf(Name)) : -1;
     if (std::string C = Index < 0 ? closureParameter(T, Name) : ""; !C.empty())
       Out.push_back({0, None ? K::IsNone : K::NotNone, std::move(C)});
     if (Index < 0)
@@ -288,6 +288,48 @@ std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamT
   return Out;
 }
 
+bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
+  const PyFunctionDef &F = Caller.F;
+  const PySource &S = *Caller.M.Src;
+  if (!is(Splat, "dictionary_splat") || F.IsModuleBody || F.IsLambda)
+    return false;
+  TSNode Passed = unparen(ts_node_named_child(Splat, 0));
+  if (!is(Passed, "identifier"))
+    return false;
+  std::string_view Name = S.text(Passed);
+  bool Own = false;
+  for (TSNode Param : namedChildren(field(F.Node, "parameters")))
+    Own |= is(Param, "dictionary_splat_pattern") && S.text(ts_node_named_child(Param, 0)) == Name;
+  if (!Own)
+    return false;
+  // Every use of the name in the body, nested functions included, only
+  // reads the mapping or passes it on by `**`.
+  bool OnlyRead = true;
+  std::vector<TSNode> Path;
+  walkWithDepth(F.body(), [&](TSNode N, unsigned Depth) {
+    Path.resize(Depth);
+    Path.push_back(N);
+    if (!OnlyRead)
+      return false;
+    if (!is(N, "identifier") || S.text(N) != Name || Depth == 0)
+      return true;
+    TSNode Up = Path[Depth - 1];
+    if (is(Up, "dictionary_splat") || is(Up, "comparison_operator") || is(Up, "not_operator") ||
+        is(Up, "boolean_operator") || ts_node_eq(field(Up, "condition"), N))
+      return true;
+    if (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N) && Depth >= 2 &&
+        is(Path[Depth - 2], "call")) {
+      std::string_view Method = S.text(field(Up, "attribute"));
+      for (std::string_view Reads : {"get", "pop", "items", "keys", "values", "copy"})
+        if (Method == Reads)
+          return true;
+    }
+    OnlyRead = false;
+    return false;
+  });
+  return OnlyRead;
+}
+
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call) {
   const PyProgram &P = Caller.P;
@@ -305,20 +347,60 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
     }
   }
   // A parameter the call leaves out holds its default, unless `*args` or
-  // `**kwargs` may fill it.
+  // `**kwargs` may fill it: the caller's own `**kwargs` passed on fills
+  // nothing where it is empty.
   CallArgs A = argsOf(S, Call);
-  bool Splat = std::any_of(A.Positional.begin(), A.Positional.end(), [](TSNode N) {
-    return is(N, "list_splat") || is(N, "dictionary_splat");
-  });
+  bool Conditional = false;
+  for (TSNode N : A.Positional) {
+    if (is(N, "list_splat") || (is(N, "dictionary_splat") && Conditional))
+      return Out;
+    if (is(N, "dictionary_splat")) {
+      if (!passesOwnKwargs(Caller, N))
+        return Out;
+      Conditional = true;
+    }
+  }
   const auto [F, M] = P.signature(Callee);
-  if (Splat || !F || !M)
+  if (!F || !M)
     return Out;
   std::vector<TSNode> Defaults = parameterDefaults(*F);
   for (unsigned I = 0; I < Defaults.size(); ++I)
     if (!Bound.count(I) && !ts_node_is_null(Defaults[I]))
-      if (auto C = literalArgument(*M->Src, Defaults[I], I))
+      if (auto C = literalArgument(*M->Src, Defaults[I], I)) {
+        C->IfKwargsEmpty = Conditional;
+        Out.push_back(*C);
+      }
+  // The callee's own `**kwargs` holds the keywords no parameter takes.
+  if (takesKwargs(*F)) {
+    std::vector<std::string> Names = parameterNames(*M->Src, *F);
+    bool Extra = std::any_of(A.Keywords.begin(), A.Keywords.end(), [&](const auto &K) {
+      return std::find(Names.begin(), Names.end(), K.first) == Names.end();
+    });
+    ConstArg Kwargs{KwargsParam};
+    Kwargs.Truthy = Extra;
+    Kwargs.IfKwargsEmpty = Conditional && !Extra;
+    Out.push_back(Kwargs);
+  }
+  return Out;
+}
+
+std::vector<ConstArg> parameterDefaultFacts(const PyFunctionDef &F, const PySource &S) {
+  std::vector<ConstArg> Out;
+  std::vector<TSNode> Defaults = parameterDefaults(F);
+  for (unsigned I = 0; I < Defaults.size(); ++I)
+    if (!ts_node_is_null(Defaults[I]))
+      if (auto C = literalArgument(S, Defaults[I], I))
         Out.push_back(*C);
   return Out;
+}
+
+bool takesKwargs(const PyFunctionDef &F) {
+  if (F.IsModuleBody)
+    return false;
+  for (TSNode Param : namedChildren(field(F.Node, "parameters")))
+    if (is(Param, "dictionary_splat_pattern"))
+      return true;
+  return false;
 }
 
 } // namespace graphsafe::lint::py

@@ -140,6 +140,8 @@ std::vector<ConstArg> knownArguments(const PyTypes &T, const std::string &Fn, TS
   std::vector<ConstArg> Args;
   std::vector<std::string> Names;
   for (ConstArg A : literalArguments(T, Fn, Call)) {
+    if (A.IfKwargsEmpty)
+      continue;
     if (A.From >= 0) {
       if (Names.empty())
         Names = parameterNames(*T.M.Src, T.F);

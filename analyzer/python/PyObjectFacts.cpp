@@ -810,7 +810,7 @@ std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
     return Out;
   for (const auto &[Name, Value] : argsOf(S, Call).Keywords) {
     unsigned Index = KeywordParam + static_cast<unsigned>(Names.size());
-    if (Index >= ObjectParam)
+    if (Index >= KwargsParam)
       break;
     Names.emplace_back(Name);
     if (auto C = literalArgument(S, Value, Index))
@@ -943,6 +943,23 @@ int positionalCount(const PyTypes &T, TSNode Call) {
     if (is(N, "list_splat") || is(N, "dictionary_splat"))
       return -1;
   return static_cast<int>(A.Positional.size());
+}
+
+void describeSplats(const PyTypes &T, TSNode Call, CallEdge &E) {
+  if (movesArguments(T, field(Call, "function")))
+    return;
+  int Leading = 0;
+  for (TSNode N : argsOf(*T.M.Src, Call).Positional) {
+    if (is(N, "list_splat"))
+      return;
+    if (!is(N, "dictionary_splat")) {
+      ++Leading;
+      continue;
+    }
+    bool Own = E.KeywordSplat == CallEdge::Splat::NoSplat && passesOwnKwargs(T, N);
+    E.KeywordSplat = Own ? CallEdge::Splat::OwnKwargs : CallEdge::Splat::Other;
+  }
+  E.LeadingArgs = Leading;
 }
 
 } // namespace graphsafe::lint::py

@@ -60,4 +60,9 @@ std::pair<int, int> positionalArity(const PyFunctionDef &F);
 // -1 when it passes keywords or `*args`, or moves its arguments.
 int positionalCount(const PyTypes &T, TSNode Call);
 
+// For a call through a value: how many positional arguments it passes and
+// what its `**` passes (CallEdge::LeadingArgs, KeywordSplat), so the walk
+// can give the parameters it leaves out their defaults.
+void describeSplats(const PyTypes &T, TSNode Call, CallEdge &E);
+
 } // namespace graphsafe::lint::py

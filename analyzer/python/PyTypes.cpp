@@ -569,6 +569,51 @@ int PyTypes::parameterAt(std::string_view Name, unsigned Offset) const {
   return B ? B->Parameter : -1;
 }
 
+int PyTypes::noneOfParameterAt(std::string_view Name, unsigned Offset, int Depth) const {
+  const Binding *B = bindingAt(Name, Offset);
+  if (!B || B->Parameter >= 0 || Depth > 3)
+    return B ? B->Parameter : -1;
+  if (ts_node_is_null(B->Expr) || B->Element >= 0)
+    return -1;
+  const PySource &S = *M.Src;
+  // `name = expr` itself, not a tuple or starred target.
+  TSNode Assignment = ts_node_parent(B->Expr);
+  if (!is(Assignment, "assignment") || !is(field(Assignment, "left"), "identifier"))
+    return -1;
+  // Made from the name itself: `x.to(...)`, `x[:, None]`, `x.float().t()`.
+  TSNode Root = unparen(B->Expr);
+  while (is(Root, "call") || is(Root, "attribute") || is(Root, "subscript")) {
+    if (is(Root, "call"))
+      Root = field(Root, "function");
+    Root = unparen(is(Root, "subscript") ? field(Root, "value") : field(Root, "object"));
+  }
+  if (!is(Root, "identifier") || S.text(Root) != Name || ts_node_eq(Root, unparen(B->Expr)))
+    return -1;
+  // Only where an if around it found the name not None.
+  for (TSNode Up = ts_node_parent(B->Expr); !ts_node_is_null(Up) && !isScope(Up);
+       Up = ts_node_parent(Up)) {
+    if (!is(Up, "block"))
+      continue;
+    TSNode If = ts_node_parent(Up);
+    if (!is(If, "if_statement") || !ts_node_eq(field(If, "consequence"), Up))
+      continue;
+    std::vector<TSNode> Conjuncts{unparen(field(If, "condition"))};
+    while (!Conjuncts.empty()) {
+      TSNode C = Conjuncts.back();
+      Conjuncts.pop_back();
+      if (is(C, "boolean_operator") && kind(ts_node_child(C, 1)) == "and") {
+        Conjuncts.push_back(unparen(field(C, "left")));
+        Conjuncts.push_back(unparen(field(C, "right")));
+      } else if (is(C, "comparison_operator") && ts_node_child_count(C) == 3 &&
+                 kind(ts_node_child(C, 1)) == "is not" && is(ts_node_child(C, 2), "none") &&
+                 is(ts_node_child(C, 0), "identifier") && S.text(ts_node_child(C, 0)) == Name) {
+        return noneOfParameterAt(Name, beginOf(C), Depth + 1);
+      }
+    }
+  }
+  return -1;
+}
+
 TSNode PyTypes::enteredExpr(std::string_view Name, unsigned Offset) const {
   const Binding *B = bindingAt(Name, Offset);
   return B ? B->Entered : TSNode{};

@@ -163,6 +163,11 @@ public:
   // The caller-side index of Name if the binding before Offset is this
   // function's parameter, else -1.
   int parameterAt(std::string_view Name, unsigned Offset) const;
+  // The caller-side index of the parameter whose None-ness Name has before
+  // Offset: that parameter, or a value made from it by method calls or
+  // indexing only where it was not None (`if mask is not None: mask =
+  // mask.to(dtype)`); else -1.
+  int noneOfParameterAt(std::string_view Name, unsigned Offset, int Depth = 0) const;
   // `with cm(...) as name`: the context expression name was bound by
   // entering, if that is its binding before Offset; else null.
   TSNode enteredExpr(std::string_view Name, unsigned Offset) const;
