@@ -42,3 +42,31 @@ towers = TwoTower().cuda()
 g3 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g3):
     out = towers(static_x)
+
+
+# A computed index into a list of side streams: no element waits on the
+# capture (the capturing stream in the list forks nothing), or none is
+# waited on.
+def ring_unforked(x, side, steps):
+    streams = [torch.cuda.current_stream(), side]
+    outs = []
+    for i in range(steps):
+        with torch.cuda.stream(streams[i % 2]):  # expected-error {{side-stream-without-fork}}
+            outs.append(x * i)
+    torch.cuda.current_stream().wait_stream(streams[1])
+    return outs
+
+
+def ring_unjoined(x, pool, steps):
+    outs = []
+    for i in range(steps):
+        pool[i].wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(pool[i]):  # expected-error {{fork-not-joined}}
+            outs.append(x * i)
+    return outs
+
+
+g4 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g4):
+    out4 = ring_unforked(static_x, torch.cuda.Stream(), 4)
+    out4 = ring_unjoined(static_x, [torch.cuda.Stream(), torch.cuda.Stream()], 2)

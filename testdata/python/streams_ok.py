@@ -93,3 +93,25 @@ forked = EventForked().cuda()
 g5 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g5):
     out5 = forked(static_x, [])
+
+
+# Streams taken from a list by a computed index, as ring attention pairs the
+# capturing stream with a side one: `streams[i % 2]` may be either, so a
+# fork or a join spelled through another index of the same list, or through
+# the side stream the list was built from, stands for it.
+def ring_steps(x, side, steps):
+    streams = [torch.cuda.current_stream(), side]
+    side.wait_stream(torch.cuda.current_stream())
+    outs = []
+    for i in range(steps):
+        with torch.cuda.stream(streams[i % 2]):
+            outs.append(x * i)
+        if i > 0:
+            streams[i % 2].wait_stream(streams[(i - 1) % 2])
+    torch.cuda.current_stream().wait_stream(streams[1])
+    return outs
+
+
+g6 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g6):
+    out6 = ring_steps(static_x, torch.cuda.Stream(), 4)

@@ -1,6 +1,8 @@
 #include "PyCheck.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace graphsafe::lint::py {
 
@@ -66,17 +68,25 @@ public:
         if (Side.find("current_stream") != std::string::npos || Side == "None" ||
             Side == capturingStream(Ctx, *R))
           continue;
+        std::set<std::string> Aliases = mayBeSame(Ctx, A.Positional[0]);
+        auto same = [&](const std::string &Stream) {
+          return Stream == Side || Aliases.count(Stream) ||
+                 std::any_of(Aliases.begin(), Aliases.end(), [&](const std::string &Base) {
+                   return Stream.size() > Base.size() &&
+                          Stream.compare(0, Base.size(), Base) == 0 && Stream[Base.size()] == '[';
+                 });
+        };
         // The fork may open the block itself: `with torch.cuda.stream(s):
         // s.wait_stream(main)` (or current_stream().wait_stream(main)).
         unsigned ForkEnd = leadingWaitsEnd(S, field(N, "body"));
         bool Forked = false, Joined = false;
         for (const auto &W : Waits) {
-          bool Before = W.At >= R->Begin && W.At < beginOf(N) && W.Waiter == Side;
+          bool Before = W.At >= R->Begin && W.At < beginOf(N) && same(W.Waiter);
           bool Leading = W.At >= beginOf(N) && W.At < ForkEnd &&
-                         (W.Waiter == Side || W.Waiter.find("current_stream") != std::string::npos);
+                         (same(W.Waiter) || W.Waiter.find("current_stream") != std::string::npos);
           if (Before || Leading)
             Forked = true;
-          if (W.At >= endOf(N) && W.At < R->End && (W.On == Side || W.On.empty()))
+          if (W.At >= endOf(N) && W.At < R->End && (W.On.empty() || same(W.On)))
             Joined = true;
         }
         if (!Forked)
@@ -97,6 +107,32 @@ public:
   }
 
 private:
+  // A stream picked from a container by a computed index
+  // (`streams[(i - 1) % 2]`) may be any of its elements: the container
+  // (whose every `streams[k]` is then the same stream) and, for a local bound
+  // to a list or tuple literal, the elements it was built from
+  // (`[torch.cuda.current_stream(), cp_stream]`: cp_stream).
+  static std::set<std::string> mayBeSame(const PyFunctionContext &Ctx, TSNode Stream) {
+    const PySource &S = Ctx.S;
+    std::set<std::string> Out;
+    Stream = unparen(Stream);
+    if (!is(Stream, "subscript"))
+      return Out;
+    TSNode Index = unparen(field(Stream, "subscript"));
+    if (ts_node_is_null(Index) || is(Index, "integer"))
+      return Out;
+    TSNode Base = unparen(field(Stream, "value"));
+    Out.insert(std::string(S.text(Base)));
+    if (is(Base, "identifier"))
+      if (TSNode Built = unparen(Ctx.T.onlyBoundExpr(S.text(Base), beginOf(Stream)));
+          is(Built, "list") || is(Built, "tuple"))
+        for (TSNode E : namedChildren(Built))
+          // The capturing stream among them needs no fork; the others do.
+          if (S.text(E).find("current_stream") == std::string_view::npos)
+            Out.insert(std::string(S.text(E)));
+    return Out;
+  }
+
   // Where the wait calls that open a block end: the first statement that is
   // not one.
   static unsigned leadingWaitsEnd(const PySource &S, TSNode Body) {
