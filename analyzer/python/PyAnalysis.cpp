@@ -50,6 +50,50 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
 // handed on as a value (to a factory, a registry, a list) that may be
 // called later. A base class list, an isinstance() test or an annotation
 // makes none.
+// Whether Eager, a call outside region R of the same function, runs on the
+// calls of that function before the one that captures: the capture is made
+// under a condition other than the graph's own (a step counter reaching the
+// warm-up count) and Eager only while R's graph is still None (`if graph is None: out = step()`
+// beside `if it == warmup: with torch.cuda.graph(graph): out = step()`).
+bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode Eager) {
+  const PySource &S = Ctx.S;
+  if (R.Graph.empty() || ts_node_is_null(R.Opener))
+    return false;
+  TSNode Body = Ctx.body();
+  auto underIf = [&](TSNode N, auto &&Holds) {
+    for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, Body);
+         N = Up, Up = ts_node_parent(Up))
+      if ((is(Up, "if_statement") || is(Up, "elif_clause") || is(Up, "else_clause")) &&
+          Holds(Up, N))
+        return true;
+    return false;
+  };
+  // Made under a condition, and not one on the graph itself (`if graph is
+  // None:` captures on the first call, before any eager one).
+  bool Conditional = false, OnGraph = false;
+  underIf(R.Opener, [&](TSNode If, TSNode) {
+    TSNode Cond = field(is(If, "else_clause") ? ts_node_parent(If) : If, "condition");
+    Conditional = true;
+    OnGraph |= !ts_node_is_null(Cond) && S.text(Cond).find(R.Graph) != std::string_view::npos;
+    return false;
+  });
+  Conditional = Conditional && !OnGraph;
+  auto graphNone = [&](TSNode Cond, bool None) {
+    Cond = unparen(Cond);
+    return is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3 &&
+           kind(ts_node_child(Cond, 1)) == (None ? "is" : "is not") &&
+           is(ts_node_child(Cond, 2), "none") && S.text(ts_node_child(Cond, 0)) == R.Graph;
+  };
+  return Conditional && underIf(Eager, [&](TSNode If, TSNode Branch) {
+           if (is(If, "else_clause")) {
+             TSNode Owner = ts_node_parent(If);
+             return is(Owner, "if_statement") && graphNone(field(Owner, "condition"), false);
+           }
+           return ts_node_eq(field(If, "consequence"), Branch) &&
+                  graphNone(field(If, "condition"), true);
+         });
+}
+
 bool constructs(const PySource &S, TSNode N, TSNode Up, TSNode UpUp) {
   if (!is(N, "identifier") && !is(N, "attribute"))
     return false;
@@ -238,7 +282,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
     // The calls made outside this function's regions, by callee spelling
     // and offset: a region's call made before the region began has run once
     // before the capture (a warm-up), and so have its lazy initialisations.
-    std::optional<std::multimap<std::string, unsigned>> Uncaptured;
+    std::optional<std::multimap<std::string, TSNode>> Uncaptured;
     FS.Usr = usr(F.QualName);
     FS.Name = displayName(F, M.Module);
     FS.Loc = F.IsModuleBody ? SourceLoc{S.path(), 1, 1} : S.loc(F.Node);
@@ -262,12 +306,14 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         Uncaptured.emplace();
         walk(Ctx.body(), [&](TSNode N) {
           if (is(N, "call") && Ctx.contextAt(beginOf(N)) != CaptureContext::InRegion)
-            Uncaptured->emplace(calleeText(S, N), beginOf(N));
+            Uncaptured->emplace(calleeText(S, N), N);
           return true;
         });
       }
       auto [From, To] = Uncaptured->equal_range(calleeText(S, Call));
-      return std::any_of(From, To, [&](const auto &Made) { return Made.second < R->Begin; });
+      return std::any_of(From, To, [&](const auto &Made) {
+        return beginOf(Made.second) < R->Begin || eagerUntilCaptured(Ctx, *R, Made.second);
+      });
     };
     if (F.IsLambda)
       collectStores(T, F.Node, Out.CallableStores);

@@ -218,3 +218,130 @@ def memoized_cold(x):
     with torch.cuda.graph(g):
         y = compiled_plan(x.shape[0])
     return g, y
+
+
+# A wrapper that captures the step on its warm-up count's call and runs it
+# eagerly on the calls before, while its graph is still None: the singleton
+# the step builds on first use was built then.
+class OffloadManager:
+    INSTANCE = None
+
+    @classmethod
+    def get(cls):
+        if cls.INSTANCE is None:
+            cls.INSTANCE = OffloadManager()
+        return cls.INSTANCE
+
+    def __init__(self):
+        print("offload manager ready")
+        self.scale = 2.0
+
+
+class LateManager:
+    INSTANCE = None
+
+    @classmethod
+    def get(cls):
+        if cls.INSTANCE is None:
+            cls.INSTANCE = LateManager()
+        return cls.INSTANCE
+
+    def __init__(self):
+        print("late manager ready")  # expected-warning {{host-io-in-capture}}
+        self.scale = 2.0
+
+
+def offloaded_step(x):
+    return x * OffloadManager.get().scale
+
+
+def late_step(x):
+    return x * LateManager.get().scale
+
+
+class CapturedOnWarmupCount:
+    def __init__(self, warmup_steps):
+        self.graph = None
+        self.iteration = 0
+        self.warmup_steps = warmup_steps
+        self.out = None
+
+    def __call__(self, x):
+        if self.iteration == self.warmup_steps:
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = offloaded_step(x)
+        if self.graph is None:
+            self.out = offloaded_step(x)
+        else:
+            self.graph.replay()
+        self.iteration += 1
+        return self.out
+
+
+class EagerOnlyAfterCapture:
+    """Runs the step eagerly only once the graph exists: nothing ran before
+    the capture."""
+
+    def __init__(self, warmup_steps):
+        self.graph = None
+        self.iteration = 0
+        self.warmup_steps = warmup_steps
+        self.out = None
+
+    def __call__(self, x):
+        if self.iteration == self.warmup_steps:
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = late_step(x)
+        if self.graph is not None:
+            self.out = late_step(x)
+        self.iteration += 1
+        return self.out
+
+
+class FirstManager:
+    INSTANCE = None
+
+    @classmethod
+    def get(cls):
+        if cls.INSTANCE is None:
+            cls.INSTANCE = FirstManager()
+        return cls.INSTANCE
+
+    def __init__(self):
+        print("first manager ready")  # expected-warning {{host-io-in-capture}}
+        self.scale = 2.0
+
+
+def first_step(x):
+    return x * FirstManager.get().scale
+
+
+class CapturedOnFirstCall:
+    """Captures on the first call when enabled; the eager path is for runs
+    with capture off, so nothing ran before the capture."""
+
+    def __init__(self, enabled):
+        self.graph = None
+        self.enabled = enabled
+        self.out = None
+
+    def __call__(self, x):
+        if self.graph is None and self.enabled:
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = first_step(x)
+        if self.graph is None:
+            self.out = first_step(x)
+        else:
+            self.graph.replay()
+        return self.out
+
+
+def run_wrappers(x):
+    warm, late, first = CapturedOnWarmupCount(3), EagerOnlyAfterCapture(3), CapturedOnFirstCall(True)
+    for _ in range(5):
+        warm(x)
+        late(x)
+        first(x)
