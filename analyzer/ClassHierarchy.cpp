@@ -1,5 +1,6 @@
 #include "ClassHierarchy.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -48,6 +49,17 @@ const std::vector<std::string> &ClassHierarchy::runners(const std::string &Metho
     return true;
   });
   return Out;
+}
+
+std::string ClassHierarchy::owner(const std::string &MethodUsr) const {
+  auto It = MethodOwner.find(MethodUsr);
+  return It == MethodOwner.end() ? std::string() : It->second.first;
+}
+
+bool ClassHierarchy::derives(const std::string &Class, const std::string &Base) const {
+  auto It = ByKey.find(Class);
+  return It != ByKey.end() && std::find(It->second->Bases.begin(), It->second->Bases.end(), Base) !=
+                                  It->second->Bases.end();
 }
 
 std::string ClassHierarchy::inherited(const std::string &Class, const std::string &Method) const {

@@ -27,6 +27,11 @@ public:
   // Asked for every target of every call the walk visits: remembered.
   const std::vector<std::string> &runners(const std::string &MethodUsr) const;
 
+  // The class defining the method with USR MethodUsr; empty for a function.
+  std::string owner(const std::string &MethodUsr) const;
+  // Whether Class has Base among its bases (its method resolution order).
+  bool derives(const std::string &Class, const std::string &Base) const;
+
 private:
   // Visits Class's subclasses, each once, going below those Visit accepts.
   void walkDown(const std::string &Class,

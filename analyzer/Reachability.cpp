@@ -255,6 +255,9 @@ public:
     std::map<std::pair<std::string, std::string>, Context> Walked;
     // Per function and program: each program has room for its own contexts.
     std::map<std::pair<std::string, int>, int> Contexts;
+    // And per class of self: a method inherited by several subclasses is
+    // walked for each, each with room for its own literals.
+    std::map<std::tuple<std::string, int, std::string>, int> SelfContexts;
     std::deque<std::pair<std::string, std::string>> Queue;
     auto visit = [&](const CallEdge &Via, const std::string &Caller, const std::string &Self,
                      const std::string &CallerGate, const std::vector<ConstArg> &CallerKnew,
@@ -305,28 +308,23 @@ public:
             BoundKey += fmt::format("|{}={}", Param, fmt::join(Callables, ","));
           }
         Reached &R = Seen.emplace(T, Reached{Caller, &Via}).first->second;
+        // Inside a method a subclass of the receiver's class defines, self is
+        // an instance of that subclass: its own self calls dispatch below it,
+        // not over the receiver class's other subclasses.
+        std::string TargetSelf = CalleeSelf;
+        if (!TargetSelf.empty() && TargetSelf[0] != '=' && TargetSelf[0] != '^')
+          if (std::string Owner = Classes.owner(T);
+              !Owner.empty() && Owner != TargetSelf && Classes.derives(Owner, TargetSelf))
+            TargetSelf = std::move(Owner);
         // Only literals for parameters the callee tests make a context of
         // their own; the rest would walk it again for nothing.
         std::vector<ConstArg> Passed;
-        std::string Key = CalleeSelf;
+        std::string Key = TargetSelf;
         auto It = Tested.find(T);
         bool Moved = Via.Dynamic && Shifted.count(T);
         std::vector<ConstArg> KnownHere =
             byCallee(Moved ? factsAtCall(Via, CallerKnew, true) : Known, Via, T,
                      kwargsEmpty(CallerKnew), Moved);
-        if (getenv("GS_DEBUG")) {
-          fprintf(stderr, "walk %s -> %s dyn=%d lead=%d splat=%d tested=%d callerKw=%d consts=%zu:",
-                  Caller.c_str(), T.c_str(), Via.Dynamic, Via.LeadingArgs, (int)Via.KeywordSplat,
-                  (int)(It != Tested.end() ? It->second.size() : 0), kwargsEmpty(CallerKnew),
-                  Via.Constants.size());
-          for (auto &C : Via.Constants)
-            fprintf(stderr, " [%u from=%d t=%d n=%d ifkw=%d]", C.Index, C.From, C.Truthy, C.IsNone,
-                    C.IfKwargsEmpty);
-          fprintf(stderr, " | here:");
-          for (auto &C : KnownHere)
-            fprintf(stderr, " [%u t=%d n=%d]", C.Index, C.Truthy, C.IsNone);
-          fprintf(stderr, "\n");
-        }
         if (ThroughBound)
           if (auto CF = closureFacts().find(T); CF != closureFacts().end())
             for (const ConstArg &C : CF->second)
@@ -356,8 +354,9 @@ public:
         if (Hidden)
           Key += fmt::format("|program{}", Hidden);
         // Past the bound, one context with nothing known stands for the rest.
-        bool Room = Contexts[{T, Hidden}] < MaxContexts;
-        Context Ctx = Room ? Context{CalleeSelf, std::move(Passed), Gate,  Mechanism, Bound,
+        int &OfSelf = SelfContexts[{T, Hidden, TargetSelf}];
+        bool Room = OfSelf < MaxContexts && Contexts[{T, Hidden}] < MaxSelfContexts;
+        Context Ctx = Room ? Context{TargetSelf, std::move(Passed), Gate,  Mechanism, Bound,
                                      -1,         Blocked,           Hidden}
                            : Context{};
         Ctx.Hidden = Hidden;
@@ -365,6 +364,7 @@ public:
         std::string Fallback = Hidden ? fmt::format("|program{}", Hidden) : "";
         if (Walked.emplace(std::make_pair(T, Room ? Key : Fallback), Ctx).second) {
           ++Contexts[{T, Hidden}];
+          ++OfSelf;
           R.FromWalk.push_back(CallerWalk);
           R.With.push_back(Ctx.Passed);
           R.Gates.push_back(Ctx.Gate);
@@ -1212,7 +1212,10 @@ private:
   ClassHierarchy Classes;
   // Functions whose regions only show once all TUs are known (CaptureWrappers.h).
   std::map<std::string, FunctionSummary> AcrossUnits;
+  // Contexts a function is walked in, per class of self and in all: past
+  // them, one context with nothing known stands for the rest.
   static constexpr int MaxContexts = 8;
+  static constexpr int MaxSelfContexts = 32;
 };
 
 // Calls through values under capture whose callee the program never shows:
