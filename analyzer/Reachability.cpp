@@ -478,9 +478,17 @@ public:
         Class = K.Attr.substr(ClassFact.size());
         Known = true;
       }
-    if (!Class.empty() && Class[0] == '=')
+    bool Exact = Known;
+    if (!Class.empty() && Class[0] == '=') {
       Class = Class.substr(1);
+      Exact = true;
+    }
     if (Class.empty())
+      return true;
+    // A declared class (an annotation) whose hierarchy the program never
+    // builds an object of: the objects come from code not analysed (a
+    // registry importing classes by name), so any override may run.
+    if (!Exact && !madeBelow(Class, Via.ParamMethod))
       return true;
     const auto &Ms = Classes.dispatch(Class, Via.ParamMethod, true);
     return Ms.empty() ? !Known : Ms.front() == Via.CalleeUsr;
@@ -805,6 +813,16 @@ private:
         if (CallableParams.insert(It->second).second)
           Todo.push_back(It->second);
     }
+  }
+
+  // Whether the program makes an object that runs Method of Class or one of
+  // its overrides below Class.
+  bool madeBelow(const std::string &Class, const std::string &Method) const {
+    for (const auto &M : Classes.dispatch(Class, Method))
+      for (const auto &C : Classes.runners(M))
+        if (BuiltAnywhere.count(C))
+          return true;
+    return false;
   }
 
   // Rapid type analysis of a virtual call to Base: the overrides some

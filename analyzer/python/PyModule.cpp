@@ -705,13 +705,19 @@ std::vector<std::string> PyProgram::dispatch(const std::string &Class, const std
     Out.push_back(Base);
   // Rapid type analysis: an override runs only on instances of a class
   // below it that the program builds (an annotation naming a base does not
-  // make every subclass in the tree a candidate).
+  // make every subclass in the tree a candidate). Where the program builds
+  // no instance of the class or of anything below it, its objects come from
+  // code not analysed (a registry that imports model classes by name, a
+  // configuration): every override may run, as the class hierarchy says.
   auto Descendants = descendants(Class);
+  bool NoneBuilt = BuiltKnown && !built(Class) &&
+                   std::none_of(Descendants.begin(), Descendants.end(),
+                                [&](const std::string &Below) { return built(Below); });
   for (const auto &Sub : Descendants) {
     const PyClassDef *D = classNamed(Sub);
     if (!D || !D->Methods.count(Method))
       continue;
-    bool Runs = !BuiltKnown || built(Sub) ||
+    bool Runs = !BuiltKnown || NoneBuilt || built(Sub) ||
                 std::any_of(Descendants.begin(), Descendants.end(), [&](const std::string &Below) {
                   return built(Below) && methodOf(Below, Method) == Sub + "." + Method;
                 });

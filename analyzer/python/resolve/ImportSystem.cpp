@@ -146,15 +146,26 @@ ModuleNames namesAt(const std::string &Path, const SourceRoots &Roots) {
   // imports them so); a script is named from the nearest root.
   const bool Script = N.Package.empty();
   std::string Module = N.Module;
+  auto alias = [&](const std::string &Name) {
+    if (Name != N.Module && std::find(N.Aliases.begin(), N.Aliases.end(), Name) == N.Aliases.end())
+      N.Aliases.push_back(Name);
+  };
   for (size_t I = 0; I < Prefixes.size(); ++I) {
     std::string Name = join(Prefixes[I].second, Module);
     if (I == 0 && Script) {
       N.Module = Name;
       N.Package = Prefixes[I].second;
-    } else if (Name != N.Module &&
-               std::find(N.Aliases.begin(), N.Aliases.end(), Name) == N.Aliases.end()) {
-      N.Aliases.push_back(Name);
+    } else {
+      alias(Name);
     }
+    // A namespace package may be imported from any folder above it that is
+    // on the path (`python/minisgl/` without an __init__.py, imported as
+    // `minisgl.core` with python/ on sys.path): each namespace folder on the
+    // way starts a name too. A name starts at a folder, never at the file
+    // or package itself, so `import json` never binds a nested json/.
+    for (size_t Dot = Prefixes[I].second.find('.'); Dot != std::string::npos;
+         Dot = Prefixes[I].second.find('.', Dot + 1))
+      alias(join(Prefixes[I].second.substr(Dot + 1), Module));
   }
   return N;
 }

@@ -1,0 +1,3 @@
+# expected-no-diagnostics
+from .base import BaseModel
+from .registry import create_model

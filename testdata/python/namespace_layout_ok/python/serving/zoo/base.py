@@ -1,0 +1,7 @@
+# expected-no-diagnostics
+from abc import ABC, abstractmethod
+
+
+class BaseModel(ABC):
+    @abstractmethod
+    def forward(self, x): ...
