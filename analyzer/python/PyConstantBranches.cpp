@@ -21,11 +21,15 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-// Whether Cond, holding, opens a lazy initialisation of an attribute of
-// self: `if self.x is None:`, `if not hasattr(self, "x"):` or `if key !=
-// self.x:` whose block assigns `self.x`. The first call takes the block,
-// later calls with the same inputs do not.
-bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
+// Whether Cond, holding as Holds says, is the miss of a lazy initialisation:
+// `if self.x is None:`, `if not hasattr(self, "x"):` or `if key != self.x:`
+// whose block assigns `self.x`; or the miss of a cache kept in a dict of
+// self's or of the module's (`v = cache.get(k)` then `if v is None:`, or `if
+// k not in cache:`, filled in the block by `cache[k] = v`). The same tests
+// the other way round (`if v is not None: return v`, `if k in cache: return
+// cache[k]`) miss where they fail, and the fill is in the code after them.
+// The first call takes the miss, later calls with the same inputs do not.
+bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
   const PySource &S = *T.M.Src;
   auto selfAttribute = [&](TSNode E) {
     E = unparen(E);
@@ -33,27 +37,38 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
                ? S.text(field(E, "attribute"))
                : std::string_view();
   };
-  // A dict of self's used as a cache: `v = self.cache.get(k)` then `if v
-  // is None:`, or `if k not in self.cache:`, filled in the block
-  // (`self.cache[k] = v`).
+  // A dict the module binds (a name this function neither binds nor
+  // receives): `_CACHE.get(key)`.
+  auto moduleDict = [&](TSNode E) {
+    E = unparen(E);
+    return is(E, "identifier") && !T.bindsHere(S.text(E)) ? S.text(E) : std::string_view();
+  };
+  std::string Attr;
+  std::string_view Cache, Global;
+  auto cacheOf = [&](TSNode Dict) {
+    Cache = selfAttribute(Dict);
+    Global = Cache.empty() ? moduleDict(Dict) : std::string_view();
+  };
   auto cacheLookup = [&](TSNode E) {
     E = unparen(E);
     if (is(E, "identifier"))
       if (TSNode Bound = unparen(T.boundExpr(S.text(E), beginOf(E))); is(Bound, "call"))
         if (TSNode Fn = unparen(field(Bound, "function"));
             is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "get")
-          return selfAttribute(field(Fn, "object"));
-    return std::string_view();
+          cacheOf(field(Fn, "object"));
   };
   TSNode Test = unparen(Cond);
-  std::string Attr, Cache;
+  // Whether the test holds on the miss.
+  bool MissWhenHolds = true;
   if (std::string Op = comparisonOperator(S, Test); !Op.empty()) {
     TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, ts_node_child_count(Test) - 1);
-    if (Op == "is" && is(R, "none")) {
+    if ((Op == "is" || Op == "is not") && is(R, "none")) {
+      MissWhenHolds = Op == "is";
       Attr = selfAttribute(L);
-      Cache = cacheLookup(L);
-    } else if (Op == "not in") {
-      Cache = selfAttribute(R);
+      cacheLookup(L);
+    } else if (Op == "not in" || Op == "in") {
+      MissWhenHolds = Op == "not in";
+      cacheOf(R);
     }
     // `if key != self._key: ...; self._key = key`: rebuilt when the key
     // changes, which the same inputs' warm-up settled.
@@ -66,7 +81,7 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
     if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
       Attr = stringLiteral(S, A.Positional[1]);
   }
-  if (Attr.empty() && Cache.empty())
+  if ((Attr.empty() && Cache.empty() && Global.empty()) || Holds != MissWhenHolds)
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
   TSNode If = ts_node_parent(Cond);
@@ -74,16 +89,31 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond) {
       !ts_node_eq(field(If, "condition"), Cond))
     return false;
   bool Assigns = false;
-  walk(field(If, "consequence"), [&](TSNode N) {
-    // `a = self.x = v` nests the second assignment: the walk meets it too.
-    if (is(N, "assignment")) {
-      TSNode Left = unparen(field(N, "left"));
-      Assigns =
-          Assigns || (!Attr.empty() && selfAttribute(Left) == Attr) ||
-          (!Cache.empty() && is(Left, "subscript") && selfAttribute(field(Left, "value")) == Cache);
-    }
-    return !Assigns;
-  });
+  auto fills = [&](TSNode Code) {
+    walk(Code, [&](TSNode N) {
+      // `a = self.x = v` nests the second assignment: the walk meets it too.
+      if (is(N, "assignment")) {
+        TSNode Left = unparen(field(N, "left"));
+        TSNode Dict = is(Left, "subscript") ? field(Left, "value") : TSNode{};
+        Assigns = Assigns || (!Attr.empty() && selfAttribute(Left) == Attr) ||
+                  (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
+                  (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global);
+      }
+      return !Assigns;
+    });
+  };
+  if (Holds) {
+    fills(field(If, "consequence"));
+    return Assigns;
+  }
+  // The miss runs in the else, or after an if whose hit leaves.
+  for (TSNode Alt : namedChildren(If))
+    if (is(Alt, "else_clause"))
+      fills(field(Alt, "body"));
+  if (is(If, "if_statement"))
+    for (TSNode Next = ts_node_next_named_sibling(If); !Assigns && !ts_node_is_null(Next);
+         Next = ts_node_next_named_sibling(Next))
+      fills(Next);
   return Assigns;
 }
 
@@ -131,7 +161,7 @@ std::string closureParameter(const PyTypes &T, TSNode Id) {
 // the test went. `a and b` that held, or `a or b` that failed, tests each.
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out,
              int Depth = 0) {
-  if (Holds && lazyInitialisation(T, Cond))
+  if (lazyInitialisation(T, Cond, Holds))
     Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
   Cond = unparen(Cond);
   const PySource &S = *T.M.Src;

@@ -345,3 +345,74 @@ def run_wrappers(x):
         warm(x)
         late(x)
         first(x)
+
+
+# Caches kept in a dict of the module: the miss fills them, in the block
+# (`if pool is None: ...; _POOLS[k] = pool`) or after a hit that returns
+# (`if cached is not None: return cached`, `if k in _PLANS: return ...`).
+# The warm-up took each miss; a cold capture, and a lookup that never fills
+# its cache, still sync.
+_POOLS = {}
+_PREPARED = {}
+_PLANS = {}
+_LOOKED_UP = {}
+_COLD = {}
+
+
+def pool_for(x):
+    pool = _POOLS.get(x.shape[0])
+    if pool is None:
+        pool = float(x.abs().max().item())
+        _POOLS[x.shape[0]] = pool
+    return pool
+
+
+def prepared_for(x):
+    cached = _PREPARED.get(x.shape[0])
+    if cached is not None:
+        return cached
+    prepared = float(x.sum().item())
+    _PREPARED[x.shape[0]] = prepared
+    return prepared
+
+
+def plan_for(x):
+    if x.shape[0] in _PLANS:
+        return _PLANS[x.shape[0]]
+    _PLANS[x.shape[0]] = int(x.argmax().item())
+    return _PLANS[x.shape[0]]
+
+
+def looked_up(x):
+    seen = _LOOKED_UP.get(x.shape[0])
+    if seen is not None:
+        return seen
+    return float(x.min().item())  # expected-error {{sync-tensor-read}}
+
+
+def cold_prepared(x):
+    cached = _COLD.get(x.shape[0])
+    if cached is not None:
+        return cached
+    prepared = float(x.mean().item())  # expected-error {{sync-tensor-read}}
+    _COLD[x.shape[0]] = prepared
+    return prepared
+
+
+def cached_step(x):
+    return x * pool_for(x) * prepared_for(x) * plan_for(x) * looked_up(x)
+
+
+def module_caches_warm(x):
+    cached_step(x)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = cached_step(x)
+    return g, y
+
+
+def module_cache_cold(x):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * cold_prepared(x)
+    return g, y
