@@ -355,7 +355,7 @@ public:
           Key += fmt::format("|program{}", Hidden);
         // Past the bound, one context with nothing known stands for the rest.
         int &OfSelf = SelfContexts[{T, Hidden, TargetSelf}];
-        bool Room = OfSelf < MaxContexts && Contexts[{T, Hidden}] < MaxSelfContexts;
+        bool Room = OfSelf < MaxContextsPerSelf && Contexts[{T, Hidden}] < MaxContexts;
         Context Ctx = Room ? Context{TargetSelf, std::move(Passed), Gate,  Mechanism, Bound,
                                      -1,         Blocked,           Hidden}
                            : Context{};
@@ -815,14 +815,18 @@ private:
     }
   }
 
+  // Whether the program makes an object that runs the method with USR Method.
+  bool made(const std::string &Method) const {
+    const auto &Runners = Classes.runners(Method);
+    return std::any_of(Runners.begin(), Runners.end(),
+                       [&](const std::string &C) { return BuiltAnywhere.count(C) > 0; });
+  }
+
   // Whether the program makes an object that runs Method of Class or one of
   // its overrides below Class.
   bool madeBelow(const std::string &Class, const std::string &Method) const {
-    for (const auto &M : Classes.dispatch(Class, Method))
-      for (const auto &C : Classes.runners(M))
-        if (BuiltAnywhere.count(C))
-          return true;
-    return false;
+    const auto &Ms = Classes.dispatch(Class, Method);
+    return std::any_of(Ms.begin(), Ms.end(), [&](const std::string &M) { return made(M); });
   }
 
   // Rapid type analysis of a virtual call to Base: the overrides some
@@ -833,11 +837,6 @@ private:
                                          const std::vector<std::string> &Overrides) const {
     if (BuiltAnywhere.empty())
       return Overrides;
-    auto made = [&](const std::string &Method) {
-      const auto &Runners = Classes.runners(Method);
-      return std::any_of(Runners.begin(), Runners.end(),
-                         [&](const std::string &C) { return BuiltAnywhere.count(C) > 0; });
-    };
     auto known = [&](const std::string &Method) { return !Classes.runners(Method).empty(); };
     std::vector<std::string> Out;
     bool AnyMade = made(Base);
@@ -1090,9 +1089,6 @@ private:
   }
   mutable std::map<std::string, Bindings> BindingsMemo;
 
-  // Facts a call through a value passes by keyword (Index KeywordParam +
-  // k), restated as parameters of the callee Usr the walk found by their
-  // names; a keyword Usr does not take says nothing of it.
   // Whether the caller's walk knew its `**kwargs` empty.
   static bool kwargsEmpty(const std::vector<ConstArg> &Caller) {
     return std::any_of(Caller.begin(), Caller.end(), [](const ConstArg &K) {
@@ -1101,9 +1097,10 @@ private:
     });
   }
 
-  // Facts, about the parameters of whichever function Via reaches, restated
-  // by Usr's parameters: keywords by name and, for a call through a value,
-  // the defaults of the parameters it leaves out where no `*args` or
+  // Facts a call through a value passes by keyword (Index KeywordParam +
+  // k), restated as parameters of the callee Usr the walk found by their
+  // names; a keyword Usr does not take says nothing of it. Added: the
+  // defaults of the parameters such a call leaves out, where no `*args` or
   // `**kwargs` (but the caller's own, known empty) can fill them.
   std::vector<ConstArg> byCallee(std::vector<ConstArg> Facts, const CallEdge &Via,
                                  const std::string &Usr, bool CallerKwargsEmpty = false,
@@ -1232,8 +1229,8 @@ private:
   std::map<std::string, FunctionSummary> AcrossUnits;
   // Contexts a function is walked in, per class of self and in all: past
   // them, one context with nothing known stands for the rest.
-  static constexpr int MaxContexts = 8;
-  static constexpr int MaxSelfContexts = 32;
+  static constexpr int MaxContextsPerSelf = 8;
+  static constexpr int MaxContexts = 32;
 };
 
 // Calls through values under capture whose callee the program never shows:

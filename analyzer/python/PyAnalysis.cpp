@@ -46,15 +46,12 @@ std::string displayName(const PyFunctionDef &F, const std::string &Module) {
   return F.Name;
 }
 
-// Whether N, if it names a class, may make instances of it: called, or
-// handed on as a value (to a factory, a registry, a list) that may be
-// called later. A base class list, an isinstance() test or an annotation
-// makes none.
 // Whether Eager, a call outside region R of the same function, runs on the
 // calls of that function before the one that captures: the capture is made
 // under a condition other than the graph's own (a step counter reaching the
-// warm-up count) and Eager only while R's graph is still None (`if graph is None: out = step()`
-// beside `if it == warmup: with torch.cuda.graph(graph): out = step()`).
+// warm-up count) and Eager only while R's graph is still None (`if graph is
+// None: out = step()` beside `if it == warmup: with torch.cuda.graph(graph):
+// out = step()`).
 bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode Eager) {
   const PySource &S = Ctx.S;
   if (R.Graph.empty() || ts_node_is_null(R.Opener))
@@ -94,6 +91,10 @@ bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode 
          });
 }
 
+// Whether N, if it names a class, may make instances of it: called, or
+// handed on as a value (to a factory, a registry, a list) that may be
+// called later. A base class list, an isinstance() test or an annotation
+// makes none.
 bool constructs(const PySource &S, TSNode N, TSNode Up, TSNode UpUp) {
   if (!is(N, "identifier") && !is(N, "attribute"))
     return false;

@@ -393,13 +393,11 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   const auto [F, M] = P.signature(Callee);
   if (!F || !M)
     return Out;
-  std::vector<TSNode> Defaults = parameterDefaults(*F);
-  for (unsigned I = 0; I < Defaults.size(); ++I)
-    if (!Bound.count(I) && !ts_node_is_null(Defaults[I]))
-      if (auto C = literalArgument(*M->Src, Defaults[I], I)) {
-        C->IfKwargsEmpty = Conditional;
-        Out.push_back(*C);
-      }
+  for (ConstArg C : parameterDefaultFacts(*F, *M->Src))
+    if (!Bound.count(C.Index)) {
+      C.IfKwargsEmpty = Conditional;
+      Out.push_back(std::move(C));
+    }
   // The callee's own `**kwargs` holds the keywords no parameter takes.
   if (takesKwargs(*F)) {
     std::vector<std::string> Names = parameterNames(*M->Src, *F);
