@@ -49,7 +49,7 @@ boundaryCalls(const FunctionSummary &F, const std::map<std::string, Effect> &Eff
               const Overriders &Over) {
   std::vector<std::pair<const CallEdge *, int>> Out;
   for (const auto &C : F.Calls) {
-    if (C.CalleeUsr == F.Usr || C.HandedOn)
+    if (C.CalleeUsr == F.Usr || C.HandedOn || C.EffectSeen)
       continue;
     Effect E = effectOfCall(C, Effects, Over);
     if (E.Opens == E.Closes)

@@ -186,6 +186,10 @@ struct CallEdge {
   // define: when no analysed file defines it either, what it runs is not
   // seen (said with --explain-reach).
   bool Opaque = false;
+  // The callee begins or ends a capture and the calling TU saw its body: the
+  // caller's own regions already count the call (CaptureRegionFinder), so
+  // the pass over wrappers across TUs (CaptureWrappers.h) leaves it be.
+  bool EffectSeen = false;
   // Callables this call passes for the callee's callable parameters:
   // (parameter storage, callable USR), or (parameter storage, "=" + a
   // parameter storage of the caller) when it hands on what it was given. A

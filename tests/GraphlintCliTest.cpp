@@ -497,6 +497,26 @@ void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)>
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 5 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// A kernel launched through a pointer runs device code only: no host code
+// under the capture goes unchecked, so no note.
+TEST_F(GraphlintCli, ExplainReachLeavesKernelsLaunchedThroughPointersAlone) {
+  std::string P = write("launch.cu", R"(#include <cuda_runtime.h>
+__global__ void scale(float *x) { x[threadIdx.x] *= 2; }
+template <typename F> void launch(F f, float *x, cudaStream_t s) { f<<<1, 32, 0, s>>>(x); }
+void capture(float *x, cudaStream_t s) {
+  void (*k)(float *) = scale;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  launch(k, x, s);
+  k<<<1, 32, 0, s>>>(x);
+  cudaGraph_t g;
+  cudaStreamEndCapture(s, &g);
+}
+)");
+  RunResult R = runGraphlint({"--no-source", "--explain-reach", P, "--", "-std=c++17"});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 0 note(s)"), std::string::npos) << R.Stdout;
+}
+
 // --call-graph speaks for C++ too, in the same map: a function's qualified
 // name to what it may call, the overrides of a virtual call and the lambda
 // stored into a std::function member among them; a function nothing under

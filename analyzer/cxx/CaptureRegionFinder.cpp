@@ -38,12 +38,31 @@ static const Expr *streamArgOf(const CallExpr *C) {
   return C->getNumArgs() > 0 && isStreamType(C->getArg(0)->getType()) ? C->getArg(0) : nullptr;
 }
 
-// Whether a capture-begin call names this mode (runtime or driver spelling).
-static bool mentionsMode(const CallExpr *C, StringRef Runtime, StringRef Driver) {
+// Whether a capture-begin call, or the mode argument of a call of a begin
+// wrapper, names this mode (runtime or driver spelling).
+static bool mentionsMode(const Stmt *C, StringRef Runtime, StringRef Driver) {
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(C))
+    C = Default->getExpr();
   return anyDescendant(C, [&](const Stmt *S) {
     const auto *D = dyn_cast<DeclRefExpr>(S);
     return D && (D->getDecl()->getName() == Runtime || D->getDecl()->getName() == Driver);
   });
+}
+
+static void readMode(CaptureEvent &Ev, const Stmt *S) {
+  Ev.Relaxed = mentionsMode(S, "cudaStreamCaptureModeRelaxed", "CU_STREAM_CAPTURE_MODE_RELAXED");
+  Ev.ThreadLocal =
+      mentionsMode(S, "cudaStreamCaptureModeThreadLocal", "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL");
+}
+
+// The parameter of F a capture-mode argument of C names, if one does.
+static int modeParameter(const CallExpr *C, const FunctionDecl *F) {
+  for (const Expr *A : C->arguments())
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(referencedDecl(A));
+        P && P->getDeclContext() == F &&
+        P->getType().getUnqualifiedType().getAsString().find("CaptureMode") != std::string::npos)
+      return static_cast<int>(P->getFunctionScopeIndex());
+  return -1;
 }
 
 bool CaptureRegionFinder::isCaptureGuard(const CXXRecordDecl *R) {
@@ -105,12 +124,13 @@ void CaptureRegionFinder::collect(const FunctionDecl *F) {
       for (const auto &M : BeginMatchers)
         if (!Matched && M.match(C)) {
           Matched = true;
-          if (!spelledAgain(CaptureEvent::Begin))
-            Events.push_back(
-                {CaptureEvent::Begin, Off, C, Key, Stream, false,
-                 mentionsMode(C, "cudaStreamCaptureModeRelaxed", "CU_STREAM_CAPTURE_MODE_RELAXED"),
-                 mentionsMode(C, "cudaStreamCaptureModeThreadLocal",
-                              "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL")});
+          if (!spelledAgain(CaptureEvent::Begin)) {
+            CaptureEvent Ev{CaptureEvent::Begin, Off, C, Key, Stream};
+            readMode(Ev, C);
+            if (!Ev.Relaxed && !Ev.ThreadLocal)
+              Ev.ModeParam = modeParameter(cast<CallExpr>(C), F);
+            Events.push_back(Ev);
+          }
         }
       for (const auto &M : EndMatchers)
         if (!Matched && M.match(C)) {
@@ -137,8 +157,25 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
       continue;
     for (const auto &K : It->second.Closes)
       Out.push_back({CaptureEvent::End, Off, C, K, nullptr, true});
-    for (const auto &K : It->second.Opens)
-      Out.push_back({CaptureEvent::Begin, Off, C, K, nullptr, true});
+    for (const auto &K : It->second.Opens) {
+      CaptureEvent Ev{CaptureEvent::Begin, Off, C, K, nullptr, true};
+      // The wrapper begins in the mode this call passes it.
+      const auto *Call = cast<CallExpr>(C);
+      auto Inside = Own.find(Def);
+      for (const CaptureEvent &Inner :
+           Inside != Own.end() ? Inside->second : std::vector<CaptureEvent>{})
+        if (Inner.K == CaptureEvent::Begin && Inner.ModeParam >= 0) {
+          unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+          if (unsigned I = static_cast<unsigned>(Inner.ModeParam) + Shift; I < Call->getNumArgs()) {
+            readMode(Ev, Call->getArg(I));
+            Ev.ModeChosen = true;
+            if (!Ev.Relaxed && !Ev.ThreadLocal)
+              Ev.ModeParam = modeParameter(Call, F);
+          }
+          break;
+        }
+      Out.push_back(Ev);
+    }
   }
   std::stable_sort(Out.begin(), Out.end(), [](const CaptureEvent &A, const CaptureEvent &B) {
     return A.Offset < B.Offset;
@@ -248,8 +285,12 @@ void CaptureRegionFinder::analyze(const std::vector<const FunctionDecl *> &Funct
     bool Changed = false;
     for (const FunctionDecl *F : Functions) {
       Effect E = effectOf(F->getBody(), eventsWithCallees(F));
-      if (E.Opens.empty() && E.Closes.empty())
+      if (E.Opens.empty() && E.Closes.empty()) {
+        // An earlier round, which had not yet seen a callee open, may have
+        // taken this function's own end for a close of its caller's capture.
+        Changed |= Effects.erase(F) > 0;
         continue;
+      }
       auto &Slot = Effects[F];
       if (!(Slot == E)) {
         Slot = E;

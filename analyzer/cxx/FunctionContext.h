@@ -29,6 +29,11 @@ struct CaptureEvent {
   bool ViaCallee = false;              // Comes from a function that opens/closes capture.
   bool Relaxed = false;                // Begun in relaxed mode.
   bool ThreadLocal = false;            // Begun in thread-local mode (neither: global).
+  // A begin whose mode is this parameter of its function (`void
+  // begin_capture(cudaStreamCaptureMode m)`): its callers choose the mode, and
+  // their calls of it carry ModeChosen with the mode they pass.
+  int ModeParam = -1;
+  bool ModeChosen = false;
 };
 
 struct Region {

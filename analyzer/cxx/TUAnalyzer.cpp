@@ -1,6 +1,7 @@
 #include "TUAnalyzer.h"
 
 #include "AstUtil.h"
+#include "CallableStores.h"
 #include "CaptureRegionFinder.h"
 #include "ConstructedClasses.h"
 #include "ObjectOwners.h"
@@ -113,13 +114,11 @@ public:
             Facts.FieldInits[Init->getMember()] = Init->getInit();
     }
     for (const FunctionDecl *F : Collector.Functions) {
-      collectCallableStores(F);
+      Stores.collect(F);
       collectThreadEntries(F, Ctx.getSourceManager());
     }
-    for (const VarDecl *V : Collector.Globals) {
-      store(V, V->getInit());
-      collectStoresIn(V->getInit());
-    }
+    for (const VarDecl *V : Collector.Globals)
+      Stores.collectGlobal(V);
     collectClassFacts(Collector.Functions, Collector.Globals, usrOf, Out);
     auto Checks = makeAllChecks(Rules);
     for (const FunctionDecl *F : Collector.Functions) {
@@ -147,10 +146,10 @@ public:
                                     toLoc(SM, SM.getExpansionLoc(Branch->getEndLoc()))});
       Out.Functions.push_back(std::move(S));
     }
-    for (const auto &[Storage, Sources] : StorageStores)
+    for (const auto &[Storage, Sources] : Stores.Storages)
       for (const ValueDecl *From : Sources)
         Out.CallableStores.emplace_back(storageKey(Storage), storageKey(From));
-    for (const auto &[Storage, Callables] : CallableStores)
+    for (const auto &[Storage, Callables] : Stores.Callables)
       for (const FunctionDecl *F : Callables) {
         const FunctionDecl *Def = F->getDefinition() ? F->getDefinition() : F;
         if (std::string Usr = usrOf(Def); !Usr.empty())
@@ -169,122 +168,15 @@ private:
     });
   }
 
-  // The call operator of a function-object class of the program (not a
-  // library wrapper such as std::function or c10::function_ref, which only
-  // forwards to what it holds): its one non-template operator().
-  static const FunctionDecl *functorCall(const CXXRecordDecl *R) {
-    if (!R || !R->hasDefinition() || R->isLambda() || R->isInStdNamespace() ||
-        isLibraryCode(R->getASTContext().getSourceManager(), R->getLocation()))
-      return nullptr;
-    const CXXMethodDecl *Found = nullptr;
-    for (const CXXMethodDecl *M : R->getDefinition()->methods())
-      if (M->getOverloadedOperator() == OO_Call) {
-        if (Found)
-          return nullptr;
-        Found = M;
-      }
-    return Found;
-  }
-
-  // The function a callable expression stands for: a lambda, a function
-  // object made right there (`std::function<F>(Enqueue(ctx))`), a variable
-  // holding a lambda, or a named function.
-  static const FunctionDecl *callableOf(const Expr *E) {
-    E = strip(E);
-    if (const auto *L = dyn_cast_or_null<LambdaExpr>(E))
-      return L->getCallOperator();
-    if (const auto *K = dyn_cast_or_null<CXXConstructExpr>(E))
-      return functorCall(K->getType()->getAsCXXRecordDecl());
-    if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-      return callableOf(U->getSubExpr());
-    if (const ValueDecl *D = referencedDecl(E)) {
-      if (const auto *F = dyn_cast<FunctionDecl>(D))
-        return F;
-      if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
-        if (const auto *L = dyn_cast<LambdaExpr>(strip(V->getInit())))
-          return L->getCallOperator();
-    }
-    return nullptr;
-  }
-
-  // The variable, field or container an expression names (`step.fn` -> fn,
-  // `hooks[i]` -> hooks): where callables are stored and called from.
-  static const ValueDecl *storageOf(const Expr *E) {
-    E = strip(E);
-    if (!E)
-      return nullptr;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-        Op && (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star))
-      return storageOf(Op->getArg(0));
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      return storageOf(A->getBase());
-    if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) // hooks.at(i), hooks.front()
-      return storageOf(M->getImplicitObjectArgument());
-    return referencedDecl(E);
-  }
-
-  void store(const ValueDecl *Into, const Expr *Value) {
-    if (!Into || !Value)
-      return;
-    Value = handedValue(Value);
-    if (const auto *Cond = dyn_cast_or_null<ConditionalOperator>(Value)) {
-      store(Into, Cond->getTrueExpr());
-      store(Into, Cond->getFalseExpr());
-      return;
-    }
-    if (const FunctionDecl *F = callableOf(Value)) {
-      CallableStores[Into].insert(F);
-      // Kept in a member or a global (a C API's table of function pointers
-      // filled in a constructor): it runs where that storage is called, which
-      // this store tells; naming it here runs nothing here.
-      const auto *Var = dyn_cast<VarDecl>(Into);
-      if (isa<FieldDecl>(Into) || (Var && Var->hasGlobalStorage())) {
-        const Expr *Named = strip(Value);
-        if (const auto *U = dyn_cast<UnaryOperator>(Named); U && U->getOpcode() == UO_AddrOf)
-          Named = strip(U->getSubExpr());
-        StoredAway.insert(Named);
-      }
-      return;
-    }
-    // A parameter or another storage handed on (`OnStep = std::move(cb)`):
-    // whatever any caller passed there reaches Into too.
-    if (const ValueDecl *From = storageOf(Value); From && From != Into && holdsCallable(From))
-      StorageStores[Into].insert(From);
-  }
-
-  // Whether a declaration can hold a callable: a std::function (or another
-  // class with a call operator), a function pointer or reference.
-  static bool holdsCallable(const ValueDecl *D) {
-    QualType T = D->getType().getNonReferenceType();
-    if (T->isFunctionPointerType() || T->isFunctionType() || T->isMemberFunctionPointerType())
-      return true;
-    const CXXRecordDecl *R = T->getAsCXXRecordDecl();
-    if (!R || !R->hasDefinition())
-      return false;
-    for (const CXXMethodDecl *M : R->methods())
-      if (M->getOverloadedOperator() == OO_Call)
-        return true;
-    return false;
-  }
-
-  // Callables passed as arguments are stored into the callee's parameters:
-  // `t.setCallback([]{...})`, `Trainer t(fn)`, `run(&step)`.
-  void storeArguments(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
-    if (!Callee)
-      return;
-    for (unsigned I = 0; I < Callee->getNumParams() && I < Args.size(); ++I) {
-      const ParmVarDecl *P = Callee->getParamDecl(I);
-      if (holdsCallable(P) && !isa<CXXDefaultArgExpr>(Args[I]))
-        store(P, Args[I]);
-    }
-  }
-
   // A capture begun without relaxed or thread-local mode is global: while it
   // runs, potentially unsafe calls on any other thread break it. A device-wide
   // sync on another thread breaks a capture in any mode.
   void noteCaptures(const FunctionContext &FC, const SourceManager &SM) {
     for (const CaptureEvent &Ev : FC.Events) {
-      if (Ev.K != CaptureEvent::Begin || Ev.ViaCallee)
+      // A wrapper's own begin counts where it is called, in the mode its
+      // caller passes (ModeChosen); one whose mode it does not take from its
+      // caller counts where it is written.
+      if (Ev.K != CaptureEvent::Begin || Ev.ViaCallee != Ev.ModeChosen || Ev.ModeParam >= 0)
         continue;
       if (!Out.AnyCapture.valid())
         Out.AnyCapture = toLoc(SM, Ev.Call->getBeginLoc());
@@ -332,52 +224,6 @@ private:
     });
   }
 
-  // Every callable stored into a std::function, a function pointer or a
-  // container of them anywhere in the TU: an indirect call through that
-  // storage may reach any of them.
-  void collectCallableStores(const FunctionDecl *F) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->isMemberInitializer())
-          store(Init->getMember(), Init->getInit());
-    collectStoresIn(F->getBody());
-  }
-
-  void collectStoresIn(const Stmt *Root) {
-    walkBody(Root, [&](const Stmt *S) {
-      if (const auto *C = dyn_cast<CallExpr>(S); C && !isa<CXXOperatorCallExpr>(C))
-        storeArguments(C->getDirectCallee(),
-                       llvm::ArrayRef<const Expr *>(C->getArgs(), C->getNumArgs()));
-      else if (const auto *K = dyn_cast<CXXConstructExpr>(S))
-        storeArguments(K->getConstructor(),
-                       llvm::ArrayRef<const Expr *>(K->getArgs(), K->getNumArgs()));
-      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-        for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
-            store(V, V->getInit());
-      } else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
-        store(storageOf(B->getLHS()), B->getRHS());
-      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-                 Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
-        store(storageOf(Op->getArg(0)), Op->getArg(1));
-      } else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S)) {
-        const CXXMethodDecl *Method = M->getMethodDecl();
-        StringRef N = Method && Method->getIdentifier() ? Method->getName() : "";
-        if (N == "push_back" || N == "emplace_back" || N == "insert" || N == "emplace")
-          for (const Expr *Arg : M->arguments())
-            store(storageOf(M->getImplicitObjectArgument()), Arg);
-      } else if (const auto *IL = dyn_cast<InitListExpr>(S)) {
-        // `Step{name, [&] { ... }}`: fields in order.
-        if (const RecordDecl *R = IL->getType()->getAsRecordDecl()) {
-          unsigned I = 0;
-          for (const FieldDecl *Field : R->fields())
-            if (I < IL->getNumInits())
-              store(Field, IL->getInit(I++));
-        }
-      }
-    });
-  }
-
   // The key an indirect call and the stores into its storage agree on across
   // TUs: the storage's USR, or for a local one its place in this file.
   std::string storageKey(const ValueDecl *D) const {
@@ -417,25 +263,14 @@ private:
     return Out;
   }
 
-  // The value an argument hands on: std::move(cb) / std::forward<F>(cb) hand
-  // on what cb holds, std::function's converting constructor wraps it.
-  static const Expr *handedValue(const Expr *E) {
-    E = strip(E);
-    if (const auto *C = dyn_cast_or_null<CallExpr>(E); C && C->getNumArgs() == 1)
-      if (const FunctionDecl *F = C->getDirectCallee();
-          F && F->isInStdNamespace() && F->getIdentifier() &&
-          (F->getName() == "move" || F->getName() == "forward"))
-        return handedValue(C->getArg(0));
-    if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(E);
-        Ctor && Ctor->getNumArgs() == 1 && !functorCall(Ctor->getType()->getAsCXXRecordDecl()))
-      return handedValue(Ctor->getArg(0));
-    return E;
-  }
-
   // What an indirect call calls: `fn` of `fn(x)` through a std::function or
-  // a function pointer; null for a direct call.
+  // a function pointer; null for a direct call, and for a kernel launched
+  // through a pointer (`f<<<g, b, 0, s>>>(args)`), which runs device code
+  // only.
   static const Expr *indirectTarget(const CallExpr *C) {
     const Expr *Target = nullptr;
+    if (isa<CUDAKernelCallExpr>(C))
+      return nullptr;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call) {
       const FunctionDecl *Call = Op->getDirectCallee();
       if (Call && C->getNumArgs() > 0 &&
@@ -519,6 +354,8 @@ private:
       // Declared here but defined in no file this TU sees: its body may be in
       // another TU; if none has it, the walk cannot follow it (--explain-reach).
       E.Opaque = !Callee->hasBody() && !Callee->isDefaulted() && !Callee->isPureVirtual();
+      auto [Opens, Closes] = Finder.opensCloses(Callee);
+      E.EffectSeen = Opens || Closes;
       E.CalleeName = qualifiedName(Callee);
       E.Loc = toLoc(SM, L);
       E.Context = Ctx;
@@ -633,7 +470,7 @@ private:
         return;
       if (const auto *Ctor = dyn_cast<CXXConstructExpr>(St))
         edge(Ctor->getConstructor(), L, Ctx, Begin);
-      else if (StoredAway.count(St))
+      else if (Stores.storedAway(St))
         return;
       else if (const auto *Lam = dyn_cast<LambdaExpr>(St))
         edge(Lam->getCallOperator(), L, Ctx, Begin, nullptr, true);
@@ -647,10 +484,7 @@ private:
   const RuleSet &Rules;
   TUSummary &Out;
   std::map<std::string, const Rule *> CheckRules;
-  std::map<const ValueDecl *, std::set<const FunctionDecl *>> CallableStores;
-  std::map<const ValueDecl *, std::set<const ValueDecl *>> StorageStores;
-  // The lambdas and function names stored into members and globals.
-  std::set<const Stmt *> StoredAway;
+  CallableStoreCollector Stores;
 };
 
 } // namespace

@@ -32,8 +32,13 @@ void teardown(cudaStream_t S) {
   cudaStreamDestroy(S); // expected-warning {{thread-breaks-global-capture}}
 }
 
+// The mode comes from the caller; the call below leaves it at its default.
+void beginCapture(cudaStream_t S, cudaStreamCaptureMode Mode = cudaStreamCaptureModeGlobal) {
+  cudaStreamBeginCapture(S, Mode);
+}
+
 void capture(cudaStream_t S, cudaGraph_t *G) {
-  cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal);
+  beginCapture(S);
   cudaStreamEndCapture(S, G);
 }
 

@@ -12,6 +12,20 @@ void clearBuffer() {
   cudaDeviceSynchronize(); // expected-warning {{thread-syncs-device-during-capture}}
 }
 
+// A stream class whose begin takes the mode from its caller, global unless
+// told otherwise: the mode is the one the call passes.
+struct Stream {
+  cudaStream_t Handle;
+  void beginCapture(cudaStreamCaptureMode Mode = cudaStreamCaptureModeGlobal) {
+    cudaStreamBeginCapture(Handle, Mode);
+  }
+  cudaGraph_t endCapture() {
+    cudaGraph_t G;
+    cudaStreamEndCapture(Handle, &G);
+    return G;
+  }
+};
+
 // The fix llama.cpp made: the thread's own work on the per-thread stream.
 void clearBufferFixed() {
   cudaMemsetAsync(g_buffer, 0, 1024, cudaStreamPerThread);
@@ -26,6 +40,9 @@ int main() {
   cudaGraph_t G;
   cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal);
   cudaStreamEndCapture(S, &G);
+  Stream Wrapped{S};
+  Wrapped.beginCapture(cudaStreamCaptureModeThreadLocal);
+  G = Wrapped.endCapture();
   T.join();
   U.join();
   return 0;

@@ -10,3 +10,11 @@ void step(cudaStream_t s) {
   g_registry.Flush(s);
   cudaStreamEndCapture(s, &g);
 }
+
+void Trainer::step(cudaStream_t s) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (auto &Hook : Hooks)
+    Hook(s);
+  cudaStreamEndCapture(s, &g);
+}
