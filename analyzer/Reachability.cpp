@@ -1261,7 +1261,12 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       S.RuleId = R->Id;
       S.Loc = Loc;
       S.Message =
-          Call.first->Opaque
+          Call.first->PureVirtual
+              ? fmt::format("'{}' is pure virtual and none of the analysed files defines an "
+                            "override of it that runs here, so the code it runs under capture "
+                            "was not checked",
+                            Call.first->CalleeName)
+          : Call.first->Opaque
               ? fmt::format("'{}' is defined in none of the analysed files, so the code it runs "
                             "under capture was not checked",
                             Call.first->CalleeName)

@@ -56,6 +56,12 @@ inline constexpr unsigned ObjectParam = 0xFFFF;
 // false} says it holds no keyword (an empty dict is false).
 inline constexpr unsigned KwargsParam = 0xFFFE;
 inline constexpr const char *OutlivesCall = "&outlives";
+// A `with torch.cuda.stream(s):` on a stream parameter s runs a side stream
+// only where s is not the capturing stream: the site carries
+// ParamTest{Index, Truthy, "", SideStream}, and a call passing
+// `torch.cuda.current_stream()` passes ConstArg{Index, Truthy = false, Attr =
+// SideStream}.
+inline constexpr const char *SideStream = "&side-stream";
 // The global fact "the code reached has run before the capture": a
 // callable make_graphed_callables captures (it runs each one in warm-up
 // iterations first), or one the function called before its capture
@@ -186,6 +192,9 @@ struct CallEdge {
   // define: when no analysed file defines it either, what it runs is not
   // seen (said with --explain-reach).
   bool Opaque = false;
+  // The callee is pure virtual (C++): Opaque too, and what runs is whatever
+  // override the analysed files define; when they define none, not seen.
+  bool PureVirtual = false;
   // The callee begins or ends a capture and the calling TU saw its body: the
   // caller's own regions already count the call (CaptureRegionFinder), so
   // the pass over wrappers across TUs (CaptureWrappers.h) leaves it be.

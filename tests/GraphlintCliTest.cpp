@@ -466,7 +466,11 @@ struct Step {
   std::function<void(cudaStream_t)> on_done;
   Step() { on_done = [](cudaStream_t s) { (void)s; }; }
 };
-void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)> &cb) {
+struct Plugin { virtual void run(cudaStream_t s) = 0; };
+struct Kernel { virtual void run(cudaStream_t s) = 0; };
+struct Fill : Kernel { void run(cudaStream_t s) override { cudaMemsetAsync(nullptr, 0, 0, s); } };
+void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)> &cb, Plugin &p,
+             Kernel &k) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   defined_elsewhere(s);
   defined_here(s);
@@ -475,6 +479,8 @@ void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)>
   step.on_step(s);
   step.on_done(s);
   cb(s);
+  p.run(s);
+  k.run(s);
   cudaMemsetAsync(nullptr, 0, 0, s);
   cudaGraph_t g;
   cudaStreamEndCapture(s, &g);
@@ -487,14 +493,16 @@ void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)>
   RunResult R = runGraphlint(Args);
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
   for (const char *Expected :
-       {"reach.cpp:16:3: note: 'defined_elsewhere' is defined in none of the analysed files",
-        "reach.cpp:18:3: note: what 'plugin_hook' calls here is not known",
-        "reach.cpp:19:3: note: what 'lookup(\"x\")' calls here is not known to graphlint (the "
+       {"reach.cpp:20:3: note: 'defined_elsewhere' is defined in none of the analysed files",
+        "reach.cpp:22:3: note: what 'plugin_hook' calls here is not known",
+        "reach.cpp:23:3: note: what 'lookup(\"x\")' calls here is not known to graphlint (the "
         "callee is computed",
-        "reach.cpp:20:3: note: what 'Step::on_step' calls here is not known",
-        "reach.cpp:22:3: note: what 'cb' calls here is not known"})
+        "reach.cpp:24:3: note: what 'Step::on_step' calls here is not known",
+        "reach.cpp:26:3: note: what 'cb' calls here is not known",
+        "reach.cpp:27:5: note: 'Plugin::run' is pure virtual and none of the analysed files "
+        "defines an override of it"})
     EXPECT_NE(R.Stdout.find(Expected), std::string::npos) << Expected << "\n" << R.Stdout;
-  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 5 note(s)"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 6 note(s)"), std::string::npos) << R.Stdout;
 }
 
 // A kernel launched through a pointer runs device code only: no host code

@@ -263,6 +263,17 @@ private:
     return Out;
   }
 
+  // An expression as written, or as Clang prints it where a macro wrote it
+  // (`reinterpret_cast<PFN_cuTensorMapEncodeTiled>(pfn)`).
+  static std::string spelled(const Expr *E, const ASTContext &AC) {
+    std::string Text = sourceText(E, AC);
+    if (Text.empty()) {
+      llvm::raw_string_ostream OS(Text);
+      strip(E)->printPretty(OS, nullptr, PrintingPolicy(AC.getLangOpts()));
+    }
+    return Text;
+  }
+
   // What an indirect call calls: `fn` of `fn(x)` through a std::function or
   // a function pointer; null for a direct call, and for a kernel launched
   // through a pointer (`f<<<g, b, 0, s>>>(args)`), which runs device code
@@ -353,7 +364,8 @@ private:
         return;
       // Declared here but defined in no file this TU sees: its body may be in
       // another TU; if none has it, the walk cannot follow it (--explain-reach).
-      E.Opaque = !Callee->hasBody() && !Callee->isDefaulted() && !Callee->isPureVirtual();
+      E.Opaque = !Callee->hasBody() && !Callee->isDefaulted();
+      E.PureVirtual = Callee->isPureVirtual();
       auto [Opens, Closes] = Finder.opensCloses(Callee);
       E.EffectSeen = Opens || Closes;
       E.CalleeName = qualifiedName(Callee);
@@ -453,7 +465,7 @@ private:
           CallEdge E;
           E.CalleeUsr = Storage ? storageKey(Storage)
                                 : UnknownCallee + std::to_string(offsetOf(SM, C->getExprLoc()));
-          E.CalleeName = Storage ? qualifiedName(Storage) : sourceText(Target, AC);
+          E.CalleeName = Storage ? qualifiedName(Storage) : spelled(Target, AC);
           E.Dynamic = true;
           E.Loc = toLoc(SM, C->getExprLoc());
           E.Context = Ctx;

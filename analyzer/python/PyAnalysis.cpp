@@ -396,6 +396,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
             Passed.insert(Passed.end(), Objects.begin(), Objects.end());
             std::vector<ConstArg> Classes = classArguments(T, Target.substr(3), N);
             Passed.insert(Passed.end(), Classes.begin(), Classes.end());
+            std::vector<ConstArg> Streams = streamArguments(T, Target.substr(3), N);
+            Passed.insert(Passed.end(), Streams.begin(), Streams.end());
           }
           break;
         }

@@ -907,6 +907,27 @@ std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &C
   return Out;
 }
 
+bool currentStream(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  if (is(E, "identifier"))
+    E = unparen(T.onlyBoundExpr(T.M.Src->text(E), beginOf(E)));
+  return is(E, "call") && T.resolve(field(E, "function")) == "torch.cuda.current_stream";
+}
+
+std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &Callee,
+                                      TSNode Call) {
+  std::vector<ConstArg> Out;
+  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, *Caller.M.Src, Call))
+    if (currentStream(Caller, Arg)) {
+      ConstArg C{Index};
+      C.Attr = SideStream;
+      C.Truthy = false;
+      C.NoneKnown = false;
+      Out.push_back(std::move(C));
+    }
+  return Out;
+}
+
 std::vector<std::pair<unsigned, TSNode>>
 boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;

@@ -153,6 +153,16 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call);
 // callee calls on that parameter runs that class's own.
 std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee, TSNode Call);
 
+// Whether E is the current stream: `torch.cuda.current_stream(...)`, or a
+// name bound to it and to nothing else where E reads it.
+bool currentStream(const PyTypes &T, TSNode E);
+
+// The arguments of a call to the project function Callee that are the
+// current stream, as ConstArgs that say the parameter is no side stream
+// (SideStream).
+std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &Callee,
+                                      TSNode Call);
+
 // Callables N hands to storage: (storage key, what is stored), for arguments
 // bound to a project function's parameters, values assigned to attributes and
 // values a generator yields.

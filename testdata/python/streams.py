@@ -70,3 +70,15 @@ g4 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g4):
     out4 = ring_unforked(static_x, torch.cuda.Stream(), 4)
     out4 = ring_unjoined(static_x, [torch.cuda.Stream(), torch.cuda.Stream()], 2)
+
+
+# A launcher that runs on the stream its caller hands in: a side stream made
+# by the caller and never forked from the capturing stream fails the capture.
+def launch_on(x, run_stream):
+    with torch.cuda.stream(run_stream):  # expected-error {{side-stream-without-fork}}
+        return x * 5
+
+
+g7 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g7):
+    out7 = launch_on(static_x, torch.cuda.Stream())

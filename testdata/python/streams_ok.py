@@ -115,3 +115,37 @@ def ring_steps(x, side, steps):
 g6 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g6):
     out6 = ring_steps(static_x, torch.cuda.Stream(), 4)
+
+
+# The same launcher shape, handed the current stream (the capturing one) by
+# every caller, directly or through a local, as a wrapper's `run()` does.
+def launch_on(x, run_stream):
+    with torch.cuda.stream(run_stream):
+        return x * 5
+
+
+def run(x):
+    run_stream = torch.cuda.current_stream(x.device)
+    return launch_on(x, run_stream)
+
+
+def run_passing_on(x, stream):
+    return launch_on(x, stream)
+
+
+g7 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g7):
+    out7 = run(static_x)
+    out7 = launch_on(static_x, torch.cuda.current_stream())
+    out7 = run_passing_on(static_x, torch.cuda.current_stream())
+
+
+def local_current(x):
+    s = torch.cuda.current_stream()
+    with torch.cuda.stream(s):
+        return x * 6
+
+
+g8 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g8):
+    out8 = local_current(static_x)

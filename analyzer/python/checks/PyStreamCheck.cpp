@@ -1,5 +1,7 @@
 #include "PyCheck.h"
 
+#include "../PyCallGraph.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
@@ -65,9 +67,17 @@ public:
         if (A.Positional.empty())
           continue;
         std::string Side(S.text(A.Positional[0]));
-        if (Side.find("current_stream") != std::string::npos || Side == "None" ||
+        if (Side.find("current_stream") != std::string::npos ||
+            currentStream(Ctx.T, A.Positional[0]) || Side == "None" ||
             Side == capturingStream(Ctx, *R))
           continue;
+        // A stream the caller hands in is a side stream unless the caller
+        // passes the current one.
+        std::vector<ParamTest> IfSide;
+        if (TSNode P = unparen(A.Positional[0]); is(P, "identifier"))
+          if (int Index = Ctx.T.parameterAt(S.text(P), beginOf(P)); Index >= 0)
+            IfSide.push_back(
+                {static_cast<unsigned>(Index), ParamTest::Kind::Truthy, "", SideStream});
         std::set<std::string> Aliases = mayBeSame(Ctx, A.Positional[0]);
         auto same = [&](const std::string &Stream) {
           return Stream == Side || Aliases.count(Stream) ||
@@ -94,13 +104,15 @@ public:
                           fmt::format("side stream '{}' is used in the capture without waiting on "
                                       "the capturing stream first: its work is not part of the "
                                       "graph and capture fails",
-                                      Side));
+                                      Side),
+                          {}, false, IfSide);
         else if (!Joined)
           Ctx.reportCheck("fork-not-joined", V,
                           fmt::format("side stream '{}' forks from the capture but the capturing "
                                       "stream never waits on it before the capture ends: capture "
                                       "fails with an unjoined stream",
-                                      Side));
+                                      Side),
+                          {}, false, IfSide);
       }
       return true;
     });
