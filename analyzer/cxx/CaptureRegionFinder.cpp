@@ -180,6 +180,10 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
   std::stable_sort(Out.begin(), Out.end(), [](const CaptureEvent &A, const CaptureEvent &B) {
     return A.Offset < B.Offset;
   });
+  for (size_t I = 0; I < Out.size(); ++I)
+    for (size_t J = 0; J < I && Out[I].K == CaptureEvent::Begin && !Out[I].Alternative; ++J)
+      Out[I].Alternative = Out[J].K == CaptureEvent::Begin &&
+                           otherBranchStart(F->getBody(), Out[I].Call, Out[J].Call).has_value();
   return Out;
 }
 
@@ -235,7 +239,8 @@ CaptureRegionFinder::pairEvents(const Stmt *Body, const std::vector<CaptureEvent
   std::vector<std::pair<const CaptureEvent *, const CaptureEvent *>> Closed;
   for (const auto &Ev : Events) {
     if (Ev.K == CaptureEvent::Begin) {
-      Open.push_back(&Ev);
+      if (!Ev.Alternative)
+        Open.push_back(&Ev);
       continue;
     }
     if (Ev.K != CaptureEvent::End)

@@ -34,6 +34,10 @@ struct CaptureEvent {
   // their calls of it carry ModeChosen with the mode they pass.
   int ModeParam = -1;
   bool ModeChosen = false;
+  // A begin in the opposite branch of an if or a `?:` from an earlier begin
+  // (`if (relaxed) begin(s, Relaxed); else begin(s, ThreadLocal);`): at most
+  // one of them runs, so it begins the same capture, not a nested one.
+  bool Alternative = false;
 };
 
 struct Region {

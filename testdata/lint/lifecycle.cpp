@@ -77,3 +77,26 @@ public:
 private:
   at::cuda::CUDAGraph graph_;
 };
+
+// The capture mode picked by a flag, one begin in each branch: one capture,
+// not one nested in another, and the code after its end is not captured.
+void mode_by_flag(cudaStream_t s, bool relaxed, float *scratch) {
+  cudaGraph_t g;
+  if (relaxed)
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed); // expected-note {{relaxed-capture-mode}}
+  else
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  cudaMemsetAsync(scratch, 0, 4, s);
+  cudaStreamEndCapture(s, &g);
+  cudaFree(scratch);
+}
+
+// Two begins one after the other on every path are still nested.
+void begun_twice(cudaStream_t s, cudaStream_t t, bool relaxed) {
+  cudaGraph_t g, h;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (relaxed)
+    cudaStreamBeginCapture(t, cudaStreamCaptureModeGlobal); // expected-error {{nested-capture}}
+  cudaStreamEndCapture(t, &h);
+  cudaStreamEndCapture(s, &g);
+}

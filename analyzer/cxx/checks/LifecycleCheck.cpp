@@ -26,6 +26,11 @@ public:
       SourceLocation L = Ev.Call->getBeginLoc();
       switch (Ev.K) {
       case CaptureEvent::Begin:
+        if (Ev.Alternative) {
+          if (Ev.Relaxed)
+            Ctx.reportCheck("relaxed-capture-mode", L, "");
+          break;
+        }
         if (!Open.empty())
           Ctx.reportCheck("nested-capture", L, "",
                           {{"the capture already under way began here",
