@@ -192,6 +192,14 @@ const FunctionDecl *callableOf(const Expr *E) {
     return functorCall(K->getType()->getAsCXXRecordDecl());
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
     return callableOf(U->getSubExpr());
+  // std::bind(f, ...), std::bind_front(f, ...), std::mem_fn(&C::m): calling
+  // the result calls f.
+  if (const auto *C = dyn_cast_or_null<CallExpr>(E); C && C->getNumArgs() > 0)
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->isInStdNamespace() && F->getIdentifier() &&
+        (F->getName() == "bind" || F->getName() == "bind_front" || F->getName() == "bind_back" ||
+         F->getName() == "mem_fn"))
+      return callableOf(handedValue(C->getArg(0)));
   if (const ValueDecl *D = referencedDecl(E)) {
     if (const auto *F = dyn_cast<FunctionDecl>(D))
       return F;

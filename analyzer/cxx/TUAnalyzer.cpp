@@ -282,6 +282,11 @@ private:
     const Expr *Target = nullptr;
     if (isa<CUDAKernelCallExpr>(C))
       return nullptr;
+    // `(obj.*method)(args)`: the member function pointer.
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+      if (const auto *B = dyn_cast<BinaryOperator>(M->getCallee()->IgnoreParens());
+          B && B->isPtrMemOp())
+        return B->getRHS();
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call) {
       const FunctionDecl *Call = Op->getDirectCallee();
       if (Call && C->getNumArgs() > 0 &&

@@ -122,3 +122,29 @@ void notifyCapture(cudaStream_t s) {
   cudaStreamEndCapture(s, &g);
   N.WaitOnHost(N.Event);
 }
+
+// Member function pointers and std::bind: the call runs the method or the
+// function the pointer or the binder was made from, and no other.
+struct Stage {
+  void drain(cudaStream_t s) {
+    cudaStreamSynchronize(s);                                 // expected-error {{sync-device-synchronize}}
+  }
+  void launch(cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); }
+  void check(cudaStream_t s) { cudaStreamSynchronize(s); } // never stored
+};
+void flushAll(cudaStream_t s, int Pending) {
+  cudaDeviceSynchronize();                                   // expected-error {{sync-device-synchronize}}
+}
+void flushQuiet(cudaStream_t s, int) { cudaMemsetAsync(nullptr, 0, 0, s); }
+
+void stagedCapture(cudaStream_t s, Stage &St, bool Drain) {
+  void (Stage::*Step)(cudaStream_t) = Drain ? &Stage::drain : &Stage::launch;
+  auto Flush = std::bind(flushAll, std::placeholders::_1, 4);
+  std::function<void(cudaStream_t)> Quiet = std::bind(flushQuiet, std::placeholders::_1, 0);
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  (St.*Step)(s);
+  Flush(s);
+  Quiet(s);
+  cudaStreamEndCapture(s, &g);
+}
