@@ -220,6 +220,13 @@ const ValueDecl *storageOf(const Expr *E) {
     return storageOf(Op->getArg(0));
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
     return storageOf(A->getBase());
+  // A function of the program returning callables (`auto hook = makeHook();`),
+  // defined where this TU sees it: what its returns give. It is its own
+  // storage. One defined elsewhere computes its callee unseen.
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->isDefined() && !inLibrary(F) && holdsCallables(F->getReturnType()))
+      return F;
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) // hooks.at(i), hooks.front()
     return storageOf(M->getImplicitObjectArgument());
   // A library element's part (`entry.second`, `it->second`): the element.
@@ -256,6 +263,7 @@ bool holdsCallable(const ValueDecl *D) {
 }
 
 void CallableStoreCollector::collect(const FunctionDecl *F) {
+  Returning = holdsCallables(F->getReturnType()) ? F : nullptr;
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
     for (const CXXCtorInitializer *Init : Ctor->inits())
       if (Init->isMemberInitializer()) {
@@ -264,6 +272,7 @@ void CallableStoreCollector::collect(const FunctionDecl *F) {
         collectStoresIn(Init->getInit());
       }
   collectStoresIn(F->getBody());
+  Returning = nullptr;
 }
 
 void CallableStoreCollector::collectGlobal(const VarDecl *V) {
@@ -359,7 +368,9 @@ void CallableStoreCollector::collectStoresIn(const Stmt *Root) {
                      llvm::ArrayRef<const Expr *>(K->getArgs(), K->getNumArgs()));
       storeIntoConstructors(K);
     }
-    if (const auto *For = dyn_cast<CXXForRangeStmt>(S)) {
+    if (const auto *Return = dyn_cast<ReturnStmt>(S); Return && Returning) {
+      store(Returning, Return->getRetValue());
+    } else if (const auto *For = dyn_cast<CXXForRangeStmt>(S)) {
       // `for (auto &hook : hooks)`, `for (auto &[name, fn] : named)`: the
       // element holds what the container holds.
       const VarDecl *Element = For->getLoopVariable();

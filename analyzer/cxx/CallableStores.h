@@ -27,7 +27,8 @@ const clang::FunctionDecl *functorCall(const clang::CXXRecordDecl *R);
 const clang::FunctionDecl *callableOf(const clang::Expr *E);
 
 // The variable, field or container an expression reads (`step.fn` -> fn,
-// `hooks[i]` -> hooks, `it->second` -> it, `entry.second` -> entry): where
+// `hooks[i]` -> hooks, `it->second` -> it, `entry.second` -> entry), or the
+// program's function whose result it is when that returns callables: where
 // callables are stored and called from.
 const clang::ValueDecl *storageOf(const clang::Expr *E);
 
@@ -65,6 +66,9 @@ private:
   void storeIntoConstructors(const clang::Expr *E);
 
   std::set<const clang::Stmt *> StoredAway;
+  // The function being collected, when it returns callables: its returns
+  // store into it.
+  const clang::FunctionDecl *Returning = nullptr;
 };
 
 } // namespace graphsafe::lint

@@ -148,3 +148,28 @@ void stagedCapture(cudaStream_t s, Stage &St, bool Drain) {
   Quiet(s);
   cudaStreamEndCapture(s, &g);
 }
+
+// Callables a function returns: calling its result runs what its returns
+// give, and a factory returning only capture-safe work adds nothing.
+std::function<void(cudaStream_t)> makeDrain(bool Blocking) {
+  if (Blocking)
+    return [](cudaStream_t s) {
+      cudaStreamSynchronize(s);                               // expected-error {{sync-device-synchronize}}
+    };
+  return [](cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); };
+}
+std::function<void(cudaStream_t)> makeLaunch() {
+  return [](cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); };
+}
+void (*pickFlush(int Kind))(cudaStream_t) { return Kind ? asyncHelper : quietHelper; }
+
+void returnedCapture(cudaStream_t s, bool Blocking, int Kind) {
+  auto Drain = makeDrain(Blocking);
+  auto Launch = makeLaunch();
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Drain(s);
+  Launch(s);
+  pickFlush(Kind)(s);
+  cudaStreamEndCapture(s, &g);
+}
