@@ -1270,7 +1270,8 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
               ? fmt::format("'{}' is defined in none of the analysed files, so the code it runs "
                             "under capture was not checked",
                             Call.first->CalleeName)
-          : Call.first->CalleeUsr.rfind(UnknownCallee, 0) == 0
+          : Call.first->CalleeUsr.rfind(UnknownCallee, 0) == 0 ||
+                  Call.first->CalleeUsr.rfind(ReturnedCallables, 0) == 0
               ? fmt::format("what '{}' calls here is not known to graphlint (the callee is "
                             "computed, not read from storage the analysed code writes), so the "
                             "code it runs under capture was not checked",

@@ -232,6 +232,10 @@ inline constexpr unsigned KeywordParam = 0x8000;
 // The callee of a call through something that is no storage the program
 // writes (a call's result, a cast, a computed lookup): nothing is known of it.
 inline constexpr const char *UnknownCallee = "unknown:";
+// The storage of what a C++ function returning callables returns (`auto hook
+// = makeHook(); hook(s)`): its key is this and the function's USR, filled by
+// the TU that defines it; where none does, the callee is computed unseen.
+inline constexpr const char *ReturnedCallables = "storage:ret:";
 
 // A ConstArg whose Attr starts so says the parameter holds an instance of
 // exactly the class (a summary class key) that follows.

@@ -220,12 +220,11 @@ const ValueDecl *storageOf(const Expr *E) {
     return storageOf(Op->getArg(0));
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
     return storageOf(A->getBase());
-  // A function of the program returning callables (`auto hook = makeHook();`),
-  // defined where this TU sees it: what its returns give. It is its own
-  // storage. One defined elsewhere computes its callee unseen.
+  // A function of the program returning callables (`auto hook = makeHook();`):
+  // what its returns give, in whichever TU defines it. It is its own storage.
   if (const auto *C = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *F = C->getDirectCallee();
-        F && F->isDefined() && !inLibrary(F) && holdsCallables(F->getReturnType()))
+        F && !inLibrary(F) && holdsCallables(F->getReturnType()))
       return F;
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) // hooks.at(i), hooks.front()
     return storageOf(M->getImplicitObjectArgument());

@@ -234,6 +234,8 @@ private:
         if (std::string FnUsr = usrOf(F->getFirstDecl()); !FnUsr.empty())
           return fmt::format("storage:param:{}#{}", FnUsr, P->getFunctionScopeIndex());
     std::string Usr = usrOf(D);
+    if (!Usr.empty() && isa<FunctionDecl>(D))
+      return ReturnedCallables + usrOf(cast<FunctionDecl>(D)->getFirstDecl());
     if (!Usr.empty())
       return "storage:" + Usr;
     const SourceManager &SM = D->getASTContext().getSourceManager();
@@ -470,7 +472,8 @@ private:
           CallEdge E;
           E.CalleeUsr = Storage ? storageKey(Storage)
                                 : UnknownCallee + std::to_string(offsetOf(SM, C->getExprLoc()));
-          E.CalleeName = Storage ? qualifiedName(Storage) : spelled(Target, AC);
+          E.CalleeName =
+              Storage && !isa<FunctionDecl>(Storage) ? qualifiedName(Storage) : spelled(Target, AC);
           E.Dynamic = true;
           E.Loc = toLoc(SM, C->getExprLoc());
           E.Context = Ctx;

@@ -17,3 +17,11 @@ void configure(Trainer &T) {
     cudaStreamSynchronize(s); // expected-error {{sync-device-synchronize}}
   });
 }
+
+std::function<void(cudaStream_t)> makeFlush(bool Blocking) {
+  if (Blocking)
+    return [](cudaStream_t s) {
+      cudaDeviceSynchronize(); // expected-error {{sync-device-synchronize}}
+    };
+  return [](cudaStream_t s) { cudaMemsetAsync(nullptr, 0, 0, s); };
+}

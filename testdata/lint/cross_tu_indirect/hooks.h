@@ -19,4 +19,6 @@ struct Trainer {
   void step(cudaStream_t s);
 };
 void configure(Trainer &T);
+// A factory defined in hooks.cpp: the caller in train.cpp runs what it returns.
+std::function<void(cudaStream_t)> makeFlush(bool Blocking);
 void installHooks();

@@ -18,3 +18,11 @@ void Trainer::step(cudaStream_t s) {
     Hook(s);
   cudaStreamEndCapture(s, &g);
 }
+
+void flushStep(cudaStream_t s, bool Blocking) {
+  auto Flush = makeFlush(Blocking);
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Flush(s);
+  cudaStreamEndCapture(s, &g);
+}
