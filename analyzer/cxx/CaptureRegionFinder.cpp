@@ -161,9 +161,9 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
       CaptureEvent Ev{CaptureEvent::Begin, Off, C, K, nullptr, true};
       // The wrapper begins in the mode this call passes it.
       const auto *Call = cast<CallExpr>(C);
+      static const std::vector<CaptureEvent> NoEvents;
       auto Inside = Own.find(Def);
-      for (const CaptureEvent &Inner :
-           Inside != Own.end() ? Inside->second : std::vector<CaptureEvent>{})
+      for (const CaptureEvent &Inner : Inside != Own.end() ? Inside->second : NoEvents)
         if (Inner.K == CaptureEvent::Begin && Inner.ModeParam >= 0) {
           unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
           if (unsigned I = static_cast<unsigned>(Inner.ModeParam) + Shift; I < Call->getNumArgs()) {
