@@ -94,6 +94,11 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
+unsigned firstParameterArgument(const CallExpr *C, const FunctionDecl *Callee) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  return isa<CXXOperatorCallExpr>(C) && M && !M->isStatic() ? 1 : 0;
+}
+
 const Expr *receiverOf(const CallExpr *C) {
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
     return M->getImplicitObjectArgument();

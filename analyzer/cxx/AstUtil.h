@@ -29,6 +29,9 @@ const clang::Expr *strip(const clang::Expr *E);
 
 // The object a member call is made on (null for free calls).
 const clang::Expr *receiverOf(const clang::CallExpr *C);
+// Where C's arguments for Callee's parameters start: 1 for a member
+// operator's call, whose first argument is the object, else 0.
+unsigned firstParameterArgument(const clang::CallExpr *C, const clang::FunctionDecl *Callee);
 
 // The variable, field or function an expression names, if any.
 const clang::ValueDecl *referencedDecl(const clang::Expr *E);

@@ -28,6 +28,14 @@ bool hasCallOperator(const CXXRecordDecl *R) {
   return false;
 }
 
+// A function pointer or reference, a member function pointer, or a class
+// with a call operator.
+bool callableType(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isFunctionPointerType() || T->isFunctionType() || T->isMemberFunctionPointerType() ||
+         hasCallOperator(T->getAsCXXRecordDecl());
+}
+
 // std::less, std::hash and their kin are callable too, but a map's comparator
 // or a set's hasher holds none of the program's callables.
 bool standardPolicy(const CXXRecordDecl *R) {
@@ -45,18 +53,13 @@ bool holdsCallables(QualType T, unsigned Depth = 0) {
   if (T.isNull() || Depth > 4)
     return false;
   T = T.getNonReferenceType().getCanonicalType();
-  if (T->isFunctionPointerType() || T->isFunctionType() || T->isMemberFunctionPointerType())
-    return true;
+  if (callableType(T))
+    return Depth == 0 || !standardPolicy(T->getAsCXXRecordDecl());
   if (T->isPointerType())
     return holdsCallables(T->getPointeeType(), Depth + 1);
   if (const auto *A = dyn_cast<ArrayType>(T.getTypePtr()))
     return holdsCallables(A->getElementType(), Depth + 1);
-  const CXXRecordDecl *R = T->getAsCXXRecordDecl();
-  if (!R)
-    return false;
-  if (hasCallOperator(R))
-    return Depth == 0 || !standardPolicy(R);
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(R))
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
       if (Arg.getKind() == TemplateArgument::Type && holdsCallables(Arg.getAsType(), Depth + 1))
         return true;
@@ -171,8 +174,7 @@ bool mayTake(const FunctionDecl *Ctor, const ParmVarDecl *Param, const Expr *Arg
 } // namespace
 
 const FunctionDecl *functorCall(const CXXRecordDecl *R) {
-  if (!R || !R->hasDefinition() || R->isLambda() || R->isInStdNamespace() ||
-      isLibraryCode(R->getASTContext().getSourceManager(), R->getLocation()))
+  if (!R || !R->hasDefinition() || R->isLambda() || inLibrary(R))
     return nullptr;
   const CXXMethodDecl *Found = nullptr;
   for (const CXXMethodDecl *M : R->getDefinition()->methods())
@@ -254,12 +256,7 @@ const Expr *handedValue(const Expr *E) {
   return E;
 }
 
-bool holdsCallable(const ValueDecl *D) {
-  QualType T = D->getType().getNonReferenceType();
-  if (T->isFunctionPointerType() || T->isFunctionType() || T->isMemberFunctionPointerType())
-    return true;
-  return hasCallOperator(T->getAsCXXRecordDecl());
-}
+bool holdsCallable(const ValueDecl *D) { return callableType(D->getType()); }
 
 void CallableStoreCollector::collect(const FunctionDecl *F) {
   Returning = holdsCallables(F->getReturnType()) ? F : nullptr;

@@ -165,8 +165,9 @@ std::vector<CaptureEvent> CaptureRegionFinder::eventsWithCallees(const FunctionD
       auto Inside = Own.find(Def);
       for (const CaptureEvent &Inner : Inside != Own.end() ? Inside->second : NoEvents)
         if (Inner.K == CaptureEvent::Begin && Inner.ModeParam >= 0) {
-          unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
-          if (unsigned I = static_cast<unsigned>(Inner.ModeParam) + Shift; I < Call->getNumArgs()) {
+          if (unsigned I =
+                  static_cast<unsigned>(Inner.ModeParam) + firstParameterArgument(Call, Def);
+              I < Call->getNumArgs()) {
             readMode(Ev, Call->getArg(I));
             Ev.ModeChosen = true;
             if (!Ev.Relaxed && !Ev.ThreadLocal)

@@ -146,10 +146,7 @@ std::vector<ConstArg> literalArguments(const CallExpr *C, const FunctionDecl *Ca
   if (!C || !Callee)
     return Out;
   // A member operator's object is the call's first argument, not a parameter.
-  unsigned Skip = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) &&
-                          !cast<CXXMethodDecl>(Callee)->isStatic()
-                      ? 1
-                      : 0;
+  unsigned Skip = firstParameterArgument(C, Callee);
   for (unsigned I = Skip; I < C->getNumArgs() && I - Skip < Callee->getNumParams(); ++I) {
     const Expr *Arg = C->getArg(I);
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg->IgnoreParenImpCasts()))

@@ -246,7 +246,7 @@ private:
   std::vector<std::pair<std::string, std::string>> callableBinds(const CallExpr *C,
                                                                  const FunctionDecl *Callee) const {
     std::vector<std::pair<std::string, std::string>> Out;
-    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    unsigned Shift = firstParameterArgument(C, Callee);
     for (unsigned I = 0; I < Callee->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
       const ParmVarDecl *P = Callee->getParamDecl(I);
       const Expr *A = C->getArg(I + Shift);
