@@ -14,6 +14,7 @@
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
+#include "resolve/ArgumentForwarding.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <fmt/format.h>
@@ -179,39 +180,45 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
             for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
               if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
                 Graphed.insert(Target.substr(3));
+      // What an argument is, learned for parameter Index of Fn; Direct: Fn
+      // is the callee written, not one reached through its `*args`.
+      auto learn = [&](const std::string &Fn, unsigned Index, TSNode Arg, bool Direct) {
+        if (TSNode A = unparen(Arg);
+            is(A, "identifier") && T.parameterAt(S.text(A), beginOf(A)) >= 0)
+          Out.HandsOn.insert(F.QualName);
+        Value V = T.valueOf(Arg);
+        if (V.tensor())
+          TensorParams[Fn].insert(Index);
+        else if (V.K == VK::Instance && V.Many) {
+          for (const auto &C : V.classes())
+            if (P.classNamed(C))
+              Out.ElementClasses[Fn][Index].insert(C);
+        } else if (V.K == VK::Instance && !V.Many) {
+          TSNode Callee = unparen(field(N, "function"));
+          bool ViaSuper = Direct && is(Callee, "attribute") &&
+                          isSuperCall(T, field(Callee, "object")) && !F.ClassQName.empty();
+          bool Exact = V.Exact && V.Also.empty() && !ViaSuper;
+          for (const auto &C : V.classes())
+            if (P.classNamed(C)) {
+              Classes[Fn][Index].insert(C);
+              if (!Exact)
+                Out.InexactClasses[Fn][Index].insert(C);
+              if (ViaSuper)
+                SuperClasses[Fn + "@" + F.ClassQName][Index].insert(C);
+            }
+        } else {
+          for (auto &Q : T.classObjects(Arg))
+            ClassObjects[Fn][Index].insert(std::move(Q));
+        }
+      };
       for (const auto &Callee : calleesOf(T, N).Keys) {
         if (Callee.rfind("py:", 0) != 0 || !P.isFunction(Callee.substr(3)))
           continue;
         std::string Fn = Callee.substr(3);
-        for (const auto &[Index, Arg] : boundArguments(P, Fn, S, N)) {
-          if (TSNode A = unparen(Arg);
-              is(A, "identifier") && T.parameterAt(S.text(A), beginOf(A)) >= 0)
-            Out.HandsOn.insert(F.QualName);
-          Value V = T.valueOf(Arg);
-          if (V.tensor())
-            TensorParams[Fn].insert(Index);
-          else if (V.K == VK::Instance && V.Many) {
-            for (const auto &C : V.classes())
-              if (P.classNamed(C))
-                Out.ElementClasses[Fn][Index].insert(C);
-          } else if (V.K == VK::Instance && !V.Many) {
-            TSNode Callee = unparen(field(N, "function"));
-            bool ViaSuper = is(Callee, "attribute") && isSuperCall(T, field(Callee, "object")) &&
-                            !F.ClassQName.empty();
-            bool Exact = V.Exact && V.Also.empty() && !ViaSuper;
-            for (const auto &C : V.classes())
-              if (P.classNamed(C)) {
-                Classes[Fn][Index].insert(C);
-                if (!Exact)
-                  Out.InexactClasses[Fn][Index].insert(C);
-                if (ViaSuper)
-                  SuperClasses[Fn + "@" + F.ClassQName][Index].insert(C);
-              }
-          } else {
-            for (auto &Q : T.classObjects(Arg))
-              ClassObjects[Fn][Index].insert(std::move(Q));
-          }
-        }
+        for (const auto &[Index, Arg] : boundArguments(P, Fn, S, N))
+          learn(Fn, Index, Arg, true);
+        for (const auto &W : forwardedArguments(T, Fn, N))
+          learn(W.Callee, W.Index, W.Arg, false);
       }
       return true;
     });

@@ -1,6 +1,7 @@
 #include "PyCallGraph.h"
 
 #include "PyObjectFacts.h"
+#include "resolve/ArgumentForwarding.h"
 #include "resolve/AttributeOrder.h"
 #include "resolve/Containers.h"
 #include "resolve/LibrarySemantics.h"
@@ -935,7 +936,10 @@ boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S,
   if (!F || !M)
     return Out;
   CallArgs A = argsOf(S, Call);
-  for (unsigned I = 0; I < A.Positional.size(); ++I) {
+  // Positions past the named parameters go into `*args`, not into the
+  // keyword-only parameters that follow it.
+  const unsigned Named = positionalParameters(*F);
+  for (unsigned I = 0; I < A.Positional.size() && I < Named; ++I) {
     if (is(A.Positional[I], "list_splat"))
       break; // f(*args): positions after it are unknown
     // `**kwargs` comes after the positions and binds none of them.
@@ -1059,6 +1063,8 @@ void collectStores(const PyTypes &T, TSNode N,
         continue;
       for (const auto &[Index, Arg] : boundArguments(T.P, Key.substr(3), S, N))
         store({paramKey(Key.substr(3), Index)}, Arg);
+      for (const auto &W : forwardedArguments(T, Key.substr(3), N))
+        store({paramKey(W.Callee, W.Index)}, W.Arg);
     }
     return;
   }

@@ -110,6 +110,9 @@ struct PyTypeCache {
   std::map<std::string, Value> ReturnedInstances;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
+  // The calls each function hands its `*args` and `**kwargs` on to
+  // (resolve/ArgumentForwarding.cpp, its own type).
+  std::shared_ptr<void> Forwarding;
   int Depth = 0;
 };
 

@@ -1,0 +1,39 @@
+// Arguments that reach a function through another one's `*args` and
+// `**kwargs`: `def bench(*args, **kwargs): return bench_graphed(*args,
+// **kwargs)` hands whatever its callers pass on, so `bench(model, data)`
+// binds bench_graphed's `model`. Dispatchers, wrappers and wrapper modules
+// (`def forward(self, *args, **kwargs): return self.module(*args,
+// **kwargs)`) are written this way; without following them, what such a
+// parameter holds is not known and calls through it are not followed.
+#pragma once
+
+#include "../PyTypes.h"
+
+#include <string>
+#include <vector>
+
+namespace graphsafe::lint::py {
+
+// An argument of a call, bound to parameter Index (as callers count them) of
+// the project function Callee, which the called function reaches through
+// its own `*args` or `**kwargs`.
+struct ForwardedArgument {
+  std::string Callee;
+  unsigned Index = 0;
+  TSNode Arg{};
+};
+
+// The arguments of Call (made in Caller's code to the project function
+// Callee) that Callee hands on through its `*args` and `**kwargs`, to the
+// parameters of the project functions it calls that way, and on through
+// theirs, a few calls deep. Empty when every argument binds a parameter of
+// Callee itself.
+std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const std::string &Callee,
+                                                  TSNode Call);
+
+// The number of parameters of F that a positional argument can bind: those
+// before `*args` or a bare `*` (`self` not counted where callers do not
+// pass it).
+unsigned positionalParameters(const PyFunctionDef &F);
+
+} // namespace graphsafe::lint::py
