@@ -311,6 +311,9 @@ std::string_view plainKey(const PySource &S, TSNode Key) {
     return {}; // f-, b- and r-strings
   TSNode Content{};
   for (TSNode C : namedChildren(Key)) {
+    // The grammar marks the quotes as nodes of their own.
+    if (is(C, "string_start") || is(C, "string_end"))
+      continue;
     if (!is(C, "string_content") || !ts_node_is_null(Content) || ts_node_named_child_count(C))
       return {};
     Content = C;

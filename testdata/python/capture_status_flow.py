@@ -71,10 +71,18 @@ def checked_lengths(query, cum_lens=None):
     return query
 
 
+def lengths_by_literal(query, cum_lens=None):
+    if cum_lens is not None:
+        cum_lens.cpu()  # expected-error {{sync-device-to-host-copy}}
+    return query
+
+
 def step(query, cum_lens, values, device):
     kwargs = dict(query=query)
     kwargs["cum_lens"] = cum_lens
     checked_lengths(**kwargs)
+    literal = {"query": query, "cum_lens": cum_lens}
+    lengths_by_literal(**literal)
     reassigned(query, True)
     refusal_without_status(query, device)
     filled_under_capture(values)
