@@ -224,6 +224,35 @@ public:
     return Out;
   }
 
+  // The overrides a virtual call leaves out, at any depth below its callee,
+  // because no analysed file constructs a class that runs them (rapid type
+  // analysis): what it runs unchecked where such an object is made in code
+  // outside the analysis.
+  std::vector<std::string> overridesNotMade(const CallEdge &Via) const {
+    std::vector<std::string> Out;
+    if (Via.Exact)
+      return Out;
+    std::set<std::string> Seen = {Via.CalleeUsr};
+    std::vector<std::string> Todo = {Via.CalleeUsr};
+    while (!Todo.empty()) {
+      std::string Key = std::move(Todo.back());
+      Todo.pop_back();
+      auto It = Overriders.find(Key);
+      if (It == Overriders.end())
+        continue;
+      const std::vector<std::string> Kept = madeOverrides(Key, It->second);
+      for (const auto &O : It->second) {
+        if (!Seen.insert(O).second)
+          continue;
+        if (std::find(Kept.begin(), Kept.end(), O) == Kept.end())
+          Out.push_back(O);
+        else
+          Todo.push_back(O);
+      }
+    }
+    return Out;
+  }
+
   const std::map<std::string, const FunctionSummary *> &functions() const { return ByUsr; }
   const FunctionSummary *at(const std::string &Usr) const { return ByUsr.at(Usr); }
   const FunctionSummary *find(const std::string &Usr) const {
@@ -1287,7 +1316,50 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       Out.push_back(std::move(Fd));
     }
   };
+  // Virtual calls whose overrides in classes never constructed here were
+  // left out (rapid type analysis): said, since the objects may come from
+  // files outside the analysis.
+  auto reportNotMade = [&](const std::vector<const CallEdge *> &Edges,
+                           const std::vector<Note> &Notes) {
+    std::map<SourceLoc, std::pair<const CallEdge *, std::set<std::string>>> Calls;
+    for (const CallEdge *E : Edges)
+      for (const auto &O : G.overridesNotMade(*E)) {
+        auto &Call =
+            Calls.emplace(E->Loc, std::make_pair(E, std::set<std::string>())).first->second;
+        Call.second.insert(G.at(O)->Name);
+      }
+    for (const auto &[Loc, Call] : Calls) {
+      const auto &Names = Call.second;
+      std::string Listed;
+      size_t Shown = 0;
+      for (const auto &N : Names) {
+        if (Shown == 3) {
+          Listed += fmt::format(" and {} more", Names.size() - Shown);
+          break;
+        }
+        Listed += (Shown++ ? ", '" : "'") + N + "'";
+      }
+      Site S;
+      S.RuleId = R->Id;
+      S.Loc = Loc;
+      S.Message = fmt::format(
+          "'{}' is virtual, and {} override{} of it in classes no analysed file constructs ({}) "
+          "{} not followed: an object of such a class made outside the analysed files would run "
+          "code under capture that was not checked",
+          Call.first->CalleeName, Names.size(), Names.size() == 1 ? "" : "s", Listed,
+          Names.size() == 1 ? "was" : "were");
+      S.Fix = "Add the files that construct those classes to the compile database so graphlint "
+              "sees the objects made, or name the overrides that run here in a capture file's "
+              "entry-points so graphlint checks them as captured code.";
+      Finding Fd = makeFinding(S, Rules);
+      Fd.Notes = Notes;
+      if (Call.first->RegionBegin.valid() && Notes.empty())
+        Fd.Notes.push_back({"the capture region begins here", Call.first->RegionBegin});
+      Out.push_back(std::move(Fd));
+    }
+  };
   report(Roots, {});
+  reportNotMade(Roots, {});
   for (const auto &[Usr, Rd] : Seen) {
     const CallEdge *Root = nullptr;
     std::vector<Note> Chain = G.chain(Seen, Usr, "'{}' is called here under capture",
@@ -1306,6 +1378,7 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
         Left.emplace(C.Loc, std::make_pair(&C, 0)).first->second.second++;
     }
     report(Ambient, Chain);
+    reportNotMade(Ambient, Chain);
     for (const auto &[Loc, Call] : Left) {
       Site S;
       S.RuleId = R->Id;

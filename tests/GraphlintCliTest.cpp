@@ -505,6 +505,47 @@ void capture(cudaStream_t s, Step &step, const std::function<void(cudaStream_t)>
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 6 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// Rapid type analysis leaves out the overrides of classes no analysed file
+// constructs; where the call runs under capture, --explain-reach says which,
+// since such objects may be made in files outside the compile database.
+TEST_F(GraphlintCli, ExplainReachNamesOverridesOfClassesNeverConstructed) {
+  std::string P = write("virtual.cpp", R"(#include <cuda_runtime.h>
+#include <memory>
+struct Transfer {
+  virtual ~Transfer() = default;
+  virtual void copy(cudaStream_t s) { (void)s; }
+};
+struct GpuTransfer : Transfer {
+  void copy(cudaStream_t s) override { cudaMemsetAsync(nullptr, 0, 0, s); }
+};
+struct PluginTransfer : Transfer {
+  void copy(cudaStream_t s) override { cudaStreamSynchronize(s); }
+};
+struct Exact final : Transfer {};
+std::unique_ptr<Transfer> make() { return std::make_unique<GpuTransfer>(); }
+void run(Transfer &t, cudaStream_t s) { t.copy(s); }
+void capture(Transfer &t, Exact &e, cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  run(t, s);
+  e.Transfer::copy(s);
+  cudaGraph_t g;
+  cudaStreamEndCapture(s, &g);
+}
+)");
+  std::vector<std::string> Args = {"--no-source", "--explain-reach", P, "--", "-std=c++17"};
+  RunResult R = runGraphlint(Args);
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  EXPECT_NE(R.Stdout.find("virtual.cpp:15:43: note: 'Transfer::copy' is virtual, and 1 override of "
+                          "it in classes no analysed file constructs ('PluginTransfer::copy') was "
+                          "not followed"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("'run' is called here under capture"), std::string::npos) << R.Stdout;
+  // A call naming its class's own method runs that method alone.
+  EXPECT_EQ(R.Stdout.find("virtual.cpp:19:"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 1 note(s)"), std::string::npos) << R.Stdout;
+}
+
 // A kernel launched through a pointer runs device code only: no host code
 // under the capture goes unchecked, so no note.
 TEST_F(GraphlintCli, ExplainReachLeavesKernelsLaunchedThroughPointersAlone) {

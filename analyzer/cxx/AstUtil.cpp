@@ -234,4 +234,22 @@ bool isLibraryCode(const clang::SourceManager &SM, clang::SourceLocation L) {
   return Path.contains("/site-packages/") || Path.contains("/dist-packages/");
 }
 
+bool callsNamedMethodOnly(const clang::CallExpr *C, const clang::FunctionDecl *Caller) {
+  using namespace clang;
+  const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *Method = M ? M->getMethodDecl() : nullptr;
+  if (!Method || !Method->isVirtual())
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(M->getCallee()->IgnoreParens());
+      ME && ME->hasQualifier())
+    return true;
+  const Expr *Object = M->getImplicitObjectArgument();
+  if (!Object)
+    return false;
+  if (Method->getDevirtualizedMethod(Object, /*IsAppleKext=*/false))
+    return true;
+  return isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && Caller &&
+         (isa<CXXConstructorDecl>(Caller) || isa<CXXDestructorDecl>(Caller));
+}
+
 } // namespace graphsafe::lint

@@ -64,6 +64,13 @@ bool isUniquePtr(clang::QualType T);
 
 bool isTensorType(clang::QualType T);
 
+// Whether a member call runs the method it names and no override: a
+// qualified call (`Base::run()`, `obj.Base::run()`), a call on an object
+// whose dynamic type is its static type (a local or member held by value, a
+// final class or method), or a call on `this` inside a constructor or
+// destructor (Caller), where the object is not yet or no longer a derived one.
+bool callsNamedMethodOnly(const clang::CallExpr *C, const clang::FunctionDecl *Caller);
+
 // Code graphlint neither analyses nor reports in: system headers, and headers
 // of installed libraries (under /usr/include, /usr/local/include, /usr/lib,
 // a CUDA installation, a Python environment's site-packages), which a project

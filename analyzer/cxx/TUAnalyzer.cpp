@@ -373,6 +373,7 @@ private:
       // another TU; if none has it, the walk cannot follow it (--explain-reach).
       E.Opaque = !Callee->hasBody() && !Callee->isDefaulted();
       E.PureVirtual = Callee->isPureVirtual();
+      E.Exact = callsNamedMethodOnly(Call, FC.function());
       auto [Opens, Closes] = Finder.opensCloses(Callee);
       E.EffectSeen = Opens || Closes;
       E.CalleeName = qualifiedName(Callee);

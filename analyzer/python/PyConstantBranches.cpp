@@ -7,6 +7,7 @@
 #include "PyContext.h"
 #include "PyModeFlags.h"
 #include "PyObjectFacts.h"
+#include "resolve/ArgumentForwarding.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -380,19 +381,29 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   // `**kwargs` may fill it: the caller's own `**kwargs` passed on fills
   // nothing where it is empty.
   CallArgs A = argsOf(S, Call);
+  const auto [F, M] = P.signature(Callee);
+  if (!F || !M)
+    return Out;
+  std::vector<std::string> Names = parameterNames(*M->Src, *F);
+  // Keywords whose keys are known, from a dict a helper returns.
+  std::vector<std::string> Returned;
   bool Conditional = false;
   for (TSNode N : A.Positional) {
     if (is(N, "list_splat") || (is(N, "dictionary_splat") && Conditional))
       return Out;
-    if (is(N, "dictionary_splat")) {
-      if (!passesOwnKwargs(Caller, N))
-        return Out;
-      Conditional = true;
+    if (!is(N, "dictionary_splat"))
+      continue;
+    if (auto Keys = returnedKeywords(Caller, N)) {
+      Returned.insert(Returned.end(), Keys->begin(), Keys->end());
+      continue;
     }
+    if (!passesOwnKwargs(Caller, N))
+      return Out;
+    Conditional = true;
   }
-  const auto [F, M] = P.signature(Callee);
-  if (!F || !M)
-    return Out;
+  for (const auto &K : Returned)
+    if (auto It = std::find(Names.begin(), Names.end(), K); It != Names.end())
+      Bound.insert(static_cast<unsigned>(It - Names.begin()));
   for (ConstArg C : parameterDefaultFacts(*F, *M->Src))
     if (!Bound.count(C.Index)) {
       C.IfKwargsEmpty = Conditional;
@@ -400,10 +411,13 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
     }
   // The callee's own `**kwargs` holds the keywords no parameter takes.
   if (takesKwargs(*F)) {
-    std::vector<std::string> Names = parameterNames(*M->Src, *F);
-    bool Extra = std::any_of(A.Keywords.begin(), A.Keywords.end(), [&](const auto &K) {
-      return std::find(Names.begin(), Names.end(), K.first) == Names.end();
-    });
+    auto unnamed = [&](std::string_view K) {
+      return std::find(Names.begin(), Names.end(), K) == Names.end();
+    };
+    bool Extra =
+        std::any_of(A.Keywords.begin(), A.Keywords.end(),
+                    [&](const auto &K) { return unnamed(K.first); }) ||
+        std::any_of(Returned.begin(), Returned.end(), [&](const auto &K) { return unnamed(K); });
     ConstArg Kwargs{KwargsParam};
     Kwargs.Truthy = Extra;
     Kwargs.IfKwargsEmpty = Conditional && !Extra;

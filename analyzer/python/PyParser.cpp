@@ -376,6 +376,10 @@ bool splatEntries(const PySource &S, TSNode Name,
       } else if (is(Up, "dictionary_splat") ||
                  (is(Up, "keyword_argument") && ts_node_eq(field(Up, "name"), N))) {
         // `**name`, or `name=` naming a parameter
+      } else if (is(Up, "return_statement") ||
+                 ((is(Up, "expression_list") || is(Up, "tuple")) &&
+                  is(ts_node_parent(Up), "return_statement"))) {
+        // handed back: nothing here runs after it
       } else {
         // A parameter of that name, a store, a mutation, a hand-over or a
         // binding of another form; reading one entry (`name["k"]`) is fine.
@@ -395,6 +399,12 @@ bool splatEntries(const PySource &S, TSNode Name,
 
 } // namespace
 
+bool keywordEntries(const PySource &S, TSNode E,
+                    std::vector<std::pair<std::string_view, TSNode>> &Out) {
+  E = unparen(E);
+  return is(E, "identifier") ? splatEntries(S, E, Out) : literalEntries(S, E, Out);
+}
+
 CallArgs argsOf(const PySource &S, TSNode Call) {
   CallArgs A;
   TSNode List = field(Call, "arguments");
@@ -410,9 +420,7 @@ CallArgs argsOf(const PySource &S, TSNode Call) {
     }
     std::vector<std::pair<std::string_view, TSNode>> Entries;
     TSNode Splatted = is(C, "dictionary_splat") ? ts_node_named_child(C, 0) : TSNode{};
-    if (is(Splatted, "identifier") && splatEntries(S, Splatted, Entries))
-      A.Keywords.insert(A.Keywords.end(), Entries.begin(), Entries.end());
-    else if (!ts_node_is_null(Splatted) && literalEntries(S, Splatted, Entries))
+    if (!ts_node_is_null(Splatted) && keywordEntries(S, Splatted, Entries))
       A.Keywords.insert(A.Keywords.end(), Entries.begin(), Entries.end());
     else
       A.Positional.push_back(C);

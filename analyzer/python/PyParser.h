@@ -111,6 +111,11 @@ struct CallArgs {
   TSNode keyword(std::string_view Name) const;
 };
 CallArgs argsOf(const PySource &S, TSNode Call);
+// The entries of a dict E writes out (`{"q": q}`, `dict(q=q)`), or of the
+// one a name E is bound to once in its scope and never changed: what `**E`
+// passes. False when some key is not known from the text.
+bool keywordEntries(const PySource &S, TSNode E,
+                    std::vector<std::pair<std::string_view, TSNode>> &Out);
 
 // The function definition or lambda nearest above N; null at module level.
 TSNode enclosingFunction(TSNode N);

@@ -149,6 +149,103 @@ unsigned positionalParameters(const PyFunctionDef &F) {
   return Count;
 }
 
+namespace {
+
+// Whether Name, in the code of Caller's function (nested functions
+// included), is bound once (by an assignment or an unpacking) and otherwise
+// only splatted with `**` or read by key: nothing adds a key to the dict it
+// holds or hands it on.
+bool onlySplatted(const PyTypes &Caller, std::string_view Name) {
+  const PySource &S = *Caller.M.Src;
+  int Bindings = 0;
+  bool Other = false;
+  std::vector<TSNode> Path;
+  walkWithDepth(Caller.F.body(), [&](TSNode N, unsigned Depth) {
+    Path.resize(Depth);
+    Path.push_back(N);
+    if (Other)
+      return false;
+    if (!is(N, "identifier") || S.text(N) != Name || Depth == 0)
+      return true;
+    TSNode Up = Path[Depth - 1];
+    TSNode Above = Depth >= 2 ? Path[Depth - 2] : TSNode{};
+    if (is(Up, "dictionary_splat"))
+      return true;
+    if ((is(Up, "assignment") && ts_node_eq(field(Up, "left"), N)) ||
+        ((is(Up, "pattern_list") || is(Up, "tuple_pattern")) && is(Above, "assignment") &&
+         ts_node_eq(field(Above, "left"), Up))) {
+      ++Bindings;
+      return true;
+    }
+    Other = !(is(Up, "subscript") && ts_node_eq(field(Up, "value"), N) &&
+              !(is(Above, "assignment") && ts_node_eq(field(Above, "left"), Up)) &&
+              !is(Above, "augmented_assignment") && !is(Above, "delete_statement"));
+    return true;
+  });
+  return !Other && Bindings == 1;
+}
+
+} // namespace
+
+std::optional<std::vector<std::string>> returnedKeywords(const PyTypes &Caller, TSNode Splat) {
+  const PySource &S = *Caller.M.Src;
+  TSNode Name = unparen(ts_node_named_child(Splat, 0));
+  if (!is(Splat, "dictionary_splat") || !is(Name, "identifier") ||
+      !onlySplatted(Caller, S.text(Name)))
+    return std::nullopt;
+  auto [Made, Element] = Caller.boundElement(S.text(Name), beginOf(Splat));
+  if (ts_node_is_null(Made))
+    Made = unparen(Caller.onlyBoundExpr(S.text(Name), beginOf(Splat)));
+  if (!is(Made, "call"))
+    return std::nullopt;
+  Callees Cs = calleesOf(Caller, Made);
+  if (Cs.Dynamic || Cs.Keys.size() != 1 || Cs.Keys[0].rfind("py:", 0) != 0 ||
+      !Caller.P.isFunction(Cs.Keys[0].substr(3)))
+    return std::nullopt;
+  const std::string Function = Cs.Keys[0].substr(3);
+  const PyModuleInfo *Mod = Caller.P.moduleOfFunction(Function);
+  const PyFunctionDef *Def = Caller.P.function(Function);
+  if (!Def || !Mod || Def->IsModuleBody)
+    return std::nullopt;
+  const PySource &Home = *Caller.P.tree(*Mod).Src;
+  std::optional<std::vector<std::string>> Keys;
+  bool Known = true;
+  walk(Def->body(), [&](TSNode N) {
+    if (!Known)
+      return false;
+    if (is(N, "yield")) {
+      Known = false; // a generator: calling it returns no dict
+      return false;
+    }
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = unparen(ts_node_named_child(N, 0));
+    if (Element >= 0) {
+      auto Parts =
+          is(V, "expression_list") || is(V, "tuple") ? namedChildren(V) : std::vector<TSNode>{};
+      if (static_cast<size_t>(Element) >= Parts.size() ||
+          std::any_of(Parts.begin(), Parts.end(), [](TSNode P) { return is(P, "list_splat"); })) {
+        Known = false;
+        return false;
+      }
+      V = Parts[Element];
+    }
+    std::vector<std::pair<std::string_view, TSNode>> Entries;
+    if (ts_node_is_null(V) || !keywordEntries(Home, V, Entries)) {
+      Known = false;
+      return false;
+    }
+    std::vector<std::string> These;
+    for (const auto &E : Entries)
+      These.emplace_back(E.first);
+    std::sort(These.begin(), These.end());
+    Known = !Keys || *Keys == These;
+    Keys = std::move(These);
+    return false;
+  });
+  return Known ? Keys : std::nullopt;
+}
+
 std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const std::string &Callee,
                                                   TSNode Call) {
   std::vector<ForwardedArgument> Out;

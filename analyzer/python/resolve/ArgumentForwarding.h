@@ -9,6 +9,7 @@
 
 #include "../PyTypes.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ struct ForwardedArgument {
 // Callee itself.
 std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const std::string &Callee,
                                                   TSNode Call);
+
+// The keywords `**name` (Splat) passes where name holds what a project
+// function returns, or one element of the tuple it returns (`call_args, n =
+// prepare(q)` then `decode(**call_args)`): a dict written out in every
+// return, all with the same keys. Nothing when some return gives anything
+// else, or the function cannot be told.
+std::optional<std::vector<std::string>> returnedKeywords(const PyTypes &Caller, TSNode Splat);
 
 // The number of parameters of F that a positional argument can bind: those
 // before `*args` or a bare `*` (`self` not counted where callers do not
