@@ -371,6 +371,24 @@ bool dereferencedBefore(const PyTypes &T, std::string_view Name, TSNode Use) {
   });
 }
 
+// A closure's free variable Name that its enclosing function (Outer) binds
+// once, to a literal, and no function nested there rebinds through
+// `nonlocal`: whenever the closure runs, it reads that literal.
+std::optional<ConstArg> closureLiteral(const PyTypes &Outer, std::string_view Name) {
+  std::vector<TSNode> Bound = Outer.everyBoundExpr(Name);
+  if (Bound.size() != 1 || ts_node_is_null(Bound.front()))
+    return std::nullopt;
+  const PySource &S = *Outer.M.Src;
+  bool Rebound = false;
+  walkWithDepth(Outer.F.body(), [&](TSNode N, unsigned) {
+    if (is(N, "nonlocal_statement"))
+      for (TSNode Id : namedChildren(N))
+        Rebound |= S.text(Id) == Name;
+    return !Rebound;
+  });
+  return Rebound ? std::nullopt : literalArgument(S, Bound.front(), 0);
+}
+
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   E = unparen(E);
   Obj Out;
@@ -432,8 +450,13 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     Out.Self = Base.attr(std::string(S.text(field(E, "attribute"))));
     return Out;
   }
-  if (!is(E, "identifier") || T.closureScope(S.text(E)))
+  if (!is(E, "identifier"))
     return Out;
+  if (const PyTypes *Outer = T.closureScope(S.text(E))) {
+    if (auto L = closureLiteral(*Outer, S.text(E)))
+      Out.Self = *L;
+    return Out;
+  }
   std::string_view Name = S.text(E);
   unsigned Use = std::min(At, beginOf(E));
   // A name's value depends only on its binding and the uses of it between

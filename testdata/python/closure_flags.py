@@ -48,3 +48,48 @@ def main(x):
     unguarded_config(x, single_run=True)
     guarded_once(x, single_run=True, warm=True)
     rebound_flag(x)
+
+
+# The constant a closure passes is rebound before the capture (by the
+# closure's own `nonlocal`, or a second binding): unknown, still reported.
+def decode(query, lens=None, max_len=None):
+    if lens is not None and max_len is None:
+        max_len = int(lens.max().item())  # expected-error {{sync-tensor-read}}
+    return query
+
+
+def decode_twice(query, lens=None, max_len=None):
+    if lens is not None and max_len is None:
+        lens.cpu()  # expected-error {{sync-device-to-host-copy}}
+    return query
+
+
+def test_rebound(query, lens):
+    max_len = 8
+
+    def reset():
+        nonlocal max_len
+        max_len = None
+
+    def launch():
+        return decode(query, lens=lens, max_len=max_len)
+
+    reset()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        launch()
+    return g
+
+
+def test_bound_twice(query, lens, ragged):
+    limit = 8
+    if ragged:
+        limit = None
+
+    def launch():
+        return decode_twice(query, lens, limit)
+
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        launch()
+    return g

@@ -47,3 +47,26 @@ def main(x):
         other_config(x, i)
     benchmark_config(x, single_run=True)
     benchmark_config(x)
+
+
+# A closure passes its enclosing function's constants on: bound once, to a
+# literal (also by unpacking a tuple of literals), they fill the callee's
+# optional parameters, whose inference path never runs.
+def decode(query, lens=None, max_len=None):
+    if lens is not None and max_len is None:
+        max_len = int(lens.max().item())
+    return query
+
+
+def test_ragged_replay(query, lens):
+    batch, max_len = 4, 8
+    capped = 8
+
+    def launch():
+        decode(query, lens=lens, max_len=max_len)
+        return decode(query, lens, capped)
+
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        launch()
+    return g, batch
