@@ -160,8 +160,61 @@ std::string closureParameter(const PyTypes &T, TSNode Id) {
 // function's parameter there (or `x.attr` of one, as the caller passed it), and `MODE`, `mode =
 // is_mode_enabled()`, `is_mode_enabled()` for a module global (PyModeFlags.h); Holds says which way
 // the test went. `a and b` that held, or `a or b` that failed, tests each.
-void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out,
-             int Depth = 0) {
+void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth = 0);
+
+// A local flag bound more than once (`call_sync = False`, then `call_sync =
+// non_blocking is None` under `if has_device:`): it is truthy only where one
+// of its bindings that may give a truthy value ran, so the tests every such
+// binding runs under (and its own value's, when it is a test) hold wherever
+// the flag does. Nothing when some binding is of another form (a loop
+// target, `with ... as`, an augmented assignment) or a nested function
+// rebinds the name.
+std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNode Name, int Depth) {
+  const PySource &S = *T.M.Src;
+  std::string_view Text = S.text(Name);
+  std::vector<TSNode> Bound = T.everyBoundExpr(Text);
+  if (Bound.size() < 2 || T.closureScope(Text))
+    return std::nullopt;
+  bool Rebound = false;
+  walkWithDepth(T.F.body(), [&](TSNode N, unsigned) {
+    if (is(N, "nonlocal_statement") || is(N, "global_statement"))
+      for (TSNode Id : namedChildren(N))
+        Rebound |= S.text(Id) == Text;
+    return !Rebound;
+  });
+  if (Rebound)
+    return std::nullopt;
+  auto same = [](const ParamTest &A, const ParamTest &B) {
+    return A.Index == B.Index && A.K == B.K && A.Global == B.Global && A.Attr == B.Attr;
+  };
+  std::optional<std::vector<ParamTest>> Common;
+  for (TSNode B : Bound) {
+    if (ts_node_is_null(B))
+      return std::nullopt;
+    if (auto L = literalArgument(S, B, 0); L && !L->Truthy)
+      continue; // False, None, 0, "": never truthy
+    std::vector<ParamTest> Here;
+    enclosingTests(B, T.F.body(), [&](TSNode C, bool H) {
+      testsOf(T, C, H, Here, Depth + 1);
+      return false;
+    });
+    testsOf(T, B, true, Here, Depth + 1);
+    if (!Common) {
+      Common = std::move(Here);
+      continue;
+    }
+    Common->erase(std::remove_if(Common->begin(), Common->end(),
+                                 [&](const ParamTest &A) {
+                                   return std::none_of(
+                                       Here.begin(), Here.end(),
+                                       [&](const ParamTest &X) { return same(A, X); });
+                                 }),
+                  Common->end());
+  }
+  return Common;
+}
+
+void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth) {
   if (lazyInitialisation(T, Cond, Holds))
     Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
   Cond = unparen(Cond);
@@ -189,6 +242,9 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
     else if (TSNode Bound = T.onlyBoundExpr(S.text(Cond), beginOf(Cond));
              Depth < 3 && !ts_node_is_null(Bound))
       testsOf(T, Bound, Holds, Out, Depth + 1);
+    else if (Holds && Depth < 3)
+      if (auto Needed = truthyBindingTests(T, Cond, Depth))
+        Out.insert(Out.end(), Needed->begin(), Needed->end());
     return;
   }
   if (is(Cond, "attribute")) {

@@ -1223,6 +1223,12 @@ Value PyTypes::callValue(TSNode Call) const {
       for (auto Prefix : TorchNonTensor)
         if (startsWith(Q, Prefix))
           return {};
+      // A private module's helpers (`torch._utils._get_available_device_type`)
+      // are no tensor operations unless the table says so; the private
+      // operators on torch itself (`torch._foreach_add`) are.
+      if (std::string_view Rest = std::string_view(Q).substr(6);
+          !Rest.empty() && Rest[0] == '_' && Rest.find('.') != std::string_view::npos)
+        return {};
       if (TorchBool.count(Q))
         return {VK::BoolTensor, ""};
       return {VK::Tensor, ""};
