@@ -511,10 +511,20 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
   // Every decorator runs here, on the function: a project function, or a
   // factory's result (`@factory(x)`).
   std::vector<std::string> Called;
-  for (TSNode D : decoratorsOf(Decorated))
-    for (const auto &K : valueTargets(T, D))
-      if (isProjectFunctionKey(T.P, K) || K.rfind("py:ret:", 0) == 0)
-        Called.push_back(K);
+  const std::vector<TSNode> Decorators = decoratorsOf(Decorated);
+  for (size_t I = 0; I < Decorators.size(); ++I)
+    for (const auto &K : valueTargets(T, Decorators[I])) {
+      bool Project = isProjectFunctionKey(T.P, K);
+      if (!Project && K.rfind("py:ret:", 0) != 0)
+        continue;
+      Called.push_back(K);
+      // What the innermost decorator runs receives the function itself: a
+      // class instance's `__call__(self, fn)` (`@StaticCapture(model=m)`),
+      // which may keep it (`self.function = fn`) for a capture that calls
+      // it later. The outer ones receive what the one below returned.
+      if (I + 1 == Decorators.size())
+        Stores.push_back({Project ? paramKey(K.substr(3), 0) : argumentKey(K, 0), usr(Function)});
+    }
   DecoratorChain C = decoratorChain(T.P, Function);
   for (const auto &[D, Receives] : C.Steps)
     Stores.push_back({paramKey(D, 0), Receives});

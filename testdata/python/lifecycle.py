@@ -41,3 +41,26 @@ def capture_checked(h, n):
         raise ValueError("empty batch")
     h.capture_end()
     return out
+
+
+# A loop index tested by something other than equality, or against a value
+# the loop moves: the capture runs on more than one iteration.
+def capture_first_two(batches):
+    g = torch.cuda.CUDAGraph()
+    for i in range(len(batches)):
+        if i < 2:
+            with torch.cuda.graph(g):  # expected-error {{capture-begin-twice}}
+                model(batches[i])
+        else:
+            g.replay()
+
+
+def capture_at_moving_step(batches, every):
+    g = torch.cuda.CUDAGraph()
+    next_capture = 0
+    for step, batch in enumerate(batches):
+        if step == next_capture:
+            with torch.cuda.graph(g):  # expected-error {{capture-begin-twice}}
+                model(batch)
+            next_capture += every
+        g.replay()

@@ -74,3 +74,22 @@ def capture_op(graph, fused):
         out = model(static_x) + 0
         graph.capture_end()
     return out
+
+
+# A capture on one iteration of a loop (its index pinned by `==`), replays on
+# the others.
+def record_then_replay(batches, warmup):
+    g = torch.cuda.CUDAGraph()
+    for i in range(len(batches)):
+        if i == 0:
+            with torch.cuda.graph(g):
+                model(batches[i])
+        else:
+            g.replay()
+    h = torch.cuda.CUDAGraph()
+    for step, batch in enumerate(batches):
+        if step == warmup and batch is not None:
+            with torch.cuda.graph(h):
+                model(batch)
+        elif step > warmup:
+            h.replay()

@@ -36,6 +36,69 @@ bool exclusive(TSNode A, TSNode B) {
   return false;
 }
 
+// The name a `for` loop counts with: `i` of `for i in range(n)` or of
+// `for i, x in enumerate(xs)`, which takes a different value on every
+// iteration; empty for other loops.
+std::string_view loopIndex(const PySource &S, TSNode Loop) {
+  if (!is(Loop, "for_statement"))
+    return {};
+  TSNode Left = unparen(field(Loop, "left")), Right = unparen(field(Loop, "right"));
+  if (!is(Right, "call"))
+    return {};
+  std::string_view Fn = S.text(field(Right, "function"));
+  if (Fn == "range" && is(Left, "identifier"))
+    return S.text(Left);
+  if (Fn == "enumerate" && (is(Left, "pattern_list") || is(Left, "tuple_pattern")))
+    if (TSNode First = ts_node_named_child(Left, 0); is(First, "identifier"))
+      return S.text(First);
+  return {};
+}
+
+// Whether Cond, holding, pins the loop index Index to one value: `i == 0`,
+// `step == warmup` with `warmup` not bound inside Loop, either way round,
+// or such a test joined by `and`.
+bool pinsIndex(const PySource &S, TSNode Loop, std::string_view Index, TSNode Cond) {
+  Cond = unparen(Cond);
+  if (is(Cond, "boolean_operator") && kind(ts_node_child(Cond, 1)) == "and")
+    return pinsIndex(S, Loop, Index, field(Cond, "left")) ||
+           pinsIndex(S, Loop, Index, field(Cond, "right"));
+  if (!is(Cond, "comparison_operator") || ts_node_child_count(Cond) != 3 ||
+      kind(ts_node_child(Cond, 1)) != "==")
+    return false;
+  TSNode L = unparen(ts_node_child(Cond, 0)), R = unparen(ts_node_child(Cond, 2));
+  auto named = [&](TSNode N) { return is(N, "identifier") && S.text(N) == Index; };
+  TSNode Other = named(L) ? R : named(R) ? L : TSNode{};
+  if (ts_node_is_null(Other))
+    return false;
+  if (is(Other, "integer"))
+    return true;
+  if (!is(Other, "identifier"))
+    return false;
+  // The value compared with must not change from one iteration to the next.
+  bool Rebound = false;
+  walk(field(Loop, "body"), [&](TSNode N) {
+    if ((is(N, "assignment") || is(N, "augmented_assignment")) &&
+        S.text(field(N, "left")) == S.text(Other))
+      Rebound = true;
+    return !Rebound;
+  });
+  return !Rebound;
+}
+
+// Whether Node, inside Loop, runs on one iteration at most: under an `if`
+// whose test pins the loop's index (`if i == 0:` capture, else replay).
+bool onceInLoop(const PySource &S, TSNode Loop, TSNode Node) {
+  std::string_view Index = loopIndex(S, Loop);
+  if (Index.empty())
+    return false;
+  for (TSNode Q = Node, P = ts_node_parent(Node); !ts_node_is_null(P) && !ts_node_eq(Q, Loop);
+       Q = P, P = ts_node_parent(P))
+    if (is(P, "if_statement") && ts_node_eq(field(P, "consequence"), Q) &&
+        pinsIndex(S, Loop, Index, field(P, "condition")))
+      return true;
+  return false;
+}
+
 // Graph object lifecycle in Python: one capture at a time (a capture begun
 // inside another, here or in a function a capture reaches), one capture per
 // graph object unless reset, and the end of an explicit capture_begin() on
@@ -313,7 +376,8 @@ private:
       }
       for (TSNode P = ts_node_parent(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
            P = ts_node_parent(P))
-        if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P))) {
+        if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P)) &&
+            !onceInLoop(Ctx.S, P, R.Node)) {
           std::vector<Note> Notes = {
               {"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}};
           Notes.insert(Notes.end(), Inner.begin(), Inner.end());
