@@ -1270,6 +1270,21 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
   const Rule *R = Rules.find("capture-reach-unknown");
   if (!R)
     return;
+  // The note at Loc, with the chain that reached it or, for a call in the
+  // region itself, where the region began.
+  auto emit = [&](const SourceLoc &Loc, std::string Message, std::string Fix,
+                  const std::vector<Note> &Notes, const SourceLoc &RegionBegin) {
+    Site S;
+    S.RuleId = R->Id;
+    S.Loc = Loc;
+    S.Message = std::move(Message);
+    S.Fix = std::move(Fix);
+    Finding Fd = makeFinding(S, Rules);
+    Fd.Notes = Notes;
+    if (RegionBegin.valid() && Notes.empty())
+      Fd.Notes.push_back({"the capture region begins here", RegionBegin});
+    Out.push_back(std::move(Fd));
+  };
   // One call may have several edges (one per class an attribute may live
   // in); it is unknown when none of them leads anywhere.
   auto report = [&](const std::vector<const CallEdge *> &Edges, const std::vector<Note> &Notes) {
@@ -1286,10 +1301,7 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
     for (const auto &[Loc, Call] : Calls) {
       if (Call.second)
         continue;
-      Site S;
-      S.RuleId = R->Id;
-      S.Loc = Loc;
-      S.Message =
+      std::string Message =
           Call.first->PureVirtual
               ? fmt::format("'{}' is pure virtual and none of the analysed files defines an "
                             "override of it that runs here, so the code it runs under capture "
@@ -1309,11 +1321,7 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
                             "analysed code stores there is a function it can see), so the code "
                             "it runs under capture was not checked",
                             Call.first->CalleeName);
-      Finding Fd = makeFinding(S, Rules);
-      Fd.Notes = Notes;
-      if (Call.first->RegionBegin.valid() && Notes.empty())
-        Fd.Notes.push_back({"the capture region begins here", Call.first->RegionBegin});
-      Out.push_back(std::move(Fd));
+      emit(Loc, std::move(Message), "", Notes, Call.first->RegionBegin);
     }
   };
   // Virtual calls whose overrides in classes never constructed here were
@@ -1339,23 +1347,16 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
         }
         Listed += (Shown++ ? ", '" : "'") + N + "'";
       }
-      Site S;
-      S.RuleId = R->Id;
-      S.Loc = Loc;
-      S.Message = fmt::format(
-          "'{}' is virtual, and {} override{} of it in classes no analysed file constructs ({}) "
-          "{} not followed: an object of such a class made outside the analysed files would run "
-          "code under capture that was not checked",
-          Call.first->CalleeName, Names.size(), Names.size() == 1 ? "" : "s", Listed,
-          Names.size() == 1 ? "was" : "were");
-      S.Fix = "Add the files that construct those classes to the compile database so graphlint "
-              "sees the objects made, or name the overrides that run here in a capture file's "
-              "entry-points so graphlint checks them as captured code.";
-      Finding Fd = makeFinding(S, Rules);
-      Fd.Notes = Notes;
-      if (Call.first->RegionBegin.valid() && Notes.empty())
-        Fd.Notes.push_back({"the capture region begins here", Call.first->RegionBegin});
-      Out.push_back(std::move(Fd));
+      emit(Loc,
+           fmt::format("'{}' is virtual, and {} override{} of it in classes no analysed file "
+                       "constructs ({}) {} not followed: an object of such a class made outside "
+                       "the analysed files would run code under capture that was not checked",
+                       Call.first->CalleeName, Names.size(), Names.size() == 1 ? "" : "s", Listed,
+                       Names.size() == 1 ? "was" : "were"),
+           "Add the files that construct those classes to the compile database so graphlint "
+           "sees the objects made, or name the overrides that run here in a capture file's "
+           "entry-points so graphlint checks them as captured code.",
+           Notes, Call.first->RegionBegin);
     }
   };
   report(Roots, {});
@@ -1379,20 +1380,14 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
     }
     report(Ambient, Chain);
     reportNotMade(Ambient, Chain);
-    for (const auto &[Loc, Call] : Left) {
-      Site S;
-      S.RuleId = R->Id;
-      S.Loc = Loc;
-      S.Message = fmt::format(
-          "which class's '{}' runs here is not known to graphlint (the object comes from the "
-          "caller, and no call on the way says its class), so {} override{} of it in classes the "
-          "program builds {} not checked",
-          Call.first->ParamMethod, Call.second, Call.second == 1 ? "" : "s",
-          Call.second == 1 ? "was" : "were");
-      Finding Fd = makeFinding(S, Rules);
-      Fd.Notes = Chain;
-      Out.push_back(std::move(Fd));
-    }
+    for (const auto &[Loc, Call] : Left)
+      emit(Loc,
+           fmt::format("which class's '{}' runs here is not known to graphlint (the object comes "
+                       "from the caller, and no call on the way says its class), so {} "
+                       "override{} of it in classes the program builds {} not checked",
+                       Call.first->ParamMethod, Call.second, Call.second == 1 ? "" : "s",
+                       Call.second == 1 ? "was" : "were"),
+           "", Chain, SourceLoc{});
   }
 }
 
