@@ -46,6 +46,10 @@ bool decoratedBy(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef 
   return false;
 }
 
+bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
+  return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
+}
+
 namespace {
 
 // What calling an instance of Class runs: nn.Module's forward, or __call__.
@@ -58,10 +62,6 @@ void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string
 
 // Code outside the analysed files: known, not followed, not unknown.
 std::string external(const std::string &Q) { return "ext:" + Q; }
-
-bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
-  return K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3));
-}
 
 // A function some kernel language's decorator makes GPU code
 // (LibrarySemantics.h, makesDeviceKernel).

@@ -102,6 +102,9 @@ bool decoratedBy(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef 
 // What a call may run.
 Callees calleesOf(const PyTypes &T, TSNode Call);
 
+// Whether a callee key names a function of the analysed code (`py:mod.f`).
+bool isProjectFunctionKey(const PyProgram &P, const std::string &K);
+
 // What calling the value of Expr runs: functions, lambdas, partials, bound
 // methods, module instances (their forward/__call__), and the storage keys of
 // parameters and attributes.

@@ -173,16 +173,7 @@ std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNod
   const PySource &S = *T.M.Src;
   std::string_view Text = S.text(Name);
   std::vector<TSNode> Bound = T.everyBoundExpr(Text);
-  if (Bound.size() < 2 || T.closureScope(Text))
-    return std::nullopt;
-  bool Rebound = false;
-  walkWithDepth(T.F.body(), [&](TSNode N, unsigned) {
-    if (is(N, "nonlocal_statement") || is(N, "global_statement"))
-      for (TSNode Id : namedChildren(N))
-        Rebound |= S.text(Id) == Text;
-    return !Rebound;
-  });
-  if (Rebound)
+  if (Bound.size() < 2 || T.closureScope(Text) || declaresName(S, T.F.body(), Text, true))
     return std::nullopt;
   auto same = [](const ParamTest &A, const ParamTest &B) {
     return A.Index == B.Index && A.K == B.K && A.Global == B.Global && A.Attr == B.Attr;

@@ -379,14 +379,9 @@ std::optional<ConstArg> closureLiteral(const PyTypes &Outer, std::string_view Na
   if (Bound.size() != 1 || ts_node_is_null(Bound.front()))
     return std::nullopt;
   const PySource &S = *Outer.M.Src;
-  bool Rebound = false;
-  walkWithDepth(Outer.F.body(), [&](TSNode N, unsigned) {
-    if (is(N, "nonlocal_statement"))
-      for (TSNode Id : namedChildren(N))
-        Rebound |= S.text(Id) == Name;
-    return !Rebound;
-  });
-  return Rebound ? std::nullopt : literalArgument(S, Bound.front(), 0);
+  if (declaresName(S, Outer.F.body(), Name, false))
+    return std::nullopt;
+  return literalArgument(S, Bound.front(), 0);
 }
 
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {

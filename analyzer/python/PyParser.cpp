@@ -370,23 +370,24 @@ bool splatEntries(const PySource &S, TSNode Name,
       if (!is(N, "identifier") || S.text(N) != Text)
         return true;
       TSNode Up = ts_node_parent(N);
-      if (is(Up, "assignment") && ts_node_eq(field(Up, "left"), N)) {
+      switch (dictUse(N, Up, ts_node_parent(Up))) {
+      case DictUse::Binds:
         ++Bindings;
         Bound = field(Up, "right");
-      } else if (is(Up, "dictionary_splat") ||
-                 (is(Up, "keyword_argument") && ts_node_eq(field(Up, "name"), N))) {
-        // `**name`, or `name=` naming a parameter
-      } else if (is(Up, "return_statement") ||
-                 ((is(Up, "expression_list") || is(Up, "tuple")) &&
-                  is(ts_node_parent(Up), "return_statement"))) {
-        // handed back: nothing here runs after it
-      } else {
-        // A parameter of that name, a store, a mutation, a hand-over or a
-        // binding of another form; reading one entry (`name["k"]`) is fine.
-        TSNode Above = ts_node_parent(Up);
-        Escapes = !(is(Up, "subscript") && ts_node_eq(field(Up, "value"), N) &&
-                    !(is(Above, "assignment") && ts_node_eq(field(Above, "left"), Up)) &&
-                    !is(Above, "augmented_assignment") && !is(Above, "delete_statement"));
+        break;
+      // `**name`, `name=` naming a parameter, reading one entry, and handing
+      // it back (nothing here runs after that) leave the dict as written.
+      case DictUse::Splats:
+      case DictUse::NamesKeyword:
+      case DictUse::HandsBack:
+      case DictUse::ReadsEntry:
+        break;
+      // A parameter of that name, a store, a mutation, a hand-over or a
+      // binding of another form.
+      case DictUse::Unpacks:
+      case DictUse::Other:
+        Escapes = true;
+        break;
       }
       return true;
     });
@@ -398,6 +399,37 @@ bool splatEntries(const PySource &S, TSNode Name,
 }
 
 } // namespace
+
+DictUse dictUse(TSNode N, TSNode Up, TSNode Above) {
+  if (is(Up, "assignment") && ts_node_eq(field(Up, "left"), N))
+    return DictUse::Binds;
+  if ((is(Up, "pattern_list") || is(Up, "tuple_pattern")) && is(Above, "assignment") &&
+      ts_node_eq(field(Above, "left"), Up))
+    return DictUse::Unpacks;
+  if (is(Up, "dictionary_splat"))
+    return DictUse::Splats;
+  if (is(Up, "keyword_argument") && ts_node_eq(field(Up, "name"), N))
+    return DictUse::NamesKeyword;
+  if (is(Up, "return_statement") ||
+      ((is(Up, "expression_list") || is(Up, "tuple")) && is(Above, "return_statement")))
+    return DictUse::HandsBack;
+  if (is(Up, "subscript") && ts_node_eq(field(Up, "value"), N) &&
+      !(is(Above, "assignment") && ts_node_eq(field(Above, "left"), Up)) &&
+      !is(Above, "augmented_assignment") && !is(Above, "delete_statement"))
+    return DictUse::ReadsEntry;
+  return DictUse::Other;
+}
+
+bool declaresName(const PySource &S, TSNode Root, std::string_view Name, bool OrGlobal) {
+  bool Declared = false;
+  walkWithDepth(Root, [&](TSNode N, unsigned) {
+    if (is(N, "nonlocal_statement") || (OrGlobal && is(N, "global_statement")))
+      for (TSNode Id : namedChildren(N))
+        Declared |= S.text(Id) == Name;
+    return !Declared;
+  });
+  return Declared;
+}
 
 bool keywordEntries(const PySource &S, TSNode E,
                     std::vector<std::pair<std::string_view, TSNode>> &Out) {

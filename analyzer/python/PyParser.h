@@ -117,6 +117,19 @@ CallArgs argsOf(const PySource &S, TSNode Call);
 bool keywordEntries(const PySource &S, TSNode E,
                     std::vector<std::pair<std::string_view, TSNode>> &Out);
 
+// How an identifier N (with its parent Up and grandparent Above) uses the
+// dict it names, as `**name` needs to know: bound by an assignment
+// (`name = {...}`) or by unpacking (`name, n = f()`), splatted (`**name`),
+// the name of a keyword (`f(name=x)`), handed back by a return, one entry
+// read (`name["k"]`), or anything else (a store into it, a mutation, a
+// hand-over to a call).
+enum class DictUse { Binds, Unpacks, Splats, NamesKeyword, HandsBack, ReadsEntry, Other };
+DictUse dictUse(TSNode N, TSNode Up, TSNode Above);
+
+// Whether Root, or a function nested in it, declares Name `nonlocal` (or,
+// with OrGlobal, `global`): a binding of it there may not be the only one.
+bool declaresName(const PySource &S, TSNode Root, std::string_view Name, bool OrGlobal);
+
 // The function definition or lambda nearest above N; null at module level.
 TSNode enclosingFunction(TSNode N);
 

@@ -15,8 +15,8 @@ namespace {
 constexpr unsigned MaxDepth = 3;
 
 // A call in a function's own code that hands on its `*args` (after Leading
-// positional arguments of its own) or its `**kwargs` (beside the keywords
-// in Named), and the project functions it may run.
+// positional arguments of its own) or its `**kwargs`, and the project
+// functions it may run.
 struct ForwardCall {
   std::vector<std::string> Callees;
   unsigned Leading = 0;
@@ -67,18 +67,20 @@ const std::vector<ForwardCall> &forwardsOf(const PyTypes &Caller, const std::str
     return It->second;
   std::vector<ForwardCall> &Out = Memo[Function];
   const PyProgram &P = Caller.P;
-  const PyFunctionDef *Def = P.functionIndex(Function);
-  if (!Def || Def->IsModuleBody || Cache.Depth > 2)
+  // Its signature says whether it takes `*args` or `**kwargs`; only then is
+  // its body read (and an edit of the body redoes this reader).
+  const auto [Sig, SigMod] = P.signature(Function);
+  if (!Sig || !SigMod || Sig->IsModuleBody || Cache.Depth > 2)
+    return Out;
+  if (SplatNames Own = splatNames(*SigMod->Src, *Sig); Own.Varargs.empty() && Own.Kwargs.empty())
     return Out;
   const PyModuleInfo *Mod = P.moduleOfFunction(Function);
-  Def = P.function(Function);
+  const PyFunctionDef *Def = P.function(Function);
   if (!Def || !Mod)
     return Out;
   const PyModuleInfo &Home = P.tree(*Mod);
   const PySource &S = *Home.Src;
   const SplatNames Own = splatNames(S, *Def);
-  if (Own.Varargs.empty() && Own.Kwargs.empty())
-    return Out;
   std::vector<std::pair<TSNode, ForwardCall>> Found;
   walk(Def->body(), [&](TSNode N) {
     if (!is(N, "call"))
@@ -113,7 +115,7 @@ const std::vector<ForwardCall> &forwardsOf(const PyTypes &Caller, const std::str
   for (auto &[Call, W] : Found) {
     Callees Cs = calleesOf(*Scope, Call);
     for (const auto &K : Cs.Keys)
-      if (K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3)))
+      if (isProjectFunctionKey(P, K))
         W.Callees.push_back(K.substr(3));
     if (!Cs.SelfMethod.empty() && !Def->ClassQName.empty())
       for (auto &M : P.dispatch(Def->ClassQName, Cs.SelfMethod, false))
@@ -167,19 +169,20 @@ bool onlySplatted(const PyTypes &Caller, std::string_view Name) {
       return false;
     if (!is(N, "identifier") || S.text(N) != Name || Depth == 0)
       return true;
-    TSNode Up = Path[Depth - 1];
-    TSNode Above = Depth >= 2 ? Path[Depth - 2] : TSNode{};
-    if (is(Up, "dictionary_splat"))
-      return true;
-    if ((is(Up, "assignment") && ts_node_eq(field(Up, "left"), N)) ||
-        ((is(Up, "pattern_list") || is(Up, "tuple_pattern")) && is(Above, "assignment") &&
-         ts_node_eq(field(Above, "left"), Up))) {
+    switch (dictUse(N, Path[Depth - 1], Depth >= 2 ? Path[Depth - 2] : TSNode{})) {
+    case DictUse::Binds:
+    case DictUse::Unpacks:
       ++Bindings;
-      return true;
+      break;
+    case DictUse::Splats:
+    case DictUse::ReadsEntry:
+      break;
+    case DictUse::NamesKeyword:
+    case DictUse::HandsBack:
+    case DictUse::Other:
+      Other = true;
+      break;
     }
-    Other = !(is(Up, "subscript") && ts_node_eq(field(Up, "value"), N) &&
-              !(is(Above, "assignment") && ts_node_eq(field(Above, "left"), Up)) &&
-              !is(Above, "augmented_assignment") && !is(Above, "delete_statement"));
     return true;
   });
   return !Other && Bindings == 1;
@@ -199,8 +202,7 @@ std::optional<std::vector<std::string>> returnedKeywords(const PyTypes &Caller, 
   if (!is(Made, "call"))
     return std::nullopt;
   Callees Cs = calleesOf(Caller, Made);
-  if (Cs.Dynamic || Cs.Keys.size() != 1 || Cs.Keys[0].rfind("py:", 0) != 0 ||
-      !Caller.P.isFunction(Cs.Keys[0].substr(3)))
+  if (Cs.Dynamic || Cs.Keys.size() != 1 || !isProjectFunctionKey(Caller.P, Cs.Keys[0]))
     return std::nullopt;
   const std::string Function = Cs.Keys[0].substr(3);
   const PyModuleInfo *Mod = Caller.P.moduleOfFunction(Function);
