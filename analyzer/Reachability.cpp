@@ -685,6 +685,26 @@ private:
       for (const auto &C : TU.BuiltClasses)
         BuiltIn[C].insert(TU.File);
     }
+    // Test modules, and the helpers only tests import: code that runs only in
+    // the programs of the tests importing it.
+    std::map<std::string, std::vector<std::string>> Importers;
+    for (const auto &TU : TUs)
+      for (const auto &F : TU.ImportedFiles)
+        Importers[F].push_back(TU.File);
+    auto isPython = [](const std::string &F) {
+      return F.size() > 3 && F.compare(F.size() - 3, 3, ".py") == 0;
+    };
+    for (const auto &TU : TUs)
+      if (isTestFile(TU.File) || TU.File.substr(TU.File.rfind('/') + 1) == "conftest.py")
+        TestOnly.insert(TU.File);
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (const auto &[File, By] : Importers)
+        if (isPython(File) && TUByFile.count(File) && !TestOnly.count(File) &&
+            std::all_of(By.begin(), By.end(),
+                        [&](const std::string &I) { return TestOnly.count(I) > 0; }))
+          Grew |= TestOnly.insert(File).second;
+    }
     for (const auto &[Class, Files] : BuiltIn) {
       BuiltAnywhere.insert(Class);
       if (std::all_of(Files.begin(), Files.end(),
@@ -700,7 +720,8 @@ private:
   const std::set<std::string> &hiddenInFile(const std::string &File) const {
     auto [Memo, New] = HiddenInFileMemo.try_emplace(File);
     std::set<std::string> &Hidden = Memo->second;
-    if (New && !LeafOnly.empty() && TUByFile.count(File) && !Imported.count(File)) {
+    if (New && (!LeafOnly.empty() || !TestOnly.empty()) && TUByFile.count(File) &&
+        !Imported.count(File)) {
       std::set<std::string> Program;
       std::vector<std::string> Todo = {File};
       for (std::string Dir = File; Dir.rfind('/') != std::string::npos && Dir.rfind('/') > 0;) {
@@ -719,6 +740,9 @@ private:
         if (std::none_of(Files.begin(), Files.end(),
                          [&](const std::string &F) { return Program.count(F); }))
           Hidden.insert(Class);
+      for (const auto &Test : TestOnly)
+        if (!Program.count(Test))
+          Hidden.insert(hiddenFileKey(Test));
     }
     return Hidden;
   }
@@ -731,7 +755,7 @@ private:
   int hiddenFor(const CallEdge &Root) const {
     const std::string &File = Root.Loc.File;
     auto TU = TUByFile.find(File);
-    if (LeafOnly.empty() || TU == TUByFile.end())
+    if ((LeafOnly.empty() && TestOnly.empty()) || TU == TUByFile.end())
       return 0;
     std::string Owner;
     for (const auto &F : TU->second->Functions)
@@ -784,6 +808,8 @@ private:
       Hidden.emplace();
       for (const auto &[Class, Files] : LeafOnly)
         Hidden->insert(Class);
+      for (const auto &Test : TestOnly)
+        Hidden->insert(hiddenFileKey(Test));
     }
     auto [Id, New] = HiddenIds.emplace(std::move(*Hidden), static_cast<int>(HiddenSets.size()));
     if (New)
@@ -791,12 +817,18 @@ private:
     return HiddenOfFunction[MemoKey] = Id->second;
   }
 
-  // Whether no instance able to run method T exists in a program that cannot
-  // meet the classes Hidden: every class running it that anything builds is
-  // hidden.
+  // Whether T cannot run in a program that cannot meet Hidden: T is code of
+  // a hidden test file, or a method no instance of which exists there (every
+  // class running it that anything builds is hidden).
   bool hiddenMethod(const std::string &T, const std::set<std::string> &Hidden) const {
     if (Hidden.empty())
       return false;
+    // Code a test file defines runs only in that test's program: its
+    // functions, handed to library code (a step function given to a
+    // schedule), never reach a capture the test's program cannot run.
+    if (auto F = ByUsr.find(T);
+        F != ByUsr.end() && Hidden.count(hiddenFileKey(F->second->Loc.File)))
+      return true;
     bool AnyBuilt = false;
     for (const auto &C : Classes.runners(T)) {
       if (!BuiltAnywhere.count(C))
@@ -1239,6 +1271,9 @@ private:
   // Programs (learnPrograms).
   std::map<std::string, const TUSummary *> TUByFile;
   std::set<std::string> Imported, BuiltAnywhere;
+  // Python test modules and the modules only they import (learnPrograms).
+  std::set<std::string> TestOnly;
+  static std::string hiddenFileKey(const std::string &File) { return "file:" + File; }
   std::map<std::string, std::set<std::string>> LeafOnly;
   mutable std::map<std::string, int> HiddenOfFunction;
   // A script's program is walked once, however many captures its callers

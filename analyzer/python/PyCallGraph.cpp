@@ -21,6 +21,10 @@ std::string attrKey(const std::string &Class, const std::string &Attr) {
   return "py:attr:" + Class + "." + Attr;
 }
 
+std::string attrSubclassKey(const std::string &Class, const std::string &Attr) {
+  return "py:attr:" + Class + ":sub." + Attr;
+}
+
 std::string yieldKey(const std::string &Function) { return "py:yield:" + Function; }
 
 std::string returnKey(const std::string &Function) { return pyReturnKey(usr(Function)); }
@@ -114,8 +118,10 @@ std::vector<std::string> receiverClasses(const PyTypes &T, TSNode Obj, bool *Exa
 }
 
 // A callable kept in attribute Attr of an instance of Class. A store is kept
-// under the assigning class and each of its ancestors, so looking under Class
-// and its ancestors finds what Class, its bases and its subclasses assign.
+// under the receiver's class and, as a subclass's, under each of its
+// ancestors, so looking under Class, its ancestors and Class's subclass
+// stores finds what Class, its bases and its subclasses assign, and not
+// what a sibling class assigns.
 // Read at Use: before its function's own later store, without that store.
 // Nor does it see what a base's method stores when that method never runs on
 // Class's instances (overridden without a super() call on to it).
@@ -145,6 +151,10 @@ void addAttrTargets(const PyTypes &T, const std::string &Class, const std::strin
           Unseen.push_back(C + "." + Method);
     Out.push_back(Unseen.empty() ? attrKey(C, Attr) : beforeOwnStoreKey(attrKey(C, Attr), Unseen));
   }
+  std::vector<std::string> Unseen = Apart;
+  Unseen.insert(Unseen.end(), Later.begin(), Later.end());
+  const std::string Sub = attrSubclassKey(Class, Attr);
+  Out.push_back(Unseen.empty() ? Sub : beforeOwnStoreKey(Sub, Unseen));
 }
 
 // Whether another class's method of this name may run instead of F on some
@@ -1121,12 +1131,13 @@ void collectStores(const PyTypes &T, TSNode N,
     std::vector<std::string> Keys;
     for (const auto &Class : Classes)
       for (const auto &C : T.P.ancestors(Class)) {
+        std::string Base = C == Class ? attrKey(C, Attr) : attrSubclassKey(C, Attr);
         if (!Apart) {
-          Keys.push_back(attrKey(C, Attr));
+          Keys.push_back(std::move(Base));
           continue;
         }
-        std::string Own = ownStoreKey(attrKey(C, Attr), Name);
-        Out.push_back({attrKey(C, Attr), Own});
+        std::string Own = ownStoreKey(Base, Name);
+        Out.push_back({Base, Own});
         Keys.push_back(std::move(Own));
       }
     store(Keys, Value);

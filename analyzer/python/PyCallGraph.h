@@ -20,8 +20,13 @@ namespace graphsafe::lint::py {
 std::string usr(const std::string &QualName);
 // What callers pass for parameter Index of Function.
 std::string paramKey(const std::string &Function, unsigned Index);
-// What any method of Class assigns to self.Attr.
+// What the code assigns to Attr of instances of Class, in Class's own
+// methods or on receivers known to be of Class.
 std::string attrKey(const std::string &Class, const std::string &Attr);
+// What the same stores on instances of Class's subclasses assign. Kept apart
+// from attrKey so that a class reads its bases' stores and its subclasses',
+// never its siblings' (two subclasses of one base both setting self.model).
+std::string attrSubclassKey(const std::string &Class, const std::string &Attr);
 // What the generator Function yields: `with Function(...) as f` binds it
 // when Function is a @contextmanager.
 std::string yieldKey(const std::string &Function);

@@ -1,6 +1,7 @@
 #include "PyModule.h"
 
 #include "PyParts.h"
+#include "TorchApi.h"
 #include "resolve/ImportSystem.h"
 
 #include <algorithm>
@@ -163,6 +164,12 @@ std::set<std::string, std::less<>> globalsOf(const PySource &S, TSNode Body) {
 // of the index, so a body edit that changes only them keeps the module's
 // interface, and every other module's result.
 std::optional<std::string> constructorSpelling(const PySource &S, TSNode Call) {
+  // `Block(cfg).to(device)`: the module set-up returns the module.
+  for (TSNode Fn = unparen(field(Call, "function"));
+       is(Fn, "attribute") && moduleReturnsItself(S.text(field(Fn, "attribute"))) &&
+       is(unparen(field(Fn, "object")), "call");
+       Fn = unparen(field(Call, "function")))
+    Call = unparen(field(Fn, "object"));
   std::string Callee = dotted(S, field(Call, "function"));
   std::string Last = Callee.substr(Callee.rfind('.') + 1);
   if (Last.empty() || !std::isupper(static_cast<unsigned char>(Last[0])))
@@ -208,6 +215,10 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   // the class objects the returns hold.
   std::map<std::string, std::vector<TSNode>, std::less<>> LocalValues;
   std::vector<TSNode> Returned;
+  // The elements of each tuple returned; a return of anything else (a bare
+  // `return`, a call) leaves the positions unknown.
+  std::vector<std::vector<TSNode>> TupleReturns;
+  bool OtherThanTuples = false;
   auto otherBinding = [&](TSNode Target) {
     walk(Target, [&](TSNode I) {
       if (is(I, "identifier"))
@@ -245,6 +256,10 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
     Returned.push_back(V);
+    if (is(V, "expression_list") || is(V, "tuple"))
+      TupleReturns.push_back(namedChildren(V));
+    else
+      OtherThanTuples = true;
     bool Plain = is(V, "identifier") &&
                  ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) ||
                   NestedDefs.count(S.text(V)));
@@ -261,11 +276,43 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
           F.ReturnsParams.push_back(I);
     return false;
   });
+  auto builtLocal = [&](std::string_view Name) -> const std::vector<std::string> * {
+    auto It = LocalsBuilt.find(Name);
+    if (It == LocalsBuilt.end() || LocalsOther.count(Name) ||
+        std::find(Params.begin(), Params.end(), Name) != Params.end())
+      return nullptr;
+    return &It->second;
+  };
   for (const auto &Name : LocalsReturned)
-    if (auto It = LocalsBuilt.find(Name);
-        It != LocalsBuilt.end() && !LocalsOther.count(Name) &&
-        std::find(Params.begin(), Params.end(), Name) == Params.end())
-      F.ReturnsBuilt.insert(F.ReturnsBuilt.end(), It->second.begin(), It->second.end());
+    if (const auto *Built = builtLocal(Name))
+      F.ReturnsBuilt.insert(F.ReturnsBuilt.end(), Built->begin(), Built->end());
+  // `model = Net().cuda(); ...; return model, optimizer`: what each position
+  // holds, where every return builds it.
+  const size_t Arity = TupleReturns.empty() ? 0 : TupleReturns.front().size();
+  if (!OtherThanTuples && std::all_of(TupleReturns.begin(), TupleReturns.end(),
+                                      [&](const auto &T) { return T.size() == Arity; })) {
+    F.ReturnsElementsBuilt.assign(Arity, {});
+    for (size_t I = 0; I < Arity; ++I) {
+      std::vector<std::string> Classes;
+      bool Known = true;
+      for (const auto &T : TupleReturns) {
+        TSNode E = unparen(T[I]);
+        std::optional<std::string> Built;
+        const std::vector<std::string> *Local =
+            is(E, "identifier") ? builtLocal(S.text(E)) : nullptr;
+        if (is(E, "call") && (Built = constructorSpelling(S, E)))
+          Classes.push_back(*Built);
+        else if (Local)
+          Classes.insert(Classes.end(), Local->begin(), Local->end());
+        else
+          Known = false;
+      }
+      if (Known)
+        F.ReturnsElementsBuilt[I] = std::move(Classes);
+    }
+    while (!F.ReturnsElementsBuilt.empty() && F.ReturnsElementsBuilt.back().empty())
+      F.ReturnsElementsBuilt.pop_back();
+  }
   std::function<void(TSNode, int)> classSpellings = [&](TSNode E, int Depth) {
     E = unparen(E);
     if (ts_node_is_null(E) || Depth > 4)

@@ -34,6 +34,10 @@ struct PyFunctionDef {
   // parameters it returns as they are (`return f`).
   std::vector<std::string> ReturnsBuilt;
   std::vector<unsigned> ReturnsParams;
+  // Where every return gives a tuple of one length (`return model, opt`):
+  // for each position, the callees spelled as ReturnsBuilt has them, empty
+  // where some return's element is anything else.
+  std::vector<std::vector<std::string>> ReturnsElementsBuilt;
   // The names its returns may hold as class objects, as spelled: a class
   // named, a `partial` of one, either side of `x if c else y`, through the
   // locals they are bound to (`mixer_cls = partial(mha_cls, ...); return

@@ -54,6 +54,10 @@ const std::vector<std::string_view> TorchNonTensor = {
     "torch.iinfo",       "torch.library.",       "torch._dynamo.",
     "torch.fx.",         "torch.export.",        "torch.hub.",
     "torch.save",        "torch.load",           "torch.use_deterministic_algorithms"};
+// torch's submodules whose functions compute tensors.
+const std::set<std::string, std::less<>> TensorSubmodules = {
+    "linalg", "fft", "special", "sparse", "nested", "masked", "functional", "Tensor"};
+
 const std::set<std::string, std::less<>> TorchBool = {
     "torch.eq",          "torch.ne",          "torch.gt",         "torch.lt",
     "torch.ge",          "torch.le",          "torch.isnan",      "torch.isinf",
@@ -162,6 +166,7 @@ void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
           Binding &B = Bindings[std::string(M.Src->text(Name))].back();
           B.Expr = E;
           B.Element = static_cast<int>(I);
+          B.V = returnedElement(E, I);
         }
     return;
   }
@@ -1023,6 +1028,30 @@ Value PyTypes::returnedInstances(const std::string &Function) const {
   return Cache.ReturnedInstances[Function] = Value::instanceOfAny(Classes);
 }
 
+// What position I of the tuple a project function returns holds, where
+// every return builds it (PyFunctionDef::ReturnsElementsBuilt).
+Value PyTypes::returnedElement(TSNode Call, size_t I) const {
+  TSNode Fn = unparen(field(Call, "function"));
+  std::string Function = resolve(Fn);
+  if (!P.isFunction(Function) && is(Fn, "attribute"))
+    if (Value Recv = valueOf(field(Fn, "object")); Recv.K == VK::Instance && !Recv.Many)
+      Function = P.methodOf(Recv.Name, std::string(M.Src->text(field(Fn, "attribute"))));
+  const auto [Def, Mod] =
+      Function.empty() ? std::pair<const PyFunctionDef *, const PyModuleInfo *>{nullptr, nullptr}
+                       : P.signature(Function);
+  if (!Def || !Mod || I >= Def->ReturnsElementsBuilt.size())
+    return {};
+  std::vector<std::string> Classes;
+  for (const auto &Spelled : Def->ReturnsElementsBuilt[I])
+    if (std::string Q = P.qualify(*Mod, Spelled); P.classNamed(Q))
+      Classes.push_back(Q);
+    else
+      return {}; // a library's class, or a function named in CapWords
+  std::sort(Classes.begin(), Classes.end());
+  Classes.erase(std::unique(Classes.begin(), Classes.end()), Classes.end());
+  return Value::instanceOfAny(Classes);
+}
+
 // The project classes E may hold as a class object: the class named, a
 // local bound to one, a parameter callers hand one, a `functools.partial` of one (calling it builds
 // the class), one picked from a dict or tuple of classes (`{"a": A, "b": B}[kind]`), either side of
@@ -1124,11 +1153,7 @@ Value PyTypes::callValue(TSNode Call) const {
       if (Value Built = Value::instanceOfAny(P.classAttrClasses(Recv.Name, std::string(Method)));
           Built.K == VK::Instance)
         return Built;
-      // nn.Module's chainable set-up returns the module itself.
-      static const std::set<std::string, std::less<>> ReturnsSelf = {
-          "cuda",     "to",  "train",          "eval",         "half",  "float",    "double",
-          "bfloat16", "cpu", "requires_grad_", "share_memory", "apply", "to_empty", "type"};
-      if (ReturnsSelf.count(Method))
+      if (moduleReturnsItself(Method))
         return Recv;
     }
   }
@@ -1223,11 +1248,14 @@ Value PyTypes::callValue(TSNode Call) const {
       for (auto Prefix : TorchNonTensor)
         if (startsWith(Q, Prefix))
           return {};
-      // A private module's helpers (`torch._utils._get_available_device_type`)
-      // are no tensor operations unless the table says so; the private
-      // operators on torch itself (`torch._foreach_add`) are.
+      // Functions on torch itself (`torch.nonzero`, `torch._foreach_add`)
+      // and in its operator namespaces are tensor operations; other
+      // submodules' helpers (`torch.onnx.is_in_onnx_export`,
+      // `torch._utils._get_available_device_type`, a vendor backend's
+      // `torch.npu.current_device`) are not, unless the table says so.
       if (std::string_view Rest = std::string_view(Q).substr(6);
-          !Rest.empty() && Rest[0] == '_' && Rest.find('.') != std::string_view::npos)
+          Rest.find('.') != std::string_view::npos &&
+          !TensorSubmodules.count(Rest.substr(0, Rest.find('.'))))
         return {};
       if (TorchBool.count(Q))
         return {VK::BoolTensor, ""};

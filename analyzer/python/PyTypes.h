@@ -250,6 +250,7 @@ private:
   // one, the instances its returns build (returnedInstances).
   Value returnValue(const std::string &Function) const;
   Value returnedInstances(const std::string &Function) const;
+  Value returnedElement(TSNode Call, size_t I) const;
   std::vector<std::string> callerClasses(unsigned Index) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;

@@ -1,5 +1,6 @@
 #include "TorchApi.h"
 
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -67,6 +68,13 @@ std::optional<TorchKind> torchReturnKind(std::string_view QualName) {
 
 std::optional<TorchKind> tensorMethodKind(std::string_view Method) {
   return lookup("Tensor." + std::string(Method));
+}
+
+bool moduleReturnsItself(std::string_view Method) {
+  static const std::set<std::string, std::less<>> Chainable = {
+      "cuda",     "to",  "train",          "eval",         "half",  "float",    "double",
+      "bfloat16", "cpu", "requires_grad_", "share_memory", "apply", "to_empty", "type"};
+  return Chainable.count(Method) > 0;
 }
 
 } // namespace graphsafe::lint::py

@@ -14,5 +14,8 @@ enum class TorchKind { Tensor, Host, Stream, Event, Generator, Other };
 std::optional<TorchKind> torchReturnKind(std::string_view QualName);
 // The kind `tensor.method(...)` returns, or nothing when undeclared.
 std::optional<TorchKind> tensorMethodKind(std::string_view Method);
+// nn.Module's chainable set-up methods (`.to(device)`, `.eval()`), which
+// return the module itself.
+bool moduleReturnsItself(std::string_view Method);
 
 } // namespace graphsafe::lint::py

@@ -1,3 +1,4 @@
+#include "../PyCallGraph.h"
 #include "PyCheck.h"
 
 #include <fmt/format.h>
@@ -18,6 +19,45 @@ const std::set<std::string, std::less<>> ContainerMutators = {
 // capture hands back; no replay has to repeat it.
 // Its constructor must set the attribute changed (`self.logits = []`): a
 // class-level list is shared by every instance, made before the capture.
+// Whether every function Call may run is a project function whose every
+// return gives a tensor or a list of them (a scheduler's `get_lr()` computing
+// `torch.where(...)` on device): such a learning rate is no host value.
+bool returnsTensors(const PyTypes &T, TSNode Call) {
+  Callees Cs = calleesOf(T, Call);
+  if (Cs.Keys.empty())
+    return false;
+  for (const auto &K : Cs.Keys) {
+    if (!isProjectFunctionKey(T.P, K))
+      return false;
+    const std::string Q = K.substr(3);
+    const PyFunctionDef *F = T.P.function(Q);
+    const PyModuleInfo *M = F ? T.P.moduleOfFunction(Q) : nullptr;
+    if (!F || !M || F->IsModuleBody)
+      return false;
+    PyTypes Callee(T.P, *M, *F, T.cache());
+    bool Any = false, All = true;
+    walk(F->body(), [&](TSNode N) {
+      if (is(N, "function_definition") || is(N, "lambda") || !All)
+        return false;
+      if (!is(N, "return_statement"))
+        return true;
+      TSNode V = unparen(ts_node_named_child(N, 0));
+      std::vector<TSNode> Parts = {V};
+      if (is(V, "list_comprehension"))
+        Parts = {field(V, "body")};
+      else if (is(V, "list") || is(V, "tuple"))
+        Parts = namedChildren(V);
+      Any = true;
+      for (TSNode Part : Parts)
+        All &= !ts_node_is_null(Part) && Callee.valueOf(Part).tensor();
+      return false;
+    });
+    if (!Any || !All)
+      return false;
+  }
+  return true;
+}
+
 bool madeInCapture(const PyFunctionContext &Ctx, TSNode Root, std::string_view Attr, TSNode At) {
   const PyTypes &T = Ctx.T;
   std::string_view Name = Ctx.S.text(Root);
@@ -155,7 +195,7 @@ public:
                           {}, false, frameTests(field(Fn, "object")));
         else if (S.text(Fn) == "print" && T.resolve(Fn) == "print")
           printCall(Ctx, N);
-        else if (Method == "get_last_lr" || Method == "get_lr")
+        else if ((Method == "get_last_lr" || Method == "get_lr") && !returnsTensors(T, N))
           learningRateRead(N, calleeText(S, N) + "()");
       } else if (K == "subscript") {
         // optimizer.param_groups[0]["lr"]
