@@ -382,16 +382,21 @@ public:
         Key += BoundKey + BlockedKey;
         if (Hidden)
           Key += fmt::format("|program{}", Hidden);
-        // Past the bound, one context with nothing known stands for the rest.
+        // Past the bound, one context stands for the rest: it knows only the
+        // literals every one of them passes, and is walked again each time a
+        // later one leaves one of those out.
         int &OfSelf = SelfContexts[{T, Hidden, TargetSelf}];
         bool Room = OfSelf < MaxContextsPerSelf && Contexts[{T, Hidden}] < MaxContexts;
-        Context Ctx = Room ? Context{TargetSelf, std::move(Passed), Gate,  Mechanism, Bound,
-                                     -1,         Blocked,           Hidden}
-                           : Context{};
+        Context Ctx = Room
+                          ? Context{TargetSelf, Passed, Gate, Mechanism, Bound, -1, Blocked, Hidden}
+                          : Context{};
+        if (!Room)
+          Ctx.Passed = Passed;
         Ctx.Hidden = Hidden;
         Ctx.Walk = static_cast<int>(R.With.size());
         std::string Fallback = Hidden ? fmt::format("|program{}", Hidden) : "";
-        if (Walked.emplace(std::make_pair(T, Room ? Key : Fallback), Ctx).second) {
+        auto [At, New] = Walked.emplace(std::make_pair(T, Room ? Key : Fallback), Ctx);
+        if (New) {
           ++Contexts[{T, Hidden}];
           ++OfSelf;
           R.FromWalk.push_back(CallerWalk);
@@ -400,6 +405,9 @@ public:
           R.Mechanisms.push_back(Ctx.Mechanism);
           R.From.push_back({Caller, &Via});
           Queue.push_back({T, Room ? Key : Fallback});
+        } else if (!Room && meetFacts(At->second.Passed, Passed)) {
+          R.With[At->second.Walk] = At->second.Passed;
+          Queue.push_back({T, Fallback});
         }
       }
     };
@@ -815,6 +823,24 @@ private:
     if (New)
       HiddenSets.push_back(&Id->first);
     return HiddenOfFunction[MemoKey] = Id->second;
+  }
+
+  // Keeps in Facts those Other holds too; whether any was dropped.
+  static bool meetFacts(std::vector<ConstArg> &Facts, const std::vector<ConstArg> &Other) {
+    auto same = [](const ConstArg &A, const ConstArg &B) {
+      return A.Index == B.Index && A.Truthy == B.Truthy && A.IsNone == B.IsNone &&
+             A.From == B.From && A.Global == B.Global && A.Attr == B.Attr &&
+             A.FromAttr == B.FromAttr && A.TruthKnown == B.TruthKnown &&
+             A.NoneKnown == B.NoneKnown && A.IfKwargsEmpty == B.IfKwargsEmpty;
+    };
+    size_t Before = Facts.size();
+    Facts.erase(std::remove_if(Facts.begin(), Facts.end(),
+                               [&](const ConstArg &F) {
+                                 return std::none_of(Other.begin(), Other.end(),
+                                                     [&](const ConstArg &O) { return same(F, O); });
+                               }),
+                Facts.end());
+    return Facts.size() != Before;
   }
 
   // Whether T cannot run in a program that cannot meet Hidden: T is code of

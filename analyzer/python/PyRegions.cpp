@@ -116,6 +116,8 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
   std::string Q = T.resolve(field(Cond, "function"));
   if (listed(Spec.PyStatusQueries, Q) || holdsWhileCapturing(Q))
     return Sign;
+  if (holdsOnlyWhileTracing(Q))
+    return -Sign;
   if (!Q.empty() && P.isFunction(Q))
     return Sign * helperStatus(P, Q, Spec, Depth, T.cache());
   return 0;

@@ -24,14 +24,9 @@ class PolyWarmUp:
         return [lr for _ in self.optimizer.param_groups]
 
 
-def build(model, device):
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    scheduler = PolyWarmUp(optimizer, 0.1, 1000, device)
-    return optimizer, scheduler
-
-
 def capture(model, x):
-    optimizer, scheduler = build(model, "cuda")
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scheduler = PolyWarmUp(optimizer, 0.1, 1000, "cuda")
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         model(x).sum().backward()

@@ -122,6 +122,20 @@ bool holdsWhileCapturing(const std::string &Callee) {
   return Callee == "torch.cuda.is_available" || Callee == "torch.cuda.is_initialized";
 }
 
+bool holdsOnlyWhileTracing(const std::string &Callee) {
+  static const std::set<std::string> Queries = {"torch.compiler.is_compiling",
+                                                "torch.compiler.is_dynamo_compiling",
+                                                "torch.compiler.is_exporting",
+                                                "torch._dynamo.is_compiling",
+                                                "torch._dynamo.external_utils.is_compiling",
+                                                "torch._utils.is_compiling",
+                                                "torch.jit.is_scripting",
+                                                "torch.jit.is_tracing",
+                                                "torch.fx._symbolic_trace.is_fx_tracing",
+                                                "torch.onnx.is_in_onnx_export"};
+  return Queries.count(Callee) > 0;
+}
+
 bool otherDeviceAvailable(const std::string &Callee) {
   // The backends PyTorch's device plug-ins register (torch_npu for Ascend,
   // torch_mlu, torch_musa, Habana's hpu), Intel's xpu and Apple's mps.

@@ -48,6 +48,12 @@ bool memoizes(const std::string &Decorator);
 // like a capture-status query, its being false means no capture is open.
 bool holdsWhileCapturing(const std::string &Callee);
 
+// A query that holds only while PyTorch traces or compiles the code
+// (`torch.compiler.is_compiling()`, `torch.jit.is_scripting()`,
+// `torch.onnx.is_in_onnx_export()`): false wherever Python code runs
+// eagerly, as it does under a capture it begins itself.
+bool holdsOnlyWhileTracing(const std::string &Callee);
+
 // A query that holds only where another accelerator than CUDA is the device
 // (`torch.npu.is_available`, `torch.xpu.is_available`, transformers'
 // `is_torch_npu_available`): false in any process that captures CUDA graphs.
