@@ -25,6 +25,27 @@ bool endsFlow(TSNode Block) {
 int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, const CaptureSpec &Spec,
                TSNode Cond, int Depth);
 
+// The block of an except clause that always ends by raising: its last
+// statement raises and nothing in it returns, breaks or continues (nested
+// definitions aside). Null for any other handler.
+TSNode reraisingHandler(TSNode Clause) {
+  TSNode Block{};
+  for (TSNode C : namedChildren(Clause))
+    if (is(C, "block"))
+      Block = C;
+  if (ts_node_is_null(Block) || ts_node_named_child_count(Block) == 0 ||
+      !is(namedChildren(Block).back(), "raise_statement"))
+    return {};
+  bool Leaves = false;
+  walk(Block, [&](TSNode N) {
+    if (is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition"))
+      return false;
+    Leaves |= is(N, "return_statement") || is(N, "break_statement") || is(N, "continue_statement");
+    return !Leaves;
+  });
+  return Leaves ? TSNode{} : Block;
+}
+
 // Whether a body names a capture-status query or CUDA's availability
 // (`is_current_stream_capturing`, `is_available`).
 bool mentionsStatus(const PySource &S, TSNode Body) {
@@ -432,6 +453,13 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
   };
   walk(Ctx.body(), [&](TSNode N) {
     auto K = kind(N);
+    if (K == "except_clause") {
+      // `except Exception: cleanup(); raise`: the handler runs only on the
+      // way out of a capture that is failing already.
+      if (TSNode Block = reraisingHandler(N); !ts_node_is_null(Block))
+        Ctx.Guarded.push_back({beginOf(Block), endOf(Block)});
+      return true;
+    }
     if (K == "with_statement") {
       for (TSNode V : withContexts(N)) {
         if (!capturingCall(T, Spec, V, 0))
