@@ -325,7 +325,7 @@ public:
           Blocked.empty() ? "" : fmt::format("|blocked={}", fmt::join(Blocked, ","));
       const bool ThroughBound = CallerBound.count(Via.CalleeUsr) > 0;
       for (const auto &T : Targets) {
-        if (hiddenMethod(T, *HiddenSets[Hidden]))
+        if (hiddenCode(T, *HiddenSets[Hidden]))
           continue;
         // A closure of a function the walk knows the callables of sees them
         // too (`def call_fn(): fn(*args)` inside the capturing helper).
@@ -846,7 +846,7 @@ private:
   // Whether T cannot run in a program that cannot meet Hidden: T is code of
   // a hidden test file, or a method no instance of which exists there (every
   // class running it that anything builds is hidden).
-  bool hiddenMethod(const std::string &T, const std::set<std::string> &Hidden) const {
+  bool hiddenCode(const std::string &T, const std::set<std::string> &Hidden) const {
     if (Hidden.empty())
       return false;
     // Code a test file defines runs only in that test's program: its

@@ -256,9 +256,15 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       return true;
     TSNode V = unparen(ts_node_named_child(N, 0));
     Returned.push_back(V);
-    if (is(V, "expression_list") || is(V, "tuple"))
+    // A nested function's returns are its own.
+    TSNode Owner = ts_node_parent(N);
+    while (!ts_node_is_null(Owner) && !is(Owner, "function_definition") && !is(Owner, "lambda") &&
+           !is(Owner, "class_definition"))
+      Owner = ts_node_parent(Owner);
+    const bool Own = ts_node_is_null(Owner) || ts_node_eq(Owner, F.Node);
+    if (Own && (is(V, "expression_list") || is(V, "tuple")))
       TupleReturns.push_back(namedChildren(V));
-    else
+    else if (Own)
       OtherThanTuples = true;
     bool Plain = is(V, "identifier") &&
                  ((!Params.empty() && !Params.front().empty() && S.text(V) == Params.front()) ||

@@ -13,12 +13,6 @@ const std::set<std::string, std::less<>> ContainerMutators = {
     "append",  "extend",     "insert", "add",        "update", "pop",
     "popleft", "appendleft", "clear",  "setdefault", "remove", "discard"};
 
-// An object the captured code itself makes, in this function, before At: a
-// local bound (once) to a project class's constructor inside the capture
-// (`out = ForwardBatchOutput()`). Filling its attributes builds what the
-// capture hands back; no replay has to repeat it.
-// Its constructor must set the attribute changed (`self.logits = []`): a
-// class-level list is shared by every instance, made before the capture.
 // Whether every function Call may run is a project function whose every
 // return gives a tensor or a list of them (a scheduler's `get_lr()` computing
 // `torch.where(...)` on device): such a learning rate is no host value.
@@ -58,6 +52,12 @@ bool returnsTensors(const PyTypes &T, TSNode Call) {
   return true;
 }
 
+// An object the captured code itself makes, in this function, before At: a
+// local bound (once) to a project class's constructor inside the capture
+// (`out = ForwardBatchOutput()`). Filling its attributes builds what the
+// capture hands back; no replay has to repeat it.
+// Its constructor must set the attribute changed (`self.logits = []`): a
+// class-level list is shared by every instance, made before the capture.
 bool madeInCapture(const PyFunctionContext &Ctx, TSNode Root, std::string_view Attr, TSNode At) {
   const PyTypes &T = Ctx.T;
   std::string_view Name = Ctx.S.text(Root);
