@@ -389,9 +389,7 @@ public:
         bool Room = OfSelf < MaxContextsPerSelf && Contexts[{T, Hidden}] < MaxContexts;
         Context Ctx = Room
                           ? Context{TargetSelf, Passed, Gate, Mechanism, Bound, -1, Blocked, Hidden}
-                          : Context{};
-        if (!Room)
-          Ctx.Passed = Passed;
+                          : Context{{}, Passed};
         Ctx.Hidden = Hidden;
         Ctx.Walk = static_cast<int>(R.With.size());
         std::string Fallback = Hidden ? fmt::format("|program{}", Hidden) : "";
@@ -678,9 +676,12 @@ private:
   // stub) exists only while the test building it runs. LeafOnly: those
   // classes. Other files nothing analysed imports may be imported from
   // outside (a server's registry), so what they build counts everywhere.
+  static bool isPythonFile(const std::string &File) {
+    return File.size() > 3 && File.compare(File.size() - 3, 3, ".py") == 0;
+  }
   static bool isTestFile(const std::string &File) {
     std::string Name = File.substr(File.rfind('/') + 1);
-    if (Name.size() < 3 || Name.compare(Name.size() - 3, 3, ".py") != 0)
+    if (!isPythonFile(Name))
       return false; // C++ test sources link with the rest
     return Name.rfind("test_", 0) == 0 ||
            (Name.size() > 8 && Name.compare(Name.size() - 8, 8, "_test.py") == 0);
@@ -699,16 +700,13 @@ private:
     for (const auto &TU : TUs)
       for (const auto &F : TU.ImportedFiles)
         Importers[F].push_back(TU.File);
-    auto isPython = [](const std::string &F) {
-      return F.size() > 3 && F.compare(F.size() - 3, 3, ".py") == 0;
-    };
     for (const auto &TU : TUs)
       if (isTestFile(TU.File) || TU.File.substr(TU.File.rfind('/') + 1) == "conftest.py")
         TestOnly.insert(TU.File);
     for (bool Grew = true; Grew;) {
       Grew = false;
       for (const auto &[File, By] : Importers)
-        if (isPython(File) && TUByFile.count(File) && !TestOnly.count(File) &&
+        if (isPythonFile(File) && TUByFile.count(File) && !TestOnly.count(File) &&
             std::all_of(By.begin(), By.end(),
                         [&](const std::string &I) { return TestOnly.count(I) > 0; }))
           Grew |= TestOnly.insert(File).second;
@@ -827,17 +825,10 @@ private:
 
   // Keeps in Facts those Other holds too; whether any was dropped.
   static bool meetFacts(std::vector<ConstArg> &Facts, const std::vector<ConstArg> &Other) {
-    auto same = [](const ConstArg &A, const ConstArg &B) {
-      return A.Index == B.Index && A.Truthy == B.Truthy && A.IsNone == B.IsNone &&
-             A.From == B.From && A.Global == B.Global && A.Attr == B.Attr &&
-             A.FromAttr == B.FromAttr && A.TruthKnown == B.TruthKnown &&
-             A.NoneKnown == B.NoneKnown && A.IfKwargsEmpty == B.IfKwargsEmpty;
-    };
     size_t Before = Facts.size();
     Facts.erase(std::remove_if(Facts.begin(), Facts.end(),
                                [&](const ConstArg &F) {
-                                 return std::none_of(Other.begin(), Other.end(),
-                                                     [&](const ConstArg &O) { return same(F, O); });
+                                 return std::find(Other.begin(), Other.end(), F) == Other.end();
                                }),
                 Facts.end());
     return Facts.size() != Before;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace graphsafe::lint {
@@ -42,6 +43,13 @@ struct ConstArg {
   // is empty: a default the forwarded keywords could otherwise fill.
   bool IfKwargsEmpty = false;
 };
+
+inline bool operator==(const ConstArg &A, const ConstArg &B) {
+  return std::tie(A.Index, A.Truthy, A.IsNone, A.From, A.Global, A.Attr, A.FromAttr, A.TruthKnown,
+                  A.NoneKnown, A.IfKwargsEmpty) ==
+         std::tie(B.Index, B.Truthy, B.IsNone, B.From, B.Global, B.Attr, B.FromAttr, B.TruthKnown,
+                  B.NoneKnown, B.IfKwargsEmpty);
+}
 
 // Whose object a site changes. A method writing its own fields, or a
 // function writing through a reference or pointer parameter, changes what its

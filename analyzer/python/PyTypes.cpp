@@ -37,23 +37,18 @@ const std::set<std::string, std::less<>> HostBuiltins = {
 const std::set<std::string, std::less<>> HostModules = {
     "numpy.", "math.",    "time.",     "random.",     "os.",        "sys.",
     "json.",  "pathlib.", "datetime.", "statistics.", "itertools.", "collections."};
-// torch.* names that do not return tensors.
+// Names on torch itself that return no tensors (a submodule's functions are
+// told apart by TensorSubmodules).
 const std::vector<std::string_view> TorchNonTensor = {
-    "torch.cuda.",       "torch.backends.",      "torch.distributed.",
-    "torch.utils.",      "torch.optim.",         "torch.device",
-    "torch.dtype",       "torch.Size",           "torch.are_",
-    "torch.has_",        "torch.can_cast",       "torch.promote_types",
-    "torch.result_type", "torch.typename",       "torch.overrides.",
-    "torch.testing.",    "torch.version",        "torch.ops.",
-    "torch.is_",         "torch.get_",           "torch.set_",
-    "torch.manual_seed", "torch.seed",           "torch.initial_seed",
-    "torch.no_grad",     "torch.inference_mode", "torch.enable_grad",
-    "torch.compile",     "torch.jit.",           "torch.autograd.",
-    "torch.nn.",         "torch.Generator",      "torch.amp.",
-    "torch.profiler.",   "torch.numel",          "torch.finfo",
-    "torch.iinfo",       "torch.library.",       "torch._dynamo.",
-    "torch.fx.",         "torch.export.",        "torch.hub.",
-    "torch.save",        "torch.load",           "torch.use_deterministic_algorithms"};
+    "torch.device",        "torch.dtype",       "torch.Size",
+    "torch.are_",          "torch.has_",        "torch.can_cast",
+    "torch.promote_types", "torch.result_type", "torch.typename",
+    "torch.version",       "torch.is_",         "torch.get_",
+    "torch.set_",          "torch.manual_seed", "torch.seed",
+    "torch.initial_seed",  "torch.no_grad",     "torch.inference_mode",
+    "torch.enable_grad",   "torch.compile",     "torch.Generator",
+    "torch.numel",         "torch.finfo",       "torch.iinfo",
+    "torch.save",          "torch.load",        "torch.use_deterministic_algorithms"};
 // torch's submodules whose functions compute tensors.
 const std::set<std::string, std::less<>> TensorSubmodules = {
     "linalg", "fft", "special", "sparse", "nested", "masked", "functional", "Tensor"};
@@ -1036,9 +1031,7 @@ Value PyTypes::returnedElement(TSNode Call, size_t I) const {
   if (!P.isFunction(Function) && is(Fn, "attribute"))
     if (Value Recv = valueOf(field(Fn, "object")); Recv.K == VK::Instance && !Recv.Many)
       Function = P.methodOf(Recv.Name, std::string(M.Src->text(field(Fn, "attribute"))));
-  const auto [Def, Mod] =
-      Function.empty() ? std::pair<const PyFunctionDef *, const PyModuleInfo *>{nullptr, nullptr}
-                       : P.signature(Function);
+  const auto [Def, Mod] = P.signature(Function);
   if (!Def || !Mod || I >= Def->ReturnsElementsBuilt.size())
     return {};
   std::vector<std::string> Classes;
