@@ -149,9 +149,9 @@ EffectList effectsIn(const PyTypes &T, const CaptureSpec &Spec, int Depth) {
       return false;
     if (is(N, "with_statement")) {
       for (TSNode V : withContexts(N))
-        if (capturingContext(T, Spec, V)) {
+        if (TSNode Call = capturingContext(T, Spec, V); !ts_node_is_null(Call)) {
           ContextCalls.insert(beginOf(V));
-          CallArgs A = argsOf(S, V);
+          CallArgs A = argsOf(S, Call);
           TSNode G = !A.Positional.empty() ? A.Positional[0] : A.keyword("cuda_graph");
           std::string Graph = ts_node_is_null(G) || !(is(G, "identifier") || is(G, "attribute"))
                                   ? ""

@@ -23,6 +23,9 @@ struct PyRegion {
   // The streams the begin and the end run on, canonical
   // (PyCaptureEffects.h): empty for the current stream where they are called.
   std::string BeginStream, EndStream;
+  // For a `with`: the call that makes its capture context, in the `with`
+  // itself or where the local it names was bound (`ctx = torch.cuda.graph(g)`).
+  TSNode Made{};
 };
 
 class PyFunctionContext {
@@ -91,9 +94,12 @@ inline bool listed(const std::vector<std::string> &Names, std::string_view Q) {
   return !Q.empty() && std::find(Names.begin(), Names.end(), Q) != Names.end();
 }
 
-// Whether Call, as a `with` context, captures: a capture context manager,
-// or a project function that returns or yields inside one.
-bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call);
+// The call that makes V, a `with` context, capture: a capture context
+// manager or a project function that returns or yields inside one, written
+// in place, picked by a conditional expression (`torch.cuda.graph(g) if
+// capture else nullcontext()`) or held in a local that one of the bindings
+// reaching the `with` makes so. Null when V never captures.
+TSNode capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode V);
 
 // Finds the capture regions (`with torch.cuda.graph(g):`, capture_begin/end)
 // and the ranges a capture-status test keeps out of capture.

@@ -150,6 +150,8 @@ int statusTest(const PyProgram &P, const PyModuleInfo &M, const PyTypes &T, cons
 // manager that yields inside one. `with helper(g):` is then a region.
 bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec, int Depth);
 
+TSNode capturingExpr(const PyTypes &T, const CaptureSpec &Spec, TSNode V, int Depth);
+
 bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int Depth) {
   Call = unparen(Call);
   if (!is(Call, "call"))
@@ -161,6 +163,35 @@ bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int D
         opensCapture(T, K.substr(3), Spec, Depth + 1))
       return true;
   return false;
+}
+
+TSNode capturingExpr(const PyTypes &T, const CaptureSpec &Spec, TSNode V, int Depth) {
+  V = unparen(V);
+  if (ts_node_is_null(V) || Depth > 4)
+    return {};
+  if (is(V, "call"))
+    return capturingCall(T, Spec, V, Depth) ? V : TSNode{};
+  if (is(V, "conditional_expression")) {
+    // `a if test else b`: children 0 and 2 are the values.
+    for (uint32_t I : {0u, 2u})
+      if (TSNode C = capturingExpr(T, Spec, ts_node_named_child(V, I), Depth + 1);
+          !ts_node_is_null(C))
+        return C;
+    return {};
+  }
+  if (!is(V, "identifier"))
+    return {};
+  // `ctx = torch.cuda.graph(g) if step == k else nullcontext()` or bound in
+  // an if/else: the `with ctx:` captures on the paths where it holds one.
+  const std::string_view Name = T.M.Src->text(V);
+  std::vector<unsigned> At = {beginOf(V)};
+  for (unsigned Also : T.alsoReaching(Name, beginOf(V)))
+    At.push_back(Also);
+  for (unsigned Offset : At)
+    if (TSNode C = capturingExpr(T, Spec, T.boundExpr(Name, Offset), Depth + 1);
+        !ts_node_is_null(C))
+      return C;
+  return {};
 }
 
 bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec &Spec, int Depth) {
@@ -180,7 +211,8 @@ bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec
   walk(F->body(), [&](TSNode N) {
     if (is(N, "return_statement")) {
       TSNode V = ts_node_named_child(N, 0);
-      (capturingCall(T, Spec, V, Depth) ? Returns : Other) |= !ts_node_is_null(V);
+      (!ts_node_is_null(capturingExpr(T, Spec, V, Depth)) ? Returns : Other) |=
+          !ts_node_is_null(V);
       return false;
     }
     if (Generator && is(N, "yield"))
@@ -188,7 +220,7 @@ bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec
            Up = ts_node_parent(Up))
         if (is(Up, "with_statement"))
           for (TSNode V : withContexts(Up))
-            Yields |= capturingCall(T, Spec, V, Depth);
+            Yields |= !ts_node_is_null(capturingExpr(T, Spec, V, Depth));
     return true;
   });
   --Cache.Depth;
@@ -405,8 +437,8 @@ bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
 
 } // namespace
 
-bool capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode Call) {
-  return capturingCall(T, Spec, Call, 0);
+TSNode capturingContext(const PyTypes &T, const CaptureSpec &Spec, TSNode V) {
+  return capturingExpr(T, Spec, V, 0);
 }
 
 void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
@@ -462,13 +494,16 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
     }
     if (K == "with_statement") {
       for (TSNode V : withContexts(N)) {
-        if (!capturingCall(T, Spec, V, 0))
+        TSNode Call = capturingExpr(T, Spec, V, 0);
+        if (ts_node_is_null(Call))
           continue;
         TSNode Body = field(N, "body");
-        CallArgs A = argsOf(S, V);
+        CallArgs A = argsOf(S, Call);
         TSNode G = !A.Positional.empty() ? A.Positional[0] : A.keyword("cuda_graph");
-        Ctx.Regions.push_back({beginOf(Body), endOf(Body), S.loc(N),
-                               ts_node_is_null(G) ? "" : std::string(S.text(G)), N});
+        PyRegion R{beginOf(Body), endOf(Body), S.loc(N),
+                    ts_node_is_null(G) ? "" : std::string(S.text(G)), N};
+        R.Made = Call;
+        Ctx.Regions.push_back(std::move(R));
       }
     } else if (K == "call") {
       TSNode Fn = field(N, "function");

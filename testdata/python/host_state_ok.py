@@ -36,12 +36,27 @@ def captured_step(model, x):
     return out
 
 
+class CapturableOptimizer:
+    """Keeps its step count on the device when made capturable."""
+
+    def __init__(self, capturable):
+        self.capturable = capturable
+        self.state = {"step": torch.zeros((), device="cuda") if capturable else 0}
+        self.found_inf = torch.zeros((), device="cuda")
+
+    def step(self):
+        # A tensor on the capturable path: updated in place on the device.
+        self.state["step"] += 1 if not self.capturable else (self.found_inf != 1).to(torch.int)
+
+
 model = Model().cuda()
+optimizer = CapturableOptimizer(True)
 static_x = torch.randn(2, 4, device="cuda")
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = model(static_x)
     static_out = captured_step(model, static_x)
+    optimizer.step()
 for i in range(3):
     g.replay()
     model.calls += 1

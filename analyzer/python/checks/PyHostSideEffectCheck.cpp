@@ -175,7 +175,7 @@ public:
         Value Old = T.valueOf(L);
         // `self.total += loss` on a tensor is an in-place GPU op: captured.
         if (outlivesCall(Ctx, L, Globals) && !Old.tensor() && Old.K != VK::Instance &&
-            !(Old.K == VK::Unknown && T.valueOf(field(N, "right")).tensor()))
+            !(Old.K == VK::Unknown && mayBeTensor(T, field(N, "right"))))
           stateChanged(N, L);
       } else if (K == "assignment") {
         // self.step = self.step + 1
@@ -236,6 +236,15 @@ private:
     std::string Q = T.resolve(field(E, "function"));
     return Q == "list" || Q == "dict" || Q == "set" || Q == "collections.deque" ||
            Q == "collections.defaultdict" || Q == "collections.OrderedDict";
+  }
+
+  // `step += 1 if not capturable else found_inf.to(int)`: a target that
+  // takes a tensor on some path may be one, updated in place on the device.
+  static bool mayBeTensor(const PyTypes &T, TSNode E) {
+    E = unparen(E);
+    if (is(E, "conditional_expression") && ts_node_named_child_count(E) == 3)
+      return mayBeTensor(T, ts_node_named_child(E, 0)) || mayBeTensor(T, ts_node_named_child(E, 2));
+    return T.valueOf(E).tensor();
   }
 
   static bool mayBeTensorOrModule(const PyTypes &T, TSNode E) {

@@ -126,13 +126,7 @@ private:
   // The pool argument of a region's opener (`pool=other.pool()`, a handle,
   // or graph()'s second positional argument), as spelled.
   static std::string poolOf(const PySource &S, const PyRegion &R) {
-    TSNode Call = R.Opener;
-    if (is(Call, "with_statement")) {
-      Call = TSNode{};
-      for (TSNode V : withContexts(R.Opener))
-        if (is(V, "call"))
-          Call = V;
-    }
+    TSNode Call = is(R.Opener, "with_statement") ? R.Made : R.Opener;
     if (ts_node_is_null(Call) || !is(Call, "call"))
       return "";
     CallArgs A = argsOf(S, Call);
@@ -307,6 +301,9 @@ private:
   // A capture of one graph object: a region here, or one a call makes.
   struct Capture {
     TSNode Node;
+    // The call that makes a `with`'s capture context, where a local holds it
+    // (`ctx = torch.cuda.graph(g)` under `if step == k:`); else null.
+    TSNode Made{};
     std::string Graph, Canonical;
     bool Renews = false; // the callee rebinds or resets the graph first
     SourceLoc Inside;    // where a call captures, in its callee
@@ -319,15 +316,17 @@ private:
       if (ts_node_is_null(R.Opener))
         continue;
       Openers.insert(beginOf(R.Opener));
-      if (is(R.Opener, "with_statement"))
+      if (is(R.Opener, "with_statement")) {
         for (TSNode V : withContexts(R.Opener))
           Openers.insert(beginOf(V));
+        Openers.insert(beginOf(R.Made));
+      }
       if (simpleSpelling(R.Graph))
-        Out.push_back({R.Opener, R.Graph, canonicalSpelling(Ctx.T, R.Graph)});
+        Out.push_back({R.Opener, R.Made, R.Graph, canonicalSpelling(Ctx.T, R.Graph)});
     }
     for (const auto &[N, E] : Ctx.CallEffects)
       if (!Openers.count(beginOf(N)) && E.K == CaptureEffect::Captures && simpleSpelling(E.Graph))
-        Out.push_back({N, displaySpelling(Ctx.T, E.Graph), E.Graph, E.Renews, E.Where});
+        Out.push_back({N, TSNode{}, displaySpelling(Ctx.T, E.Graph), E.Graph, E.Renews, E.Where});
     std::stable_sort(Out.begin(), Out.end(), [](const Capture &A, const Capture &B) {
       return beginOf(A.Node) < beginOf(B.Node);
     });
@@ -377,7 +376,7 @@ private:
       for (TSNode P = ts_node_parent(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
            P = ts_node_parent(P))
         if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P)) &&
-            !onceInLoop(Ctx.S, P, R.Node)) {
+            !onceInLoop(Ctx.S, P, R.Node) && !(!ts_node_is_null(R.Made) && onceInLoop(Ctx.S, P, R.Made))) {
           std::vector<Note> Notes = {
               {"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}};
           Notes.insert(Notes.end(), Inner.begin(), Inner.end());

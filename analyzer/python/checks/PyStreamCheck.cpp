@@ -99,6 +99,8 @@ public:
           if (W.At >= endOf(N) && W.At < R->End && (W.On.empty() || same(W.On)))
             Joined = true;
         }
+        if (Forked && !Joined)
+          Joined = joinedByMethod(Ctx, A.Positional[0]);
         if (!Forked)
           Ctx.reportCheck("side-stream-without-fork", V,
                           fmt::format("side stream '{}' is used in the capture without waiting on "
@@ -119,6 +121,61 @@ public:
   }
 
 private:
+  // Where a stream is kept on the object: `self.comm_stream`, or the list an
+  // element comes from (`s = self._comm_streams[i]`, `for s in
+  // self._comm_streams`). Empty for any other stream.
+  static std::string storedAt(const PyTypes &T, TSNode E, int Depth = 0) {
+    const PySource &S = *T.M.Src;
+    E = unparen(E);
+    if (ts_node_is_null(E) || Depth > 3)
+      return "";
+    if (is(E, "subscript"))
+      return storedAt(T, field(E, "value"), Depth + 1);
+    if (is(E, "attribute")) {
+      std::string Text(S.text(E));
+      return T.F.takesSelf() && Text.rfind("self.", 0) == 0 ? Text : "";
+    }
+    if (!is(E, "identifier"))
+      return "";
+    if (TSNode Over = T.iteratedExpr(S.text(E), beginOf(E)); !ts_node_is_null(Over))
+      return storedAt(T, Over, Depth + 1);
+    return storedAt(T, T.onlyBoundExpr(S.text(E), beginOf(E)), Depth + 1);
+  }
+
+  // A method of the same class that waits on the stream (`def
+  // finish_sync(self): for s in self._comm_streams:
+  // main.wait_stream(s)`): a fork in one method and its join in another is
+  // how a class splits a collective's start from its finish. Which runs
+  // first is not checked; the join being there is taken as the join.
+  static bool joinedByMethod(const PyFunctionContext &Ctx, TSNode Side) {
+    const PyTypes &T = Ctx.T;
+    const std::string Stored = storedAt(T, Side);
+    const PyClassDef *C = Stored.empty() ? nullptr : T.P.classNamed(T.selfClass());
+    if (!C || C->Module != &T.M)
+      return false; // another file's methods are read nowhere else here
+    for (const std::string &Method : C->Methods) {
+      const std::string Q = C->QualName + "." + Method;
+      const PyFunctionDef *F = T.P.function(Q);
+      if (!F || F == &T.F)
+        continue;
+      PyTypes Other(T.P, T.M, *F, T.cache());
+      bool Found = false;
+      walk(F->body(), [&](TSNode N) {
+        if (Found || !is(N, "call"))
+          return !Found;
+        TSNode Fn = field(N, "function");
+        if (is(Fn, "attribute") && Ctx.S.text(field(Fn, "attribute")) == "wait_stream") {
+          CallArgs A = argsOf(Ctx.S, N);
+          Found = !A.Positional.empty() && storedAt(Other, A.Positional[0]) == Stored;
+        }
+        return true;
+      });
+      if (Found)
+        return true;
+    }
+    return false;
+  }
+
   // A stream picked from a container by a computed index
   // (`streams[(i - 1) % 2]`) may be any of its elements: the container
   // (whose every `streams[k]` is then the same stream) and, for a local bound
