@@ -1,4 +1,5 @@
-// Code that cannot run in a process that captures CUDA graphs: a branch
+// Code that cannot run in a process that captures CUDA graphs, on a CUDA
+// build of torch or a ROCm one: a branch
 // taken only where another accelerator is the device (`if
 // torch.npu.is_available():`, a module flag set from such a test, a project
 // helper returning one) or only where CUDA is missing (the else of `if

@@ -7,6 +7,7 @@
 #include "Summary.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -92,11 +93,12 @@ struct PyTypeCache {
   std::map<std::string, bool> RefusesCapture;
   // What each project function's result says of capture state (PyRegions.cpp).
   std::map<std::string, int> HelperStatus;
-  // What each project function's result is on a CUDA machine, and the
-  // branches of each function that cannot run there, by its definition
-  // (PyPlatform.cpp).
-  std::map<std::string, int> PlatformHelpers;
-  std::unordered_map<const void *, std::vector<std::pair<unsigned, unsigned>>> OffPlatform;
+  // What each project function's result is in a process that captures, on
+  // a CUDA build and on a ROCm build of torch, and the branches of each
+  // function that cannot run there, per build (PyPlatform.cpp).
+  std::map<std::string, std::array<int, 2>> PlatformHelpers;
+  std::unordered_map<const void *, std::array<std::vector<std::pair<unsigned, unsigned>>, 2>>
+      OffPlatform;
   // The functions of each module that define functions or lambdas
   // (PyConstantBranches.cpp).
   std::map<const void *, std::set<std::string, std::less<>>> DefinesClosures;
