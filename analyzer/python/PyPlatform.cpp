@@ -83,14 +83,63 @@ const PyTypes *globalScope(const PyTypes &T, std::string_view Text, std::string 
   return Scope && Scope->bindsHere(Global) ? Scope : nullptr;
 }
 
-// The bindings of a module's global that reach the end of its top-level
-// code, which is what functions called after the import read: a first
-// `SYSTEM = None` that every branch of the chain after it rebinds is not one.
+// Whether a top-level statement binds Name on every path through it: an
+// assignment to it, an if with an else or a try whose every branch does.
+bool surelyBinds(const PySource &S, TSNode Stmt, std::string_view Name) {
+  auto blockBinds = [&](TSNode Block) {
+    for (TSNode St : namedChildren(Block))
+      if (surelyBinds(S, St, Name))
+        return true;
+    return false;
+  };
+  if (is(Stmt, "expression_statement")) {
+    TSNode A = ts_node_named_child(Stmt, 0);
+    return is(A, "assignment") && is(field(A, "left"), "identifier") &&
+           S.text(field(A, "left")) == Name;
+  }
+  if (is(Stmt, "if_statement")) {
+    bool Else = false, All = blockBinds(field(Stmt, "consequence"));
+    for (TSNode Alt : namedChildren(Stmt)) {
+      if (is(Alt, "elif_clause"))
+        All &= blockBinds(field(Alt, "consequence"));
+      else if (is(Alt, "else_clause")) {
+        Else = true;
+        All &= blockBinds(field(Alt, "body"));
+      }
+    }
+    return Else && All;
+  }
+  if (is(Stmt, "try_statement")) {
+    bool All = blockBinds(field(Stmt, "body"));
+    for (TSNode C : namedChildren(Stmt))
+      if (is(C, "except_clause"))
+        for (TSNode B : namedChildren(C))
+          if (is(B, "block"))
+            All &= blockBinds(B);
+    return All;
+  }
+  return false;
+}
+
+// The bindings of a module's global that functions called after the import
+// may read: every one but those a later top-level statement surely rebinds
+// (a first `SYSTEM = None` that every branch of the chain after it rebinds).
 std::vector<TSNode> reachingEnd(const PyTypes &Scope, const std::string &Global) {
-  const unsigned End = endOf(Scope.F.body());
-  std::vector<TSNode> Out = {Scope.boundExpr(Global, End)};
-  for (unsigned At : Scope.alsoReaching(Global, End))
-    Out.push_back(Scope.boundExpr(Global, At));
+  const PySource &S = *Scope.M.Src;
+  TSNode Root = Scope.F.body();
+  std::vector<TSNode> Out;
+  for (TSNode Bound : Scope.everyBoundExpr(Global)) {
+    TSNode Top = Bound;
+    while (!ts_node_is_null(Top) && !ts_node_eq(ts_node_parent(Top), Root))
+      Top = ts_node_parent(Top);
+    bool Killed = false;
+    if (!ts_node_is_null(Top))
+      for (TSNode Next = ts_node_next_named_sibling(Top); !Killed && !ts_node_is_null(Next);
+           Next = ts_node_next_named_sibling(Next))
+        Killed = surelyBinds(S, Next, Global);
+    if (!Killed)
+      Out.push_back(Bound);
+  }
   return Out;
 }
 

@@ -19,3 +19,11 @@ if torch.version.hip:
     ON_ROCM = True
 else:
     ON_ROCM = False
+
+# Set on the paths of a try: either value may reach the code that reads it.
+try:
+    import fast_kernels  # noqa: F401
+
+    HAS_FAST_KERNELS = True
+except ImportError:
+    HAS_FAST_KERNELS = False

@@ -1,7 +1,7 @@
 # Branches a CUDA or a ROCm build takes are captured code like any other.
 import torch
 
-from system_info import ON_ROCM, SYSTEM
+from system_info import HAS_FAST_KERNELS, ON_ROCM, SYSTEM
 
 
 def segment_matmul(x, lengths):
@@ -21,6 +21,8 @@ def pick_kernel(x):
 def scale(x):
     if ON_ROCM:
         x.sum().item()  # expected-error {{sync-tensor-read}}
+    if HAS_FAST_KERNELS:
+        torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
     return x
 
 
