@@ -394,8 +394,6 @@ void PyTypes::collect() {
       TSNode Left = unparen(field(N, "left"));
       // A comprehension's element is written before its `for`.
       bindIterated(Left, Right, K == "for_in_clause" ? beginOf(ts_node_parent(N)) : beginOf(N));
-      if (is(Left, "identifier"))
-        Bindings[std::string(S.text(Left))].back().Iterated = Right;
     } else if (K == "as_pattern") {
       if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias)) {
         TSNode Target = unparen(ts_node_named_child(Alias, 0));
@@ -461,6 +459,10 @@ void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
   else if (Value C = valueOf(Right); C.Many)
     V = C, V.Many = false; // for layer in self.layers
   bindTarget(Left, V, At);
+  // What a call of the name calls: an element of Right, also where
+  // enumerate() or zip() handed it (`for i, layer in enumerate(self.layers)`).
+  if (is(Left, "identifier"))
+    Bindings[std::string(S.text(Left))].back().Iterated = Right;
 }
 
 // The if statement whose different branches hold binding A and byte
