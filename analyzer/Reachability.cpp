@@ -371,9 +371,10 @@ public:
                      (C.Attr.empty() || TestedAttrs.count(C.Attr) ||
                       C.Attr.rfind(ClassFact, 0) == 0)) {
             Passed.push_back(C);
-            Key += fmt::format("|{}.{}{}{}", C.Index, C.Attr,
+            Key += fmt::format("|{}.{}{}{}{}{}", C.Index, C.Attr,
                                C.TruthKnown ? (C.Truthy ? "t" : "f") : "?",
-                               C.NoneKnown ? (C.IsNone ? "n" : "v") : "?");
+                               C.NoneKnown ? (C.IsNone ? "n" : "v") : "?", C.TextKnown ? "=" : "",
+                               C.Text);
           }
         if (!Gate.empty())
           Key += "|env";
@@ -1032,8 +1033,8 @@ private:
   }
 
   static std::string factKey(const ConstArg &C) {
-    return fmt::format("{}|{}.{}|{}{}{}{}", C.Global, C.Index, C.Attr, C.TruthKnown, C.Truthy,
-                       C.NoneKnown, C.IsNone);
+    return fmt::format("{}|{}.{}|{}{}{}{}{}{}", C.Global, C.Index, C.Attr, C.TruthKnown, C.Truthy,
+                       C.NoneKnown, C.IsNone, C.TextKnown ? "=" : "", C.Text);
   }
 
   Entries entryContextsAt(const std::string &Usr, int Depth,
@@ -1107,7 +1108,8 @@ private:
       return Out;
     std::string MemoKey = Usr;
     for (const ParamTest &T : When)
-      MemoKey += fmt::format("|{}.{}.{}.{}", T.Index, static_cast<int>(T.K), T.Global, T.Attr);
+      MemoKey += fmt::format("|{}.{}.{}.{}.{}", T.Index, static_cast<int>(T.K), T.Global, T.Attr,
+                             T.Text);
     if (auto Known = BindingsMemo.find(MemoKey); Known != BindingsMemo.end()) {
       Visiting.erase(Usr);
       return Known->second;
@@ -1140,7 +1142,8 @@ private:
         }
         // Handed on from the caller's own parameter: what reaches it there.
         std::string From = Callable.substr(1);
-        Bindings Up = entryBindingsAt(Caller, Via->When, Depth + 1, Visiting);
+        Bindings Up =
+            entryBindingsAt(Caller, liftedTests(When, *Via, Usr, Moved), Depth + 1, Visiting);
         if (auto U = Up.find(From); U != Up.end())
           for (const auto &C : U->second)
             add(C);
@@ -1166,6 +1169,35 @@ private:
     return BindingsMemo[MemoKey] = Out;
   }
   mutable std::map<std::string, Bindings> BindingsMemo;
+
+  // The tests the caller's own parameters must meet for a call to Usr to
+  // meet When: those the call sits under, and When's tests of parameters the
+  // call hands the caller's own parameters to (`_impl(fn, backend=backend)`
+  // under `if backend == "cudagraph":` in _impl asks the same of the
+  // caller's backend), so a chain of callers each passing the flag on is
+  // held to it at the top.
+  std::vector<ParamTest> liftedTests(const std::vector<ParamTest> &When, const CallEdge &Via,
+                                     const std::string &Usr, bool Moved) const {
+    std::vector<ParamTest> Out = Via.When;
+    if (Moved)
+      return Out;
+    const std::vector<ConstArg> Passed = byCallee(Via.Constants, Via, Usr);
+    for (const ParamTest &T : When) {
+      if (!T.Global.empty())
+        continue;
+      for (const ConstArg &C : Passed) {
+        if (C.From < 0 || C.Index != T.Index || !C.Global.empty() || !C.Attr.empty())
+          continue;
+        if (!C.FromAttr.empty() && !T.Attr.empty())
+          continue; // an attribute of an attribute: not a test of a parameter
+        ParamTest Up = T;
+        Up.Index = static_cast<unsigned>(C.From);
+        Up.Attr = C.FromAttr.empty() ? T.Attr : C.FromAttr;
+        Out.push_back(std::move(Up));
+      }
+    }
+    return Out;
+  }
 
   // Whether the caller's walk knew its `**kwargs` empty.
   static bool kwargsEmpty(const std::vector<ConstArg> &Caller) {

@@ -42,13 +42,17 @@ struct ConstArg {
   // Holds only where the caller's own `**kwargs`, which the call passes on,
   // is empty: a default the forwarded keywords could otherwise fill.
   bool IfKwargsEmpty = false;
+  // The string literal passed (`backend="cudagraph"`), where TextKnown:
+  // what an `==` test of the parameter sees.
+  bool TextKnown = false;
+  std::string Text;
 };
 
 inline bool operator==(const ConstArg &A, const ConstArg &B) {
   return std::tie(A.Index, A.Truthy, A.IsNone, A.From, A.Global, A.Attr, A.FromAttr, A.TruthKnown,
-                  A.NoneKnown, A.IfKwargsEmpty) ==
+                  A.NoneKnown, A.IfKwargsEmpty, A.TextKnown, A.Text) ==
          std::tie(B.Index, B.Truthy, B.IsNone, B.From, B.Global, B.Attr, B.FromAttr, B.TruthKnown,
-                  B.NoneKnown, B.IfKwargsEmpty);
+                  B.NoneKnown, B.IfKwargsEmpty, B.TextKnown, B.Text);
 }
 
 // Whose object a site changes. A method writing its own fields, or a
@@ -94,11 +98,14 @@ inline constexpr std::string_view FrameFact = "&frame:";
 // `if x is not None:`. With Global set, a test of that module global instead
 // (Index unused).
 struct ParamTest {
-  enum class Kind { Truthy, Falsy, IsNone, NotNone };
+  // Equals and NotEquals compare with the string literal Text (`if backend
+  // == "cudagraph":`).
+  enum class Kind { Truthy, Falsy, IsNone, NotNone, Equals, NotEquals };
   unsigned Index = 0;
   Kind K = Kind::Truthy;
   std::string Global;
   std::string Attr;
+  std::string Text;
   // Whether the test may hold for a value of which C tells what is known.
   bool holdsFor(const ConstArg &C) const {
     switch (K) {
@@ -110,6 +117,10 @@ struct ParamTest {
       return !C.NoneKnown || C.IsNone;
     case Kind::NotNone:
       return !C.NoneKnown || !C.IsNone;
+    case Kind::Equals: // None equals no string
+      return C.TextKnown ? C.Text == Text : !(C.NoneKnown && C.IsNone);
+    case Kind::NotEquals:
+      return !C.TextKnown || C.Text != Text;
     }
     return true;
   }
@@ -118,10 +129,13 @@ struct ParamTest {
     ConstArg C{Index};
     C.Global = Global;
     C.Attr = Attr;
-    C.Truthy = K == Kind::Truthy;
+    C.Truthy = K == Kind::Truthy || (K == Kind::Equals && !Text.empty());
     C.IsNone = K == Kind::IsNone;
-    C.TruthKnown = K != Kind::NotNone;
-    C.NoneKnown = K != Kind::Falsy;
+    C.TruthKnown = K != Kind::NotNone && K != Kind::NotEquals;
+    C.NoneKnown = K != Kind::Falsy && K != Kind::NotEquals;
+    C.TextKnown = K == Kind::Equals;
+    if (C.TextKnown)
+      C.Text = Text;
     return C;
   }
 };

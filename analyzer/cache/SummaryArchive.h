@@ -17,9 +17,9 @@ namespace lint {
 
 template <class A> void serialize(A &Ar, ConstArg &C) {
   Ar(C.Index, C.Truthy, C.IsNone, C.From, C.Global, C.Attr, C.FromAttr, C.TruthKnown, C.NoneKnown,
-     C.IfKwargsEmpty);
+     C.IfKwargsEmpty, C.TextKnown, C.Text);
 }
-template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global, T.Attr); }
+template <class A> void serialize(A &Ar, ParamTest &T) { Ar(T.Index, T.K, T.Global, T.Attr, T.Text); }
 template <class A> void serialize(A &Ar, Site &S) {
   Ar(S.RuleId, S.Message, S.Loc, S.Context, S.RegionBegin, S.FixIts, S.Notes, S.Fix, S.When,
      S.EnvGate);

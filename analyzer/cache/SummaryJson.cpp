@@ -24,8 +24,8 @@ GRAPHSAFE_JSON_AS_ARRAY(FixIt, Begin, End, Replacement)
 
 namespace lint {
 GRAPHSAFE_JSON_AS_ARRAY(ConstArg, Index, Truthy, IsNone, From, Global, Attr, FromAttr, TruthKnown,
-                        NoneKnown, IfKwargsEmpty)
-GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global, Attr)
+                        NoneKnown, IfKwargsEmpty, TextKnown, Text)
+GRAPHSAFE_JSON_AS_ARRAY(ParamTest, Index, K, Global, Attr, Text)
 GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts, Notes, Fix, When,
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,

@@ -176,7 +176,8 @@ std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNod
   if (Bound.size() < 2 || T.closureScope(Text) || declaresName(S, T.F.body(), Text, true))
     return std::nullopt;
   auto same = [](const ParamTest &A, const ParamTest &B) {
-    return A.Index == B.Index && A.K == B.K && A.Global == B.Global && A.Attr == B.Attr;
+    return A.Index == B.Index && A.K == B.K && A.Global == B.Global && A.Attr == B.Attr &&
+           A.Text == B.Text;
   };
   std::optional<std::vector<ParamTest>> Common;
   for (TSNode B : Bound) {
@@ -203,6 +204,58 @@ std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNod
                   Common->end());
   }
   return Common;
+}
+
+// `backend == "cudagraph"` (either side), `!=`, and `mode not in ("a",
+// "b")` on a parameter or its attribute: what the string must (not) be
+// where the test holds as Holds says. `x in (...)` holding is a choice of
+// strings, which a test of one cannot say: nothing.
+void stringTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest> &Out) {
+  const PySource &S = *T.M.Src;
+  using K = ParamTest::Kind;
+  TSNode L = unparen(ts_node_child(Cmp, 0)), R = unparen(ts_node_child(Cmp, 2));
+  const std::string Op(kind(ts_node_child(Cmp, 1)));
+  const bool Member = Op == "in" || Op == "not in";
+  auto literal = [&](TSNode E) -> std::optional<std::string> {
+    if (auto C = literalArgument(S, E, 0); C && C->TextKnown)
+      return C->Text;
+    return std::nullopt;
+  };
+  std::vector<std::string> Texts;
+  if (Member) {
+    if (!is(R, "tuple") && !is(R, "list") && !is(R, "set"))
+      return;
+    for (TSNode E : namedChildren(R)) {
+      auto Lit = literal(E);
+      if (!Lit)
+        return;
+      Texts.push_back(*Lit);
+    }
+  } else if (auto Lit = literal(R)) {
+    Texts.push_back(*Lit);
+  } else if (auto Lit2 = literal(L)) {
+    Texts.push_back(*Lit2);
+    std::swap(L, R);
+  } else {
+    return;
+  }
+  // Whether the string is one of Texts where the test holds as Holds says.
+  const bool IsOne = (Op == "==" || Op == "in") == Holds;
+  if (IsOne && Texts.size() != 1)
+    return;
+  std::optional<std::pair<unsigned, std::string>> Subject;
+  if (auto PA = parameterAttribute(T, L))
+    Subject = PA;
+  else if (is(L, "identifier"))
+    if (int Index = T.parameterAt(S.text(L), beginOf(L)); Index >= 0)
+      Subject = std::make_pair(static_cast<unsigned>(Index), std::string());
+  if (!Subject)
+    return;
+  for (const auto &Text : Texts) {
+    ParamTest PT{Subject->first, IsOne ? K::Equals : K::NotEquals, "", Subject->second};
+    PT.Text = Text;
+    Out.push_back(std::move(PT));
+  }
 }
 
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth) {
@@ -251,6 +304,8 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
   if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
     TSNode Name = ts_node_child(Cond, 0), Op = ts_node_child(Cond, 1), Rhs = ts_node_child(Cond, 2);
     std::string_view Spelled = kind(Op);
+    if (Spelled == "==" || Spelled == "!=" || Spelled == "in" || Spelled == "not in")
+      return stringTests(T, Cond, Holds, Out);
     if (!is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
       return;
     bool None = (Spelled == "is") == Holds;
@@ -280,9 +335,12 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
   else if (is(E, "integer") || is(E, "float"))
     C.Truthy = std::strtod(std::string(Text).c_str(), nullptr) != 0.0;
   else if (is(E, "string") && !Text.empty() && Text[0] != 'f' && Text[0] != 'F' &&
-           Text.find('{') == std::string_view::npos)
+           Text.find('{') == std::string_view::npos) {
     // Nothing but prefixes and quotes ('', "", r"") is the empty string.
     C.Truthy = Text.find_first_not_of("'\"rRbBuU") != std::string_view::npos;
+    C.TextKnown = true;
+    C.Text = stringLiteral(S, E);
+  }
   else if (!is(E, "false"))
     return std::nullopt;
   return C;
