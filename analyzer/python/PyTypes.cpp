@@ -373,6 +373,8 @@ void PyTypes::collect() {
                 : Old.K == VK::Host && Add.K == VK::Host ? Value{VK::Host, ""}
                                                          : Value{};
       bindTarget(Left, V, endOf(N));
+    } else if (K == "conditional_expression" || K == "boolean_operator") {
+      narrowIsinstanceExpr(N);
     } else if (K == "if_statement") {
       narrowIsinstance(N);
       const unsigned First = IfBranches.size();
@@ -679,12 +681,12 @@ const PyTypes *PyTypes::nonlocalScope(std::string_view Name) const {
   return nullptr;
 }
 
-// `if isinstance(x, torch.Tensor): ... else: <here x is not a tensor>`, and
-// `if not isinstance(x, torch.Tensor): <here>`: callers may pass either.
-void PyTypes::narrowIsinstance(TSNode If) {
+// The name an `isinstance(x, torch.Tensor)` test (or its negation, or a
+// local bound to it alone before At) asks about; empty for any other test.
+std::string PyTypes::tensorInstanceTest(TSNode Cond, unsigned At, bool &Negated) const {
   const PySource &S = *M.Src;
-  TSNode Cond = unparen(field(If, "condition"));
-  bool Negated = false;
+  Cond = unparen(Cond);
+  Negated = false;
   if (is(Cond, "not_operator")) {
     Negated = true;
     Cond = unparen(field(Cond, "argument"));
@@ -694,15 +696,39 @@ void PyTypes::narrowIsinstance(TSNode If) {
   if (is(Cond, "identifier"))
     if (auto It = Bindings.find(S.text(Cond)); It != Bindings.end() && It->second.size() == 1 &&
                                                It->second.front().Element < 0 &&
-                                               It->second.front().At < beginOf(If))
+                                               It->second.front().At < At)
       Cond = unparen(It->second.front().Expr);
   if (!is(Cond, "call") || S.text(field(Cond, "function")) != "isinstance")
-    return;
+    return "";
   CallArgs A = argsOf(S, Cond);
   if (A.Positional.size() != 2 || !is(A.Positional[0], "identifier") ||
       S.text(A.Positional[1]).find("Tensor") == std::string_view::npos)
+    return "";
+  return std::string(S.text(A.Positional[0]));
+}
+
+// In [Begin, End) Name holds no tensor; from End on, what it held before At.
+void PyTypes::narrowAway(const std::string &Name, unsigned At, unsigned Begin, unsigned End) {
+  const Binding *Before = bindingAt(Name, At);
+  std::optional<Binding> After;
+  if (Before) {
+    After = *Before;
+    After->At = End;
+  }
+  Binding Narrowed;
+  Narrowed.At = Begin;
+  Bindings[Name].push_back(Narrowed);
+  if (After)
+    Bindings[Name].push_back(*After);
+}
+
+// `if isinstance(x, torch.Tensor): ... else: <here x is not a tensor>`, and
+// `if not isinstance(x, torch.Tensor): <here>`: callers may pass either.
+void PyTypes::narrowIsinstance(TSNode If) {
+  bool Negated = false;
+  const std::string Name = tensorInstanceTest(field(If, "condition"), beginOf(If), Negated);
+  if (Name.empty())
     return;
-  std::string Name(S.text(A.Positional[0]));
   unsigned Begin = 0, End = endOf(If);
   if (Negated) {
     TSNode Body = field(If, "consequence");
@@ -719,17 +745,29 @@ void PyTypes::narrowIsinstance(TSNode If) {
     Begin = endOf(If);
     End = endOf(ts_node_parent(If));
   }
-  const Binding *Before = bindingAt(Name, beginOf(If));
-  std::optional<Binding> After;
-  if (Before) {
-    After = *Before;
-    After->At = End;
+  narrowAway(Name, beginOf(If), Begin, End);
+}
+
+// The same inside an expression: `a if isinstance(x, Tensor) else <here>`,
+// `<here> if not isinstance(x, Tensor) else b`, `isinstance(x, Tensor) or
+// <here>`, `not isinstance(x, Tensor) and <here>`.
+void PyTypes::narrowIsinstanceExpr(TSNode E) {
+  bool Negated = false;
+  TSNode Cond{}, Away{};
+  if (is(E, "conditional_expression") && ts_node_named_child_count(E) == 3) {
+    Cond = ts_node_named_child(E, 1);
+    if (std::string Name = tensorInstanceTest(Cond, beginOf(E), Negated); !Name.empty()) {
+      Away = ts_node_named_child(E, Negated ? 0 : 2);
+      narrowAway(Name, beginOf(E), beginOf(Away), endOf(Away));
+    }
+  } else if (is(E, "boolean_operator")) {
+    const bool Or = M.Src->text(field(E, "operator")) == "or";
+    if (std::string Name = tensorInstanceTest(field(E, "left"), beginOf(E), Negated);
+        !Name.empty() && Or != Negated) {
+      Away = field(E, "right");
+      narrowAway(Name, beginOf(E), beginOf(Away), endOf(Away));
+    }
   }
-  Binding Narrowed;
-  Narrowed.At = Begin;
-  Bindings[Name].push_back(Narrowed);
-  if (After)
-    Bindings[Name].push_back(*After);
 }
 
 Value PyTypes::nameAt(std::string_view Name, unsigned Offset) const {

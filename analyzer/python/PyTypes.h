@@ -247,6 +247,9 @@ private:
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);
   void collect();
   void narrowIsinstance(TSNode If);
+  void narrowIsinstanceExpr(TSNode E);
+  std::string tensorInstanceTest(TSNode Cond, unsigned At, bool &Negated) const;
+  void narrowAway(const std::string &Name, unsigned At, unsigned Begin, unsigned End);
   Value callValue(TSNode Call) const;
   // What a project function's return annotation says it returns; without
   // one, the instances its returns build (returnedInstances).

@@ -1,6 +1,8 @@
 # expected-no-diagnostics
 # float()/int() of host numbers and shapes are plain Python, also where an
-# isinstance test kept in a local says the value is no tensor.
+# isinstance test kept in a local says the value is no tensor, or one in the
+# same expression does (`2 if isinstance(s, Tensor) else (1 if s != 1.0 else
+# 0)`).
 import torch
 
 
@@ -11,6 +13,14 @@ def scale_arg(x, scale):
     else:
         arg = float(scale)
     return x * arg
+
+
+def scalar_mode(scalar, neutral=1.0):
+    return 2 if isinstance(scalar, torch.Tensor) else (1 if scalar != neutral else 0)
+
+
+def scalar_value(scalar):
+    return scalar if not isinstance(scalar, torch.Tensor) and float(scalar) > 0 else 0.0
 
 
 def step(x, lr: float, steps: int = 10):
@@ -26,3 +36,5 @@ g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = step(static_x, 0.1)
     static_z = scale_arg(static_x, static_x.max())
+    mode = scalar_mode(static_x.max())
+    value = scalar_value(static_x.max())
