@@ -183,16 +183,26 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       // What an argument is, learned for parameter Index of Fn; Direct: Fn
       // is the callee written, not one reached through its `*args`.
       auto learn = [&](const std::string &Fn, unsigned Index, TSNode Arg, bool Direct) {
-        if (TSNode A = unparen(Arg);
-            is(A, "identifier") && T.parameterAt(S.text(A), beginOf(A)) >= 0)
+        // Made from a parameter or a local that may be (`callables` filled
+        // by `callables.append(block)` in `for block in blocks`, handed on
+        // as `tuple(callables)`): known only once the parameter is.
+        bool Local = false;
+        walk(Arg, [&](TSNode Id) {
+          Local |= is(Id, "identifier") && T.bindsHere(S.text(Id));
+          return !Local && !is(Id, "lambda");
+        });
+        if (Local)
           Out.HandsOn.insert(F.QualName);
         Value V = T.valueOf(Arg);
         if (V.tensor())
           TensorParams[Fn].insert(Index);
         else if (V.K == VK::Instance && V.Many) {
           for (const auto &C : V.classes())
-            if (P.classNamed(C))
+            if (P.classNamed(C)) {
               Out.ElementClasses[Fn][Index].insert(C);
+              if (!V.Exact)
+                Out.InexactElementClasses[Fn][Index].insert(C);
+            }
         } else if (V.K == VK::Instance && !V.Many) {
           TSNode Callee = unparen(field(N, "function"));
           bool ViaSuper = Direct && is(Callee, "attribute") &&

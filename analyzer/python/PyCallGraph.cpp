@@ -60,7 +60,7 @@ namespace {
 void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string> &Out) {
   for (const auto &C : V.classes())
     for (const char *M : {"forward", "__call__"})
-      for (const auto &Q : P.dispatch(C, M, V.Exact && V.Also.empty()))
+      for (const auto &Q : P.dispatch(C, M, V.Exact))
         Out.push_back(usr(Q));
 }
 
@@ -552,7 +552,7 @@ std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {
   for (const auto &C : V.classes())
     if (T.P.classNamed(C))
       for (const char *M : {"__iter__", "__next__"})
-        for (const auto &Q : T.P.dispatch(C, M, V.Exact && V.Also.empty()))
+        for (const auto &Q : T.P.dispatch(C, M, V.Exact))
           Out.push_back(usr(Q));
   return Out;
 }

@@ -620,6 +620,7 @@ void PyLearned::merge(const PyLearned &Other) {
   mergeTable(SuperClasses, Other.SuperClasses);
   mergeTable(ClassObjects, Other.ClassObjects);
   mergeTable(ElementClasses, Other.ElementClasses);
+  mergeTable(InexactElementClasses, Other.InexactElementClasses);
   mergeTable(InexactClasses, Other.InexactClasses);
   HandsOn.insert(Other.HandsOn.begin(), Other.HandsOn.end());
   Built.insert(Other.Built.begin(), Other.Built.end());

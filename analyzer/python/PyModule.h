@@ -161,6 +161,10 @@ struct PyLearned {
   // Classes of the instances in a list or tuple callers pass (`run((a, b))`,
   // `run([Block() for ...])`).
   ByParameter ElementClasses;
+  // Of ElementClasses, those some caller passes in a list whose elements it
+  // did not make itself (`[Block() for ...]` is exact; a list handed in is
+  // not).
+  ByParameter InexactElementClasses;
   // Of Classes, those some caller passes without knowing the instance's
   // exact class (a parameter, an attribute, a factory's result): there a
   // subclass's override may run. A class only ever passed as made by its
@@ -319,6 +323,12 @@ public:
   // Index: `FlashCausalLM(model_class=FlashLlamaForCausalLM)`.
   std::vector<std::string> paramElementClasses(const std::string &Function, unsigned Index) const {
     return lookUp(Learned.ElementClasses, Function, Index);
+  }
+  // Whether every class in paramElementClasses is exact: each caller made
+  // the elements it passes.
+  bool exactElementParam(const std::string &Function, unsigned Index) const {
+    return !lookUp(Learned.ElementClasses, Function, Index).empty() &&
+           lookUp(Learned.InexactElementClasses, Function, Index).empty();
   }
   std::vector<std::string> paramClassObjects(const std::string &Function, unsigned Index) const {
     return lookUp(Learned.ClassObjects, Function, Index);

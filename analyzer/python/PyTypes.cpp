@@ -314,6 +314,7 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
     // A list or tuple of instances, by what callers pass.
     V = Value::instanceOfAny(P.paramElementClasses(F.QualName, Index));
     V.Many = V.K == VK::Instance;
+    V.Exact = V.Many && P.exactElementParam(F.QualName, Index);
   }
   (void)Param;
   return V;
@@ -428,7 +429,18 @@ void PyTypes::noteAppend(TSNode Call) {
   if (V.K != VK::Instance || V.Many)
     return;
   V.Many = true;
-  V.Exact = false;
+  // Exact only where this is the list's one append: another may add
+  // another class, and the name holds the last one's alone.
+  unsigned Appends = 0;
+  walk(F.body(), [&](TSNode N) {
+    if (is(N, "call"))
+      if (TSNode G = unparen(field(N, "function"));
+          is(G, "attribute") && S.text(field(G, "attribute")) == "append" &&
+          S.text(field(G, "object")) == S.text(List))
+        ++Appends;
+    return true;
+  });
+  V.Exact &= Appends == 1;
   bindTarget(List, V, endOf(Call), Before);
 }
 
@@ -961,16 +973,36 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
   for (const auto &O : Vs)
     if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
       V = {};
-  // Exact where every store is an instance its constructor made, all of one
-  // class, and no subclass stores the attribute too (a store of unknown
-  // kind may hold a subclass).
+  // Exact where every store is an instance its constructor made (or a list
+  // of such), all of one class, and no subclass stores the attribute too (a
+  // store of unknown kind may hold a subclass).
   auto made = [&](const Value &O) {
-    return O.K == VK::Instance && O.Exact && !O.Many && O.Also.empty() && O.Name == V.Name;
+    return O.K == VK::Instance && O.Exact && O.Many == V.Many && O.Also.empty() &&
+           O.Name == V.Name;
   };
   bool Exact = V.K == VK::Instance && std::all_of(Vs.begin(), Vs.end(), made);
-  for (const auto &D : Exact ? P.descendants(C.QualName) : std::vector<std::string>{})
-    if (const PyClassDef *Below = P.classNamed(D); Below && Below->AssignedAttrs.count(Attr))
-      Exact = false;
+  // A subclass storing the attribute too makes it hold that subclass's
+  // classes where self is one: still exact, where its stores are (`del
+  // self.blocks; self.blocks = nn.ModuleList([ViewBlock() ...])`).
+  // Read for a subclass (ViewFrom), only that subclass's own subclasses
+  // may be self: a sibling's stores are not this object's.
+  const std::string &Self = ViewFrom.empty() ? C.QualName : ViewFrom;
+  for (const auto &D : Exact ? P.descendants(Self) : std::vector<std::string>{}) {
+    const PyClassDef *Below = P.classNamed(D);
+    if (!Below || !Below->AssignedAttrs.count(Attr) || !Exact)
+      continue;
+    std::optional<Value> Sub;
+    if (Cache.Depth < 3) {
+      ++Cache.Depth;
+      Sub = storedAttr(*Below, Attr, "");
+      --Cache.Depth;
+    }
+    Exact = Sub && Sub->K == VK::Instance && Sub->Exact && Sub->Many == V.Many &&
+            Sub->Also.empty() && V.Also.size() < Value::MaxAlternatives;
+    if (Exact && Sub->Name != V.Name &&
+        std::find(V.Also.begin(), V.Also.end(), Sub->Name) == V.Also.end())
+      V.Also.push_back(Sub->Name);
+  }
   V.Exact = Exact;
   return V;
 }
@@ -1368,14 +1400,23 @@ Value PyTypes::computeValue(TSNode E) const {
     // What its first element is, for the elements; a container of
     // containers of instances is taken for one of instances (`(modules,)`
     // where modules may already be a tuple).
-    TSNode First = K == "list" || K == "tuple" ? ts_node_named_child(E, 0) : field(E, "body");
+    const bool Literal = K == "list" || K == "tuple";
+    TSNode First = Literal ? ts_node_named_child(E, 0) : field(E, "body");
     Value V = ts_node_is_null(First) ? Value{} : valueOf(First);
-    if (V.K == VK::Instance) {
-      V.Many = true;
-      V.Exact = false;
-      return V;
-    }
-    return {};
+    if (V.K != VK::Instance)
+      return {};
+    const bool Nested = V.Many;
+    V.Many = true;
+    // `[Block(...) for _ in range(n)]` holds Blocks made here, not a
+    // subclass: exact where the one expression making every element is; a
+    // literal, where every element is exact in the same classes.
+    if (V.Exact && Literal)
+      for (TSNode El : namedChildren(E)) {
+        Value EV = valueOf(El);
+        V.Exact &= EV.K == VK::Instance && EV.Many == Nested && EV.Exact &&
+                   EV.classes() == V.classes();
+      }
+    return V;
   }
   if (K == "subscript") {
     TSNode Obj = unparen(field(E, "value"));

@@ -38,7 +38,9 @@ struct Value {
   VK K = VK::Unknown;
   std::string Name;
   bool Many = false;  // a list of such values (nn.ModuleList of one class)
-  bool Exact = false; // an Instance made by a constructor here: its class, not a subclass
+  // An Instance made by a constructor here: its class (each of its classes,
+  // with Also), not a subclass.
+  bool Exact = false;
   // An Instance of a class chosen at run time (a class handed in by each
   // caller, a class attribute each subclass sets): the other classes it may
   // be, besides Name. At most MaxAlternatives; more make the value unknown.
