@@ -212,47 +212,24 @@ std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNod
 // strings, which a test of one cannot say: nothing.
 void stringTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest> &Out) {
   const PySource &S = *T.M.Src;
-  using K = ParamTest::Kind;
-  TSNode L = unparen(ts_node_child(Cmp, 0)), R = unparen(ts_node_child(Cmp, 2));
-  const std::string Op(kind(ts_node_child(Cmp, 1)));
-  const bool Member = Op == "in" || Op == "not in";
-  auto literal = [&](TSNode E) -> std::optional<std::string> {
-    if (auto C = literalArgument(S, E, 0); C && C->TextKnown)
-      return C->Text;
-    return std::nullopt;
-  };
-  std::vector<std::string> Texts;
-  if (Member) {
-    if (!is(R, "tuple") && !is(R, "list") && !is(R, "set"))
-      return;
-    for (TSNode E : namedChildren(R)) {
-      auto Lit = literal(E);
-      if (!Lit)
-        return;
-      Texts.push_back(*Lit);
-    }
-  } else if (auto Lit = literal(R)) {
-    Texts.push_back(*Lit);
-  } else if (auto Lit2 = literal(L)) {
-    Texts.push_back(*Lit2);
-    std::swap(L, R);
-  } else {
+  auto C = stringComparison(S, Cmp);
+  if (!C)
     return;
-  }
   // Whether the string is one of Texts where the test holds as Holds says.
-  const bool IsOne = (Op == "==" || Op == "in") == Holds;
-  if (IsOne && Texts.size() != 1)
+  const bool IsOne = C->OneOf == Holds;
+  if (IsOne && C->Texts.size() != 1)
     return;
   std::optional<std::pair<unsigned, std::string>> Subject;
-  if (auto PA = parameterAttribute(T, L))
+  if (auto PA = parameterAttribute(T, C->Subject))
     Subject = PA;
-  else if (is(L, "identifier"))
-    if (int Index = T.parameterAt(S.text(L), beginOf(L)); Index >= 0)
+  else if (is(C->Subject, "identifier"))
+    if (int Index = T.parameterAt(S.text(C->Subject), beginOf(C->Subject)); Index >= 0)
       Subject = std::make_pair(static_cast<unsigned>(Index), std::string());
   if (!Subject)
     return;
-  for (const auto &Text : Texts) {
-    ParamTest PT{Subject->first, IsOne ? K::Equals : K::NotEquals, "", Subject->second};
+  for (const auto &Text : C->Texts) {
+    ParamTest PT{Subject->first, IsOne ? ParamTest::Kind::Equals : ParamTest::Kind::NotEquals, "",
+                 Subject->second};
     PT.Text = Text;
     Out.push_back(std::move(PT));
   }
@@ -334,14 +311,11 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
     C.IsNone = true;
   else if (is(E, "integer") || is(E, "float"))
     C.Truthy = std::strtod(std::string(Text).c_str(), nullptr) != 0.0;
-  else if (is(E, "string") && !Text.empty() && Text[0] != 'f' && Text[0] != 'F' &&
-           Text.find('{') == std::string_view::npos) {
-    // Nothing but prefixes and quotes ('', "", r"") is the empty string.
-    C.Truthy = Text.find_first_not_of("'\"rRbBuU") != std::string_view::npos;
+  else if (auto Str = plainString(S, E)) {
+    C.Truthy = !Str->empty();
     C.TextKnown = true;
-    C.Text = stringLiteral(S, E);
-  }
-  else if (!is(E, "false"))
+    C.Text = std::move(*Str);
+  } else if (!is(E, "false"))
     return std::nullopt;
   return C;
 }

@@ -193,19 +193,54 @@ std::string comparisonOperator(const PySource &S, TSNode Comparison) {
   return Op;
 }
 
-std::string stringLiteral(const PySource &S, TSNode E) {
+std::optional<std::string> plainString(const PySource &S, TSNode E) {
   E = unparen(E);
   if (!is(E, "string"))
-    return "";
+    return std::nullopt;
   std::string_view T = S.text(E);
   if (T.size() < 2 || T.find('{') != std::string_view::npos || T[0] == 'f' || T[0] == 'F')
-    return "";
+    return std::nullopt;
   size_t Q = T.find_first_of("'\"");
+  if (Q == std::string_view::npos)
+    return std::nullopt;
   char Quote = T[Q];
   size_t Open = T.find_first_not_of(Quote, Q), Close = T.find_last_not_of(Quote);
   if (Open == std::string_view::npos || Close < Open)
-    return "";
+    return std::string(); // nothing but quotes: the empty string
   return std::string(T.substr(Open, Close - Open + 1));
+}
+
+std::string stringLiteral(const PySource &S, TSNode E) { return plainString(S, E).value_or(""); }
+
+std::optional<StringComparison> stringComparison(const PySource &S, TSNode Cmp) {
+  Cmp = unparen(Cmp);
+  if (!is(Cmp, "comparison_operator") || ts_node_child_count(Cmp) != 3)
+    return std::nullopt;
+  const std::string Op = comparisonOperator(S, Cmp);
+  TSNode L = unparen(ts_node_child(Cmp, 0)), R = unparen(ts_node_child(Cmp, 2));
+  StringComparison Out;
+  Out.OneOf = Op == "==" || Op == "in";
+  if (Op == "in" || Op == "not in") {
+    if (!is(R, "tuple") && !is(R, "list") && !is(R, "set"))
+      return std::nullopt;
+    for (TSNode E : namedChildren(R)) {
+      auto Text = plainString(S, E);
+      if (!Text)
+        return std::nullopt;
+      Out.Texts.push_back(std::move(*Text));
+    }
+  } else if (Op != "==" && Op != "!=") {
+    return std::nullopt;
+  } else if (auto Text = plainString(S, R)) {
+    Out.Texts.push_back(std::move(*Text));
+  } else if (auto Text2 = plainString(S, L)) {
+    Out.Texts.push_back(std::move(*Text2));
+    std::swap(L, R);
+  } else {
+    return std::nullopt;
+  }
+  Out.Subject = L;
+  return Out;
 }
 
 bool leavesFunction(TSNode Block) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,8 +87,10 @@ inline bool isLiteral(TSNode N) {
   return K == "integer" || K == "float" || K == "string" || K == "concatenated_string" ||
          K == "true" || K == "false" || K == "none";
 }
-// What a plain string literal says (`"x"`, `r'x'`, `"""x"""`): "" for
-// anything else, an f-string included.
+// What a plain string literal says (`"x"`, `r'x'`, a triple-quoted one), ""
+// included; nullopt for anything else, an f-string included.
+std::optional<std::string> plainString(const PySource &S, TSNode E);
+// The same, "" for anything else.
 std::string stringLiteral(const PySource &S, TSNode E);
 // Whether a block always leaves the function: it ends in return or raise.
 bool leavesFunction(TSNode Block);
@@ -103,6 +106,17 @@ void enclosingTests(TSNode N, TSNode Body,
 // The operator of a two-operand comparison as written (`==`, `is not`,
 // `not in`), whether the grammar gives it one token or two; "" otherwise.
 std::string comparisonOperator(const PySource &S, TSNode Comparison);
+
+// A two-operand comparison of an expression with string literals: `x ==
+// "a"`, `"a" == x`, `x != "a"`, `x in ("a", "b")`, `x not in [...]`.
+struct StringComparison {
+  TSNode Subject;
+  // Whether the comparison holding means Subject is one of Texts (`==`,
+  // `in`), rather than none of them (`!=`, `not in`).
+  bool OneOf = true;
+  std::vector<std::string> Texts;
+};
+std::optional<StringComparison> stringComparison(const PySource &S, TSNode Comparison);
 
 // The positional and keyword arguments of a call.
 struct CallArgs {

@@ -143,6 +143,24 @@ std::vector<TSNode> reachingEnd(const PyTypes &Scope, const std::string &Global)
   return Out;
 }
 
+// The expressions a global read in T may be bound to on each build (a
+// binding inside a branch a build never takes is not one there), and the
+// scope that binds them; null for a local, a closure's variable or a name
+// no project module binds.
+const PyTypes *bindingsByBuild(const PyTypes &T, std::string_view Text,
+                               std::array<std::vector<TSNode>, 2> &Out) {
+  std::string Global;
+  const PyTypes *Scope = globalScope(T, Text, Global);
+  if (!Scope)
+    return nullptr;
+  const auto &Off = offRanges(*Scope);
+  for (TSNode Bound : reachingEnd(*Scope, Global))
+    for (int B : {Cuda, Rocm})
+      if (ts_node_is_null(Bound) || !within(Off[B], beginOf(Bound)))
+        Out[B].push_back(Bound);
+  return Scope;
+}
+
 // What every binding of a name that may run on a build says there, where
 // all agree: a local bound once before the test, else a global of this
 // module or one imported from another (`try: use_npu =
@@ -154,17 +172,14 @@ Truth flagValue(const PyTypes &T, TSNode Name, int Depth) {
     TSNode Bound = T.onlyBoundExpr(Text, beginOf(Name));
     return ts_node_is_null(Bound) ? Unknown : onCuda(T, Bound, Depth + 1);
   }
-  std::string Global;
-  const PyTypes *Scope = globalScope(T, Text, Global);
+  std::array<std::vector<TSNode>, 2> Bindings;
+  const PyTypes *Scope = bindingsByBuild(T, Text, Bindings);
   if (!Scope)
     return Unknown;
-  const auto &Off = offRanges(*Scope);
   Truth Out = Unknown;
   for (int B : {Cuda, Rocm}) {
     int Sign = 0;
-    for (TSNode Bound : reachingEnd(*Scope, Global)) {
-      if (!ts_node_is_null(Bound) && within(Off[B], beginOf(Bound)))
-        continue; // never bound so on this build
+    for (TSNode Bound : Bindings[B]) {
       int S = ts_node_is_null(Bound) ? 0 : onCuda(*Scope, Bound, Depth + 1)[B];
       if (S == 0 || (Sign != 0 && S != Sign)) {
         Sign = 0;
@@ -185,17 +200,14 @@ constexpr std::string_view NoString{"\0None", 5};
 std::array<std::optional<std::vector<std::string>>, 2> stringValues(const PyTypes &T, TSNode Name) {
   std::array<std::optional<std::vector<std::string>>, 2> Out;
   std::string_view Text = T.M.Src->text(Name);
-  std::string Global;
-  const PyTypes *Scope = T.bindsHere(Text) ? nullptr : globalScope(T, Text, Global);
+  std::array<std::vector<TSNode>, 2> Bindings;
+  const PyTypes *Scope = T.bindsHere(Text) ? nullptr : bindingsByBuild(T, Text, Bindings);
   if (!Scope)
     return Out;
-  const auto &Off = offRanges(*Scope);
   for (int B : {Cuda, Rocm}) {
     std::vector<std::string> Values;
     bool Known = true;
-    for (TSNode Bound : reachingEnd(*Scope, Global)) {
-      if (!ts_node_is_null(Bound) && within(Off[B], beginOf(Bound)))
-        continue;
+    for (TSNode Bound : Bindings[B]) {
       // None (`SYSTEM = None` before the chain that sets it) equals no
       // string: a value no literal matches.
       std::string V = ts_node_is_null(Bound)          ? ""
@@ -213,33 +225,18 @@ std::array<std::optional<std::vector<std::string>>, 2> stringValues(const PyType
 // `SYSTEM == "ipex"`, `SYSTEM in ("cuda", "rocm")`, `not in`, `!=`: a global
 // whose possible strings on a build all fall on one side of the test.
 Truth stringTest(const PyTypes &T, TSNode Cmp) {
-  const PySource &S = *T.M.Src;
-  auto Operands = namedChildren(Cmp);
-  if (Operands.size() != 2 || !is(unparen(Operands[0]), "identifier"))
+  auto C = stringComparison(*T.M.Src, Cmp);
+  if (!C || !is(C->Subject, "identifier"))
     return Unknown;
-  const std::string Op = comparisonOperator(S, Cmp);
-  std::vector<std::string> Against;
-  TSNode Right = unparen(Operands[1]);
-  const bool Member = Op == "in" || Op == "not in";
-  if (Member && (is(Right, "tuple") || is(Right, "list") || is(Right, "set"))) {
-    for (TSNode E : namedChildren(Right))
-      Against.push_back(stringLiteral(S, E));
-  } else if (!Member && (Op == "==" || Op == "!=")) {
-    Against.push_back(stringLiteral(S, Right));
-  } else {
-    return Unknown;
-  }
-  if (std::any_of(Against.begin(), Against.end(), [](const auto &A) { return A.empty(); }))
-    return Unknown;
-  const int Positive = Op == "==" || Op == "in" ? 1 : -1;
-  auto Values = stringValues(T, unparen(Operands[0]));
+  const int Positive = C->OneOf ? 1 : -1;
+  auto Values = stringValues(T, C->Subject);
   Truth Out = Unknown;
   for (int B : {Cuda, Rocm}) {
     if (!Values[B])
       continue;
     size_t Hits = 0;
     for (const auto &V : *Values[B])
-      Hits += std::count(Against.begin(), Against.end(), V) > 0;
+      Hits += std::count(C->Texts.begin(), C->Texts.end(), V) > 0;
     if (Hits == 0)
       Out[B] = -Positive;
     else if (Hits == Values[B]->size())
