@@ -225,7 +225,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
         if (Callee.rfind("py:", 0) != 0 || !P.isFunction(Callee.substr(3)))
           continue;
         std::string Fn = Callee.substr(3);
-        for (const auto &[Index, Arg] : boundArguments(P, Fn, S, N))
+        for (const auto &[Index, Arg] : boundArguments(T, Fn, N))
           learn(Fn, Index, Arg, true);
         for (const auto &W : forwardedArguments(T, Fn, N))
           learn(W.Callee, W.Index, W.Arg, false);

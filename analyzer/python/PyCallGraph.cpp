@@ -57,15 +57,21 @@ bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
 namespace {
 
 // What calling an instance of Class runs: nn.Module's forward, or __call__.
+// Code outside the analysed files: known, not followed, not unknown.
+std::string external(const std::string &Q) { return "ext:" + Q; }
+
 void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string> &Out) {
-  for (const auto &C : V.classes())
+  for (const auto &C : V.classes()) {
+    size_t Before = Out.size();
     for (const char *M : {"forward", "__call__"})
       for (const auto &Q : P.dispatch(C, M, V.Exact))
         Out.push_back(usr(Q));
+    // An instance of a library's class (`nn.Linear`) no analysed class
+    // derives from: calling it runs that library's code.
+    if (Out.size() == Before && !P.classNamed(C) && C.find('.') != std::string::npos)
+      Out.push_back(external(C));
+  }
 }
-
-// Code outside the analysed files: known, not followed, not unknown.
-std::string external(const std::string &Q) { return "ext:" + Q; }
 
 // A function some kernel language's decorator makes GPU code
 // (LibrarySemantics.h, makesDeviceKernel).
@@ -310,7 +316,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
         if (isProjectFunctionKey(T.P, K)) {
           Out.push_back(returnKey(K.substr(3)));
           for (unsigned Index : returnedParameters(T, K.substr(3)))
-            for (const auto &[At, Arg] : boundArguments(T.P, K.substr(3), S, E))
+            for (const auto &[At, Arg] : boundArguments(T, K.substr(3), E))
               if (At == Index)
                 valueTargetsAt(T, Arg, Depth + 1, Out);
         } else if (isStorageKey(K)) {
@@ -870,7 +876,7 @@ std::vector<std::pair<std::string, std::string>>
 parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   std::vector<std::pair<std::string, std::string>> Out;
   const PySource &S = *Caller.M.Src;
-  const auto Passed = boundArguments(Caller.P, Callee, S, Call);
+  const auto Passed = boundArguments(Caller, Callee, Call);
   for (const auto &[Index, Arg] : Passed) {
     TSNode A = unparen(Arg);
     // The caller's own parameter handed on: what the walk bound it to.
@@ -896,7 +902,7 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   }
   // A parameter this call leaves to a literal default (`post_forward=None`)
   // holds no callable here, whatever other callers pass.
-  CallArgs Args = argsOf(S, Call);
+  CallArgs Args = calleeArgs(Caller, Callee, Call);
   if (std::any_of(Args.Positional.begin(), Args.Positional.end(),
                   [](TSNode A) { return is(A, "list_splat") || is(A, "dictionary_splat"); }))
     return Out;
@@ -914,7 +920,7 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
 std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &Callee,
                                      TSNode Call) {
   std::vector<ConstArg> Out;
-  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, *Caller.M.Src, Call)) {
+  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call)) {
     Value V = Caller.valueOf(Arg);
     if (V.K != VK::Instance || V.Many || !V.Exact || !V.Also.empty() ||
         !Caller.P.classNamed(V.Name))
@@ -938,7 +944,7 @@ bool currentStream(const PyTypes &T, TSNode E) {
 std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call) {
   std::vector<ConstArg> Out;
-  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, *Caller.M.Src, Call))
+  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call))
     if (currentStream(Caller, Arg)) {
       ConstArg C{Index};
       C.Attr = SideStream;
@@ -949,13 +955,30 @@ std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &
   return Out;
 }
 
+CallArgs calleeArgs(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
+  CallArgs A = argsOf(*Caller.M.Src, Call);
+  TSNode Fn = unparen(field(Call, "function"));
+  if (A.Positional.empty() || !is(Fn, "attribute"))
+    return A;
+  const auto [F, M] = Caller.P.signature(Callee);
+  // The method named at the call (not one the call runs through another,
+  // as `Function.apply` runs the static `forward(ctx, ...)`).
+  if (!F || !M || !F->takesSelf() || F->IsLambda ||
+      Caller.M.Src->text(field(Fn, "attribute")) != F->Name ||
+      std::find(F->Decorators.begin(), F->Decorators.end(), "classmethod") != F->Decorators.end())
+    return A;
+  if (std::string Of = Caller.resolve(field(Fn, "object")); !Of.empty() && Caller.P.classNamed(Of))
+    A.Positional.erase(A.Positional.begin());
+  return A;
+}
+
 std::vector<std::pair<unsigned, TSNode>>
-boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call) {
+boundArguments(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;
-  const auto [F, M] = P.signature(Callee);
+  const auto [F, M] = Caller.P.signature(Callee);
   if (!F || !M)
     return Out;
-  CallArgs A = argsOf(S, Call);
+  CallArgs A = calleeArgs(Caller, Callee, Call);
   // Positions past the named parameters go into `*args`, not into the
   // keyword-only parameters that follow it.
   const unsigned Named = positionalParameters(*F);
@@ -1081,7 +1104,7 @@ void collectStores(const PyTypes &T, TSNode N,
       }
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
         continue;
-      for (const auto &[Index, Arg] : boundArguments(T.P, Key.substr(3), S, N))
+      for (const auto &[Index, Arg] : boundArguments(T, Key.substr(3), N))
         store({paramKey(Key.substr(3), Index)}, Arg);
       for (const auto &W : forwardedArguments(T, Key.substr(3), N))
         store({paramKey(W.Callee, W.Index)}, W.Arg);

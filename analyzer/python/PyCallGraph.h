@@ -125,8 +125,13 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg);
 
 // The arguments of a call to the project function Callee, each with the
 // index of the parameter it binds (keywords matched by name).
-std::vector<std::pair<unsigned, TSNode>>
-boundArguments(const PyProgram &P, const std::string &Callee, const PySource &S, TSNode Call);
+std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyTypes &Caller,
+                                                        const std::string &Callee, TSNode Call);
+
+// Call's arguments as Callee's parameters take them: a method called through
+// its class (`Base.make(self, factory)`) takes its first argument as self,
+// which callers' positions do not count.
+CallArgs calleeArgs(const PyTypes &Caller, const std::string &Callee, TSNode Call);
 
 // The literal E spells (True, False, None, a number, a plain string), as
 // what is passed for parameter Index.

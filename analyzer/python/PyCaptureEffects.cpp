@@ -102,7 +102,7 @@ std::string mapToCaller(const PyTypes &Callee, const std::string &CalleeQ, const
       TSNode N = parameterName(Params[I]);
       if (ts_node_is_null(N) || CS.text(N) != Root)
         continue;
-      for (const auto &[Index, Value] : boundArguments(Caller.P, CalleeQ, S, Call))
+      for (const auto &[Index, Value] : boundArguments(Caller, CalleeQ, Call))
         if (Index == I)
           Arg = unparen(Value);
       if (ts_node_is_null(Arg))

@@ -23,7 +23,7 @@ namespace graphsafe::lint::py {
 namespace {
 
 // Whether Cond, holding as Holds says, is the miss of a lazy initialisation:
-// `if self.x is None:`, `if not hasattr(self, "x"):` or `if key != self.x:`
+// `if self.x is None:` (or of a name declared `nonlocal` or `global`), `if not hasattr(self, "x"):` or `if key != self.x:`
 // whose block assigns `self.x`; or the miss of a cache kept in a dict of
 // self's or of the module's (`v = cache.get(k)` then `if v is None:`, or `if
 // k not in cache:`, filled in the block by `cache[k] = v`). The same tests
@@ -44,8 +44,22 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
     E = unparen(E);
     return is(E, "identifier") && !T.bindsHere(S.text(E)) ? S.text(E) : std::string_view();
   };
+  // A name the function declares `nonlocal` or `global`: a memoizing
+  // decorator's `nonlocal value; if value is None: value = func()`.
+  auto keptName = [&](TSNode E) {
+    E = unparen(E);
+    bool Kept = false;
+    if (is(E, "identifier") && !T.F.IsModuleBody)
+      walk(T.F.body(), [&](TSNode N) {
+        if (is(N, "nonlocal_statement") || is(N, "global_statement"))
+          for (TSNode Name : namedChildren(N))
+            Kept |= S.text(Name) == S.text(E);
+        return !Kept;
+      });
+    return Kept ? S.text(E) : std::string_view();
+  };
   std::string Attr;
-  std::string_view Cache, Global;
+  std::string_view Cache, Global, Kept;
   auto cacheOf = [&](TSNode Dict) {
     Cache = selfAttribute(Dict);
     Global = Cache.empty() ? moduleDict(Dict) : std::string_view();
@@ -66,6 +80,7 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
     if ((Op == "is" || Op == "is not") && is(R, "none")) {
       MissWhenHolds = Op == "is";
       Attr = selfAttribute(L);
+      Kept = keptName(L);
       cacheLookup(L);
     } else if (Op == "not in" || Op == "in") {
       MissWhenHolds = Op == "not in";
@@ -82,7 +97,8 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
     if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
       Attr = stringLiteral(S, A.Positional[1]);
   }
-  if ((Attr.empty() && Cache.empty() && Global.empty()) || Holds != MissWhenHolds)
+  if ((Attr.empty() && Cache.empty() && Global.empty() && Kept.empty()) ||
+      Holds != MissWhenHolds)
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
   TSNode If = ts_node_parent(Cond);
@@ -98,7 +114,8 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
         TSNode Dict = is(Left, "subscript") ? field(Left, "value") : TSNode{};
         Assigns = Assigns || (!Attr.empty() && selfAttribute(Left) == Attr) ||
                   (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
-                  (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global);
+                  (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global) ||
+                  (!Kept.empty() && is(Left, "identifier") && S.text(Left) == Kept);
       }
       return !Assigns;
     });
@@ -446,7 +463,7 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   const PySource &S = *Caller.M.Src;
   std::vector<ConstArg> Out;
   std::set<unsigned> Bound;
-  for (const auto &[Index, Arg] : boundArguments(P, Callee, S, Call)) {
+  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call)) {
     Bound.insert(Index);
     if (auto C = literalArgument(S, Arg, Index)) {
       Out.push_back(*C);
@@ -459,7 +476,7 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
   // A parameter the call leaves out holds its default, unless `*args` or
   // `**kwargs` may fill it: the caller's own `**kwargs` passed on fills
   // nothing where it is empty.
-  CallArgs A = argsOf(S, Call);
+  CallArgs A = calleeArgs(Caller, Callee, Call);
   const auto [F, M] = P.signature(Callee);
   if (!F || !M)
     return Out;

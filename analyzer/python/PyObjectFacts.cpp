@@ -598,7 +598,7 @@ struct BoundCall {
 
 BoundCall bindCall(const PyTypes &T, const std::string &Callee, TSNode Call) {
   BoundCall B;
-  for (const auto &[Index, Arg] : boundArguments(T.P, Callee, *T.M.Src, Call))
+  for (const auto &[Index, Arg] : boundArguments(T, Callee, Call))
     B.Args[Index] = Arg;
   CallArgs A = argsOf(*T.M.Src, Call);
   for (TSNode N : A.Positional)
@@ -884,7 +884,7 @@ std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &
   }
   if (TSNode Receiver = receiverOf(Caller, Callee, Call); !ts_node_is_null(Receiver))
     argumentFacts(Caller, ObjectParam, Receiver, Call, Out);
-  for (const auto &[Index, Arg] : boundArguments(Caller.P, Callee, S, Call)) {
+  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call)) {
     // literalArguments has these.
     TSNode E = unparen(Arg);
     if (literalArgument(S, E, Index) ||

@@ -970,15 +970,17 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
   for (const auto &O : Vs)
     if (V.K == VK::Unknown)
       V = O;
+  // Stores of instances of different classes (`if tied: self.proj =
+  // ModuleList([first] + [tied] * n) else: self.proj = ModuleList([Linear()
+  // ...])`): any of them.
   for (const auto &O : Vs)
     if (O.K != VK::Unknown && (O.K != V.K || O.Name != V.Name))
-      V = {};
+      V = V.K == VK::Instance ? Value::either(V, O) : Value{};
   // Exact where every store is an instance its constructor made (or a list
-  // of such), all of one class, and no subclass stores the attribute too (a
-  // store of unknown kind may hold a subclass).
+  // of such), and no subclass stores the attribute too (a store of unknown
+  // kind may hold a subclass).
   auto made = [&](const Value &O) {
-    return O.K == VK::Instance && O.Exact && O.Many == V.Many && O.Also.empty() &&
-           O.Name == V.Name;
+    return O.K == VK::Instance && O.Exact && O.Many == V.Many;
   };
   bool Exact = V.K == VK::Instance && std::all_of(Vs.begin(), Vs.end(), made);
   // A subclass storing the attribute too makes it hold that subclass's
@@ -997,11 +999,11 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
       Sub = storedAttr(*Below, Attr, "");
       --Cache.Depth;
     }
-    Exact = Sub && Sub->K == VK::Instance && Sub->Exact && Sub->Many == V.Many &&
-            Sub->Also.empty() && V.Also.size() < Value::MaxAlternatives;
-    if (Exact && Sub->Name != V.Name &&
-        std::find(V.Also.begin(), V.Also.end(), Sub->Name) == V.Also.end())
-      V.Also.push_back(Sub->Name);
+    Exact = Sub && Sub->K == VK::Instance && Sub->Exact && Sub->Many == V.Many;
+    if (Exact) {
+      V = Value::either(V, *Sub);
+      Exact = V.K == VK::Instance;
+    }
   }
   V.Exact = Exact;
   return V;
@@ -1221,6 +1223,19 @@ Value PyTypes::callValue(TSNode Call) const {
       if (moduleReturnsItself(Method))
         return Recv;
     }
+    // `Net.from_pretrained(path)`, the class method a library base gives
+    // Net: a Net, unless the project's own definition of it says otherwise.
+    if (Recv.K == VK::Unknown && buildsCalledClass(Method)) {
+      std::vector<std::string> Classes = classObjects(field(Fn, "object"));
+      for (const auto &C : Classes)
+        if (std::string Q = P.methodOf(C, std::string(Method)); !Q.empty())
+          if (Value R = returnValue(Q); R.K != VK::Unknown)
+            return R;
+      if (Value V = Value::instanceOfAny(Classes); V.K == VK::Instance) {
+        V.Exact = true;
+        return V;
+      }
+    }
   }
   std::string Q = resolve(Fn);
   if (!Q.empty()) {
@@ -1405,17 +1420,20 @@ Value PyTypes::computeValue(TSNode E) const {
     Value V = ts_node_is_null(First) ? Value{} : valueOf(First);
     if (V.K != VK::Instance)
       return {};
-    const bool Nested = V.Many;
-    V.Many = true;
     // `[Block(...) for _ in range(n)]` holds Blocks made here, not a
-    // subclass: exact where the one expression making every element is; a
-    // literal, where every element is exact in the same classes.
-    if (V.Exact && Literal)
+    // subclass: exact where the one expression making every element is. A
+    // literal holds each element's classes (`[Embed(), Linear()]`), exact
+    // where every element is.
+    if (Literal)
       for (TSNode El : namedChildren(E)) {
         Value EV = valueOf(El);
-        V.Exact &= EV.K == VK::Instance && EV.Many == Nested && EV.Exact &&
-                   EV.classes() == V.classes();
+        if (EV.K != VK::Instance || EV.Many != V.Many) {
+          V.Exact = false;
+          continue;
+        }
+        V = Value::either(V, EV);
       }
+    V.Many = true;
     return V;
   }
   if (K == "subscript") {
@@ -1426,11 +1444,21 @@ Value PyTypes::computeValue(TSNode E) const {
     if (O.tensor())
       return O;
     if (O.Many)
-      return {O.K, O.Name};
+      return {O.K, O.Name, false, O.Exact, O.Also};
     return {};
   }
   if (K == "binary_operator") {
     Value L = valueOf(field(E, "left")), R = valueOf(field(E, "right"));
+    // `[first] + [tied] * (n - 1)`: lists joined hold either's elements; a
+    // list repeated holds its own.
+    if (L.K == VK::Instance && L.Many && R.K == VK::Instance && R.Many)
+      return Value::either(L, R);
+    if (TSNode Op = field(E, "operator"); S.text(Op) == "*") {
+      if (L.K == VK::Instance && L.Many && R.K != VK::Instance)
+        return L;
+      if (R.K == VK::Instance && R.Many && L.K != VK::Instance)
+        return R;
+    }
     if (L.K == VK::BoolTensor && R.K == VK::BoolTensor)
       return {VK::BoolTensor, ""};
     if (L.tensor() || R.tensor())

@@ -59,6 +59,20 @@ struct Value {
     V.Also.assign(Classes.begin() + 1, Classes.end());
     return V;
   }
+  // Either of two instances (or lists of them): each's classes, exact
+  // where both are; unknown where they differ in kind or list-ness.
+  static Value either(const Value &A, const Value &B) {
+    if (A.K != VK::Instance || B.K != VK::Instance || A.Many != B.Many)
+      return {};
+    std::vector<std::string> Classes = A.classes();
+    for (const auto &C : B.classes())
+      if (std::find(Classes.begin(), Classes.end(), C) == Classes.end())
+        Classes.push_back(C);
+    Value V = instanceOfAny(Classes);
+    V.Many = A.Many;
+    V.Exact = V.K == VK::Instance && A.Exact && B.Exact;
+    return V;
+  }
   bool tensor() const { return K == VK::Tensor || K == VK::BoolTensor; }
 };
 

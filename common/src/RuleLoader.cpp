@@ -220,13 +220,21 @@ std::vector<HelperSpec> parseHelpers(const YAML::Node &N) {
   for (const auto &H : N) {
     if (!H.IsMap() || !H["call"] || !H["arg"])
       throw Bad{lineOf(H), "each helper needs 'call' (function name) and 'arg' (0-based index)"};
-    checkKeys(H, {"call", "arg"}, "a helper");
+    checkKeys(H, {"call", "arg", "outputs"}, "a helper");
     HelperSpec Spec;
     Spec.Name = scalar(H["call"], "call");
     try {
       Spec.Arg = H["arg"].as<unsigned>();
     } catch (const YAML::Exception &) {
       throw Bad{lineOf(H["arg"]), "'arg' must be a non-negative integer"};
+    }
+    if (H["outputs"]) {
+      std::string Outputs = scalar(H["outputs"], "outputs");
+      if (Outputs != "copied" && Outputs != "static")
+        throw Bad{lineOf(H["outputs"]),
+                  "'outputs' must be 'static' (calls hand back the graph's own output memory, "
+                  "as make_graphed_callables does) or 'copied' (calls hand back copies)"};
+      Spec.CopiesOutputs = Outputs == "copied";
     }
     Out.push_back(Spec);
   }

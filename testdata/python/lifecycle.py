@@ -64,3 +64,19 @@ def capture_at_moving_step(batches, every):
                 model(batch)
             next_capture += every
         g.replay()
+
+
+class Recapturer:
+    # The step tested for equality moves with the loop (`self.next` is
+    # assigned in it): a capture on more than one iteration.
+    def run(self, batches, every):
+        graph = torch.cuda.CUDAGraph()
+        self.next = 0
+        for step in range(len(batches)):
+            if step == 0:
+                model(batches[step])
+            elif step == self.next + 1:
+                with torch.cuda.graph(graph):  # expected-error {{capture-begin-twice}}
+                    model(batches[step])
+                self.next += every
+            graph.replay()

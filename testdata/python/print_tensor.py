@@ -14,3 +14,15 @@ static_x = torch.randn(4, device="cuda")
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = forward_step(static_x)
+
+
+def checked_step(x):
+    y = x.cos()
+    # The condition of an assert runs on every call; its message only when
+    # it fails.
+    assert f"{y.max()}" != "nan", f"bad {y}"  # expected-error {{sync-print-tensor}}
+    return y
+
+
+with torch.cuda.graph(torch.cuda.CUDAGraph()):
+    checked_step(static_x)

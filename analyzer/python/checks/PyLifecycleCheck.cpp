@@ -54,9 +54,42 @@ std::string_view loopIndex(const PySource &S, TSNode Loop) {
   return {};
 }
 
+// Whether E has one value on every iteration of Loop: literals, and names
+// and attributes (`self.GRAPH_WARMUPS + 1`) the loop's body never assigns,
+// joined by operators; no call (its result may change) and not the index.
+bool invariantIn(const PySource &S, TSNode Loop, std::string_view Index, TSNode E) {
+  bool Invariant = true;
+  std::vector<std::string_view> Read;
+  walk(E, [&](TSNode N) {
+    if (is(N, "call") || is(N, "subscript") || is(N, "lambda") || is(N, "named_expression"))
+      Invariant = false;
+    else if (is(N, "identifier") || is(N, "attribute")) {
+      Read.push_back(S.text(N));
+      Invariant &= S.text(N) != Index;
+      return false;
+    }
+    return Invariant;
+  });
+  if (!Invariant)
+    return false;
+  walk(field(Loop, "body"), [&](TSNode N) {
+    if (is(N, "assignment") || is(N, "augmented_assignment") || is(N, "for_statement"))
+      walk(field(N, "left"), [&](TSNode T) {
+        // `warmup = ...` rebinds `warmup` and `warmup.n`; `self.n = ...`
+        // only `self.n`.
+        const bool Name = is(T, "identifier");
+        for (std::string_view R : Read)
+          Invariant &= S.text(T) != R && !(Name && R.substr(0, R.find('.')) == S.text(T));
+        return Invariant && !is(T, "attribute") && !is(T, "subscript");
+      });
+    return Invariant;
+  });
+  return Invariant;
+}
+
 // Whether Cond, holding, pins the loop index Index to one value: `i == 0`,
-// `step == warmup` with `warmup` not bound inside Loop, either way round,
-// or such a test joined by `and`.
+// `step == warmup + 1` with what it is compared with the same on every
+// iteration, either way round, or such a test joined by `and`.
 bool pinsIndex(const PySource &S, TSNode Loop, std::string_view Index, TSNode Cond) {
   Cond = unparen(Cond);
   if (is(Cond, "boolean_operator") && kind(ts_node_child(Cond, 1)) == "and")
@@ -68,32 +101,20 @@ bool pinsIndex(const PySource &S, TSNode Loop, std::string_view Index, TSNode Co
   TSNode L = unparen(ts_node_child(Cond, 0)), R = unparen(ts_node_child(Cond, 2));
   auto named = [&](TSNode N) { return is(N, "identifier") && S.text(N) == Index; };
   TSNode Other = named(L) ? R : named(R) ? L : TSNode{};
-  if (ts_node_is_null(Other))
-    return false;
-  if (is(Other, "integer"))
-    return true;
-  if (!is(Other, "identifier"))
-    return false;
-  // The value compared with must not change from one iteration to the next.
-  bool Rebound = false;
-  walk(field(Loop, "body"), [&](TSNode N) {
-    if ((is(N, "assignment") || is(N, "augmented_assignment")) &&
-        S.text(field(N, "left")) == S.text(Other))
-      Rebound = true;
-    return !Rebound;
-  });
-  return !Rebound;
+  return !ts_node_is_null(Other) && invariantIn(S, Loop, Index, Other);
 }
 
 // Whether Node, inside Loop, runs on one iteration at most: under an `if`
-// whose test pins the loop's index (`if i == 0:` capture, else replay).
+// or `elif` whose test pins the loop's index (`if i == 0:` capture, else
+// replay; `elif step == warmup + 1:`).
 bool onceInLoop(const PySource &S, TSNode Loop, TSNode Node) {
   std::string_view Index = loopIndex(S, Loop);
   if (Index.empty())
     return false;
   for (TSNode Q = Node, P = ts_node_parent(Node); !ts_node_is_null(P) && !ts_node_eq(Q, Loop);
        Q = P, P = ts_node_parent(P))
-    if (is(P, "if_statement") && ts_node_eq(field(P, "consequence"), Q) &&
+    if ((is(P, "if_statement") || is(P, "elif_clause")) &&
+        ts_node_eq(field(P, "consequence"), Q) &&
         pinsIndex(S, Loop, Index, field(P, "condition")))
       return true;
   return false;

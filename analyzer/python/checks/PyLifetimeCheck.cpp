@@ -536,7 +536,7 @@ private:
           return true;
         std::string Q = T.resolve(field(Rt, "function"));
         if (std::none_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
-                         [&](const HelperSpec &H) { return H.Name == Q; }))
+                         [&](const HelperSpec &H) { return H.Name == Q && !H.CopiesOutputs; }))
           return true;
         TSNode L = unparen(field(N, "left"));
         std::set<std::string> Names;

@@ -258,7 +258,7 @@ std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const s
   // What Callee's own parameters do not take: positions past them (into
   // its `*args`), keywords it does not name (into its `**kwargs`).
   Pending First{Callee, {}, {}, 0};
-  CallArgs A = argsOf(*Caller.M.Src, Call);
+  CallArgs A = calleeArgs(Caller, Callee, Call);
   const unsigned Named = positionalParameters(*Def);
   for (unsigned I = 0; I < A.Positional.size(); ++I) {
     if (is(A.Positional[I], "list_splat"))

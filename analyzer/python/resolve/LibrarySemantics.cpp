@@ -114,6 +114,12 @@ bool makesDeviceKernel(const std::string &Decorator) {
   return Exact.count(Decorator) > 0;
 }
 
+bool buildsCalledClass(std::string_view Method) {
+  static const Names Builders = {"from_pretrained", "from_config", "_from_config",
+                                 "from_single_file", "load_from_checkpoint"};
+  return Builders.count(Method) > 0;
+}
+
 bool memoizes(const std::string &Decorator) {
   return Decorator == "functools.cache" || Decorator == "functools.lru_cache";
 }

@@ -39,6 +39,13 @@ bool wrapsModule(const std::string &Callee);
 // run as host Python, so it is no captured host code.
 bool makesDeviceKernel(const std::string &Decorator);
 
+// Class methods that library base classes give their subclasses to build
+// an instance of the class they are called on: Hugging Face's
+// `from_pretrained` / `from_config` (transformers, diffusers, peft),
+// diffusers' `from_single_file`, Lightning's `load_from_checkpoint`.
+// `Net.from_pretrained(path)` on a project class Net is a Net.
+bool buildsCalledClass(std::string_view Method);
+
 // A decorator, qualified, that memoizes the function (`functools.cache`,
 // `functools.lru_cache`, with or without arguments): its body runs on a
 // miss only, which a warm-up call with the same arguments settles.

@@ -55,6 +55,11 @@ struct MatchClause {
 struct HelperSpec {
   std::string Name;
   unsigned Arg = 0;
+  // Python graphed callables: whether what the wrapper returns, called, is
+  // a fresh copy of the graph's outputs (`outputs: copied`, tensordict's
+  // CudaGraphModule) rather than the static output memory itself
+  // (make_graphed_callables).
+  bool CopiesOutputs = false;
 };
 
 // Where capture begins and ends, what tests whether a stream is capturing,

@@ -1,0 +1,17 @@
+# expected-no-diagnostics
+# Tensors formatted into the message of an exception raised, or of an assert
+# that fails: built only where the code fails anyway, never by a replay.
+import torch
+
+
+def attention(q, lengths_q=None, lengths_kv=None):
+    if (lengths_q is None) ^ (lengths_kv is None):
+        raise ValueError(f"both lengths or neither, got {lengths_q=}, {lengths_kv=}.")
+    assert q.dim() == 3, f"expected a 3-d query, got {q}"
+    return q.softmax(-1)
+
+
+static_q = torch.randn(2, 4, 4, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    static_out = attention(static_q)
