@@ -148,3 +148,26 @@ TEST(RuleLoader, MissingDirectoryIsReportedNotFatal) {
 }
 
 } // namespace
+
+TEST(RuleLoader, GraphedCallablesSayWhetherOutputsAreCopied) {
+  std::vector<RuleError> Errors;
+  RuleSet S;
+  parseRuleText("id: a\nkind: capture\ncapture:\n  python:\n    graphed-callables:\n"
+                "      - {call: lib.Wrap, arg: 0, outputs: copied}\n"
+                "      - {call: lib.make, arg: 1}\n",
+                "a.yaml", S, Errors);
+  ASSERT_TRUE(Errors.empty()) << Errors.front().str();
+  ASSERT_EQ(S.Capture.PyGraphedCallables.size(), 2u);
+  EXPECT_TRUE(S.Capture.PyGraphedCallables[0].CopiesOutputs);
+  EXPECT_FALSE(S.Capture.PyGraphedCallables[1].CopiesOutputs);
+  EXPECT_EQ(S.Capture.PyGraphedCallables[1].Arg, 1u);
+
+  RuleSet Bad;
+  parseRuleText("id: b\nkind: capture\ncapture:\n  python:\n    graphed-callables:\n"
+                "      - {call: lib.Wrap, arg: 0, outputs: cloned}\n",
+                "b.yaml", Bad, Errors);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0].Line, 6);
+  EXPECT_NE(Errors[0].Message.find("'outputs' must be 'static'"), std::string::npos)
+      << Errors[0].str();
+}
