@@ -5,6 +5,7 @@
 #include "resolve/AttributeOrder.h"
 #include "resolve/Containers.h"
 #include "resolve/LibrarySemantics.h"
+#include "resolve/ReturnsByCall.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -314,7 +315,15 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       // is what this call passes there.
       for (const auto &K : calleesOf(T, E).Keys)
         if (isProjectFunctionKey(T.P, K)) {
-          Out.push_back(returnKey(K.substr(3)));
+          // Only the returns this call's literal arguments let run, where
+          // they rule some out; else every call's returns, joined.
+          if (auto Live = liveReturns(T, K.substr(3), E)) {
+            for (TSNode V : Live->Values)
+              if (!ts_node_is_null(V) && !fromParameter(*Live->Callee, V))
+                valueTargetsAt(*Live->Callee, V, Depth + 1, Out);
+          } else {
+            Out.push_back(returnKey(K.substr(3)));
+          }
           for (unsigned Index : returnedParameters(T, K.substr(3)))
             for (const auto &[At, Arg] : boundArguments(T, K.substr(3), E))
               if (At == Index)
@@ -972,8 +981,8 @@ CallArgs calleeArgs(const PyTypes &Caller, const std::string &Callee, TSNode Cal
   return A;
 }
 
-std::vector<std::pair<unsigned, TSNode>>
-boundArguments(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
+std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyTypes &Caller,
+                                                        const std::string &Callee, TSNode Call) {
   std::vector<std::pair<unsigned, TSNode>> Out;
   const auto [F, M] = Caller.P.signature(Callee);
   if (!F || !M)

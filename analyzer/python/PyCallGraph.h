@@ -143,6 +143,10 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call);
 
+// The tests of T's function's parameters that N runs under: each enclosing
+// if/elif, early return and assert (PyConstantBranches.cpp).
+std::vector<ParamTest> parameterTestsAt(const PyTypes &T, TSNode N);
+
 // Whether Splat (`**name` in a call) passes on the caller's own `**kwargs`
 // as the caller received it: the function only reads the mapping (`.get`,
 // `.pop`, `in`, a truth test) or passes it on, never adds a key to it.

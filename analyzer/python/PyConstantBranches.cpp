@@ -23,8 +23,8 @@ namespace graphsafe::lint::py {
 namespace {
 
 // Whether Cond, holding as Holds says, is the miss of a lazy initialisation:
-// `if self.x is None:` (or of a name declared `nonlocal` or `global`), `if not hasattr(self, "x"):` or `if key != self.x:`
-// whose block assigns `self.x`; or the miss of a cache kept in a dict of
+// `if self.x is None:` (or of a name declared `nonlocal` or `global`), `if not hasattr(self, "x"):`
+// or `if key != self.x:` whose block assigns `self.x`; or the miss of a cache kept in a dict of
 // self's or of the module's (`v = cache.get(k)` then `if v is None:`, or `if
 // k not in cache:`, filled in the block by `cache[k] = v`). The same tests
 // the other way round (`if v is not None: return v`, `if k in cache: return
@@ -97,8 +97,7 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
     if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
       Attr = stringLiteral(S, A.Positional[1]);
   }
-  if ((Attr.empty() && Cache.empty() && Global.empty() && Kept.empty()) ||
-      Holds != MissWhenHolds)
+  if ((Attr.empty() && Cache.empty() && Global.empty() && Kept.empty()) || Holds != MissWhenHolds)
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
   TSNode If = ts_node_parent(Cond);
@@ -354,6 +353,17 @@ std::vector<TSNode> parameterDefaults(const PyFunctionDef &F) {
 bool memoized(const PyTypes &T) { return decoratedBy(T.P, T.M, T.F, memoizes); }
 
 } // namespace
+
+std::vector<ParamTest> parameterTestsAt(const PyTypes &T, TSNode N) {
+  std::vector<ParamTest> Out;
+  if (T.F.IsLambda || T.F.IsModuleBody)
+    return Out;
+  enclosingTests(N, T.F.body(), [&](TSNode Cond, bool Holds) {
+    testsOf(T, Cond, Holds, Out);
+    return false;
+  });
+  return Out;
+}
 
 std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   std::vector<ParamTest> Out;

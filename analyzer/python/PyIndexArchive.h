@@ -14,7 +14,7 @@ namespace graphsafe::lint::py {
 
 template <class A> void serialize(A &Ar, PyFunctionDef &F) {
   Ar(F.QualName, F.Name, F.ClassQName, F.IsModuleBody, F.IsLambda, F.ReturnsBuilt, F.ReturnsParams,
-     F.ReturnsElementsBuilt, F.ReturnsClassObjects, F.Decorators, F.PlainDecorator,
+     F.Returns, F.ReturnsElementsBuilt, F.ReturnsClassObjects, F.Decorators, F.PlainDecorator,
      F.MentionsCapture, F.MentionsDevice, F.NoSelf);
 }
 template <class A> void serialize(A &Ar, PyClassDef &C) {

@@ -262,6 +262,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
            !is(Owner, "class_definition"))
       Owner = ts_node_parent(Owner);
     const bool Own = ts_node_is_null(Owner) || ts_node_eq(Owner, F.Node);
+    F.Returns += Own;
     if (Own && (is(V, "expression_list") || is(V, "tuple")))
       TupleReturns.push_back(namedChildren(V));
     else if (Own)

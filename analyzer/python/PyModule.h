@@ -34,6 +34,9 @@ struct PyFunctionDef {
   // parameters it returns as they are (`return f`).
   std::vector<std::string> ReturnsBuilt;
   std::vector<unsigned> ReturnsParams;
+  // How many return statements of its own it has: with two or more, the
+  // arguments of a call may rule some out (resolve/ReturnsByCall.h).
+  unsigned Returns = 0;
   // Where every return gives a tuple of one length (`return model, opt`):
   // for each position, the callees spelled as ReturnsBuilt has them, empty
   // where some return's element is anything else.

@@ -3,6 +3,7 @@
 #include "PyPlatform.h"
 #include "TorchApi.h"
 #include "resolve/LibrarySemantics.h"
+#include "resolve/ReturnsByCall.h"
 
 #include <optional>
 #include <set>
@@ -434,9 +435,9 @@ void PyTypes::noteAppend(TSNode Call) {
   unsigned Appends = 0;
   walk(F.body(), [&](TSNode N) {
     if (is(N, "call"))
-      if (TSNode G = unparen(field(N, "function"));
-          is(G, "attribute") && S.text(field(G, "attribute")) == "append" &&
-          S.text(field(G, "object")) == S.text(List))
+      if (TSNode G = unparen(field(N, "function")); is(G, "attribute") &&
+                                                    S.text(field(G, "attribute")) == "append" &&
+                                                    S.text(field(G, "object")) == S.text(List))
         ++Appends;
     return true;
   });
@@ -979,9 +980,7 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
   // Exact where every store is an instance its constructor made (or a list
   // of such), and no subclass stores the attribute too (a store of unknown
   // kind may hold a subclass).
-  auto made = [&](const Value &O) {
-    return O.K == VK::Instance && O.Exact && O.Many == V.Many;
-  };
+  auto made = [&](const Value &O) { return O.K == VK::Instance && O.Exact && O.Many == V.Many; };
   bool Exact = V.K == VK::Instance && std::all_of(Vs.begin(), Vs.end(), made);
   // A subclass storing the attribute too makes it hold that subclass's
   // classes where self is one: still exact, where its stores are (`del
@@ -1177,6 +1176,29 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
   return Out;
 }
 
+Value PyTypes::returnValueAt(const std::string &Function, TSNode Call) const {
+  auto Live = liveReturns(*this, Function, Call);
+  if (!Live)
+    return returnValue(Function);
+  // What the returns this call can reach give back; `return None` on a path
+  // says nothing of what the others hold.
+  Value Out;
+  bool First = true;
+  for (TSNode V : Live->Values) {
+    if (ts_node_is_null(V) || is(unparen(V), "none"))
+      continue;
+    Value X = Live->Callee->valueOf(V);
+    if (First)
+      Out = X;
+    else if (Out.K == VK::Instance)
+      Out = Value::either(Out, X);
+    else if (X.K != Out.K || X.Name != Out.Name)
+      Out = {};
+    First = false;
+  }
+  return Out;
+}
+
 Value PyTypes::returnValue(const std::string &Function) const {
   const auto [Fn, Mod] = P.signature(Function);
   if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
@@ -1213,7 +1235,7 @@ Value PyTypes::callValue(TSNode Call) const {
       return {}; // a method of the list, not of what it holds
     if (Recv.K == VK::Instance) {
       if (std::string Q = P.methodOf(Recv.Name, std::string(Method)); !Q.empty())
-        if (Value R = returnValue(Q); R.K != VK::Unknown)
+        if (Value R = returnValueAt(Q, Call); R.K != VK::Unknown)
           return R;
       if (Method == "forward")
         return {VK::Tensor, ""};
@@ -1299,7 +1321,7 @@ Value PyTypes::callValue(TSNode Call) const {
     // A function of the analysed code (PyTorch's own, when torch/ is analysed)
     // returns what its annotation says, whatever its module is named.
     if (P.isFunction(Q))
-      return returnValue(Q);
+      return returnValueAt(Q, Call);
     if (auto Declared = torchReturnKind(Q)) {
       switch (*Declared) {
       case TorchKind::Tensor:

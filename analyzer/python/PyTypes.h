@@ -37,7 +37,7 @@ enum class VK {
 struct Value {
   VK K = VK::Unknown;
   std::string Name;
-  bool Many = false;  // a list of such values (nn.ModuleList of one class)
+  bool Many = false; // a list of such values (nn.ModuleList of one class)
   // An Instance made by a constructor here: its class (each of its classes,
   // with Also), not a subclass.
   bool Exact = false;
@@ -270,6 +270,9 @@ private:
   // What a project function's return annotation says it returns; without
   // one, the instances its returns build (returnedInstances).
   Value returnValue(const std::string &Function) const;
+  // The same for Call's own arguments: only the returns they let run
+  // (resolve/ReturnsByCall.h).
+  Value returnValueAt(const std::string &Function, TSNode Call) const;
   Value returnedInstances(const std::string &Function) const;
   Value returnedElement(TSNode Call, size_t I) const;
   std::vector<std::string> callerClasses(unsigned Index) const;

@@ -113,8 +113,7 @@ bool onceInLoop(const PySource &S, TSNode Loop, TSNode Node) {
     return false;
   for (TSNode Q = Node, P = ts_node_parent(Node); !ts_node_is_null(P) && !ts_node_eq(Q, Loop);
        Q = P, P = ts_node_parent(P))
-    if ((is(P, "if_statement") || is(P, "elif_clause")) &&
-        ts_node_eq(field(P, "consequence"), Q) &&
+    if ((is(P, "if_statement") || is(P, "elif_clause")) && ts_node_eq(field(P, "consequence"), Q) &&
         pinsIndex(S, Loop, Index, field(P, "condition")))
       return true;
   return false;
@@ -397,7 +396,8 @@ private:
       for (TSNode P = ts_node_parent(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
            P = ts_node_parent(P))
         if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P)) &&
-            !onceInLoop(Ctx.S, P, R.Node) && !(!ts_node_is_null(R.Made) && onceInLoop(Ctx.S, P, R.Made))) {
+            !onceInLoop(Ctx.S, P, R.Node) &&
+            !(!ts_node_is_null(R.Made) && onceInLoop(Ctx.S, P, R.Made))) {
           std::vector<Note> Notes = {
               {"the loop repeats the capture on the same graph object", Ctx.S.loc(P)}};
           Notes.insert(Notes.end(), Inner.begin(), Inner.end());

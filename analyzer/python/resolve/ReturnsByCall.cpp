@@ -1,0 +1,58 @@
+#include "ReturnsByCall.h"
+
+#include "../PyCallGraph.h"
+
+#include <algorithm>
+
+namespace graphsafe::lint::py {
+
+std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string &Callee,
+                                       TSNode Call) {
+  const PyFunctionDef *Indexed = Caller.P.functionIndex(Callee);
+  // Read the body only where there are returns to choose between and a
+  // literal to choose by: a caller's result then depends on that body.
+  if (!Indexed || Indexed->IsLambda || Indexed->IsModuleBody || Indexed->Returns < 2 ||
+      Caller.cache().Depth > 2)
+    return std::nullopt;
+  std::vector<ConstArg> Passed = literalArguments(Caller, Callee, Call);
+  Passed.erase(
+      std::remove_if(Passed.begin(), Passed.end(), [](const ConstArg &C) { return C.From >= 0; }),
+      Passed.end());
+  if (Passed.empty())
+    return std::nullopt;
+  // The function as its parsed module holds it (an index from the cache
+  // has no tree).
+  const PyModuleInfo *Home = Caller.P.moduleOfFunction(Callee);
+  if (!Home || !Home->Src)
+    return std::nullopt;
+  const PyFunctionDef *F = nullptr;
+  for (const auto &Fn : Home->Functions)
+    if (Fn.QualName == Callee)
+      F = &Fn;
+  if (!F)
+    return std::nullopt;
+  auto &Slot = Caller.cache().Methods[{F, ""}];
+  if (!Slot)
+    Slot = std::make_unique<PyTypes>(Caller.P, *Home, *F, Caller.cache());
+  LiveReturns Out{Slot.get(), {}};
+  bool Dead = false;
+  ++Caller.cache().Depth;
+  walk(F->body(), [&](TSNode N) {
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = ts_node_named_child(N, 0);
+    if (runsWith(parameterTestsAt(*Out.Callee, N), Passed))
+      Out.Values.push_back(V);
+    else
+      Dead = true;
+    return false;
+  });
+  --Caller.cache().Depth;
+  // A function that may end without a return gives None there: no value to
+  // add, and nothing to rule out either way.
+  if (!Dead)
+    return std::nullopt;
+  return Out;
+}
+
+} // namespace graphsafe::lint::py
