@@ -318,9 +318,11 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
           // Only the returns this call's literal arguments let run, where
           // they rule some out; else every call's returns, joined.
           if (auto Live = liveReturns(T, K.substr(3), E)) {
+            ++T.cache().Depth;
             for (TSNode V : Live->Values)
               if (!ts_node_is_null(V) && !fromParameter(*Live->Callee, V))
                 valueTargetsAt(*Live->Callee, V, Depth + 1, Out);
+            --T.cache().Depth;
           } else {
             Out.push_back(returnKey(K.substr(3)));
           }

@@ -1182,6 +1182,9 @@ Value PyTypes::returnValueAt(const std::string &Function, TSNode Call) const {
     return returnValue(Function);
   // What the returns this call can reach give back; `return None` on a path
   // says nothing of what the others hold.
+  // Reading the returns may ask this again (a factory calling itself):
+  // past the depth liveReturns allows, the joined returns answer.
+  ++Cache.Depth;
   Value Out;
   bool First = true;
   for (TSNode V : Live->Values) {
@@ -1196,6 +1199,7 @@ Value PyTypes::returnValueAt(const std::string &Function, TSNode Call) const {
       Out = {};
     First = false;
   }
+  --Cache.Depth;
   return Out;
 }
 

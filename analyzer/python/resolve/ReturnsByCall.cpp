@@ -31,12 +31,23 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
       F = &Fn;
   if (!F)
     return std::nullopt;
-  auto &Slot = Caller.cache().Methods[{F, ""}];
-  if (!Slot)
-    Slot = std::make_unique<PyTypes>(Caller.P, *Home, *F, Caller.cache());
-  LiveReturns Out{Slot.get(), {}};
+  // Reading the callee's types may ask this again (a factory calling
+  // itself): past the depth allowed, or while the callee's analysis is
+  // being built, the joined returns answer instead.
+  PyTypeCache &Cache = Caller.cache();
+  auto [Slot, New] = Cache.Methods.try_emplace({F, ""});
+  if (!Slot->second && !New)
+    return std::nullopt;
+  ++Cache.Depth;
+  if (!Slot->second) {
+    auto Built = std::make_unique<PyTypes>(Caller.P, *Home, *F, Cache);
+    // An inner read may have built it meanwhile: keep the one others hold.
+    auto &Held = Cache.Methods[{F, ""}];
+    if (!Held)
+      Held = std::move(Built);
+  }
+  LiveReturns Out{Cache.Methods[{F, ""}].get(), {}};
   bool Dead = false;
-  ++Caller.cache().Depth;
   walk(F->body(), [&](TSNode N) {
     if (!is(N, "return_statement"))
       return true;
@@ -47,7 +58,7 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
       Dead = true;
     return false;
   });
-  --Caller.cache().Depth;
+  --Cache.Depth;
   // A function that may end without a return gives None there: no value to
   // add, and nothing to rule out either way.
   if (!Dead)
