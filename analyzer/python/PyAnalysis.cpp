@@ -348,6 +348,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       // definition runs, a class's constructor where `raise Error` names it,
       // __iter__ and __next__ where a loop iterates an object.
       std::vector<std::string> Implicit;
+      std::string Receiver; // the class key self has in an implicit method call
       if (is(N, "decorated_definition")) {
         Implicit = decoratorCalls(T, N, Out.CallableStores);
       } else if (is(N, "raise_statement")) {
@@ -358,14 +359,21 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
             if (K.size() > 9 && K.compare(K.size() - 9, 9, ".__init__") == 0)
               Implicit.push_back(std::move(K));
       } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
-        Implicit = iterationCalls(T, field(N, "right"));
+        Implicit = iterationCalls(T, field(N, "right"), &Receiver);
       }
       if (!Implicit.empty()) {
         SourceLoc RegionBegin;
         CaptureContext C = Ctx.contextAt(beginOf(N), &RegionBegin);
-        for (const auto &Target : Implicit)
+        for (const auto &Target : Implicit) {
           FS.Calls.push_back({Target, std::string(S.text(N).substr(0, S.text(N).find('\n'))),
                               S.loc(N), C, RegionBegin});
+          // `for batch in buffer` on a buffer of a known class: its
+          // __iter__'s own `self.sample()` runs that class's.
+          if (!Receiver.empty()) {
+            FS.Calls.back().Exact = true;
+            FS.Calls.back().Receiver = Receiver;
+          }
+        }
       }
       if (!is(N, "call"))
         return true;

@@ -561,11 +561,13 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
   return Called;
 }
 
-std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E) {
+std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E, std::string *Receiver) {
   std::vector<std::string> Out;
   Value V = T.valueOf(E);
   if (V.K != VK::Instance || V.Many)
     return Out;
+  if (Receiver && V.Also.empty() && T.P.classNamed(V.Name))
+    *Receiver = (V.Exact ? "=" : "") + classKey(V.Name);
   for (const auto &C : V.classes())
     if (T.P.classNamed(C))
       for (const char *M : {"__iter__", "__next__"})

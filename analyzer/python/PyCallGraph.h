@@ -58,8 +58,10 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
                                         std::vector<std::pair<std::string, std::string>> &Stores);
 
 // What iterating E calls: the __iter__ and __next__ of the project class of
-// E's value.
-std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E);
+// E's value; with Receiver, the class key self has in them where E's value
+// is of one class ("=" first where exactly that class).
+std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E,
+                                        std::string *Receiver = nullptr);
 
 // Whether E (a returned value) is one of T's parameters or hangs off one:
 // `model`, `model.module`, `getattr(model, attr)`, through locals.
