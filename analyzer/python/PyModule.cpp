@@ -534,6 +534,16 @@ PyProgram::ReadLog::~ReadLog() {
   CurrentReads = Outer;
 }
 
+bool PyProgram::moduleAttrStored(const std::string &QName) const {
+  // Each store as its module spells it, resolved through that module's own
+  // imports (a script's folder first, a root's alias).
+  for (const auto &M : Modules)
+    for (const auto &Stored : M->ModuleAttrStores)
+      if (qualify(*M, Stored) == QName)
+        return true;
+  return false;
+}
+
 const PyModuleInfo &PyProgram::tree(const PyModuleInfo &M) const {
   noteRead(M, PyPart::Module);
   return parsed(M);
@@ -596,6 +606,16 @@ void indexModule(PyModuleInfo &M) {
   indexScope(M, M.Src->root(), M.Module, "", true);
   // A global's top-level assignments count with those of the functions
   // that declare it.
+  walkWithDepth(M.Src->root(), [&](TSNode N, unsigned) {
+    if (!is(N, "assignment") && !is(N, "augmented_assignment"))
+      return true;
+    TSNode Target = unparen(field(N, "left"));
+    if (TSNode Of = is(Target, "attribute") ? unparen(field(Target, "object")) : TSNode{};
+        is(Of, "identifier"))
+      if (M.Imports.count(std::string(M.Src->text(Of))))
+        M.ModuleAttrStores.insert(std::string(M.Src->text(Target)));
+    return true;
+  });
   walk(M.Src->root(), [&](TSNode N) {
     if (!is(N, "assignment"))
       return true;

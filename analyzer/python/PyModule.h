@@ -112,6 +112,10 @@ struct PyModuleInfo {
   std::map<std::string, std::vector<std::string>> GlobalsBuilt;
   // Spellings handed to g.register_generator_state(...) anywhere in the file.
   std::set<std::string> RegisteredGenerators;
+  // Globals of other modules this one assigns through the module
+  // (`runtime.debug_nan = True` after `import pkg.runtime as runtime`), as
+  // spelled here (`runtime.debug_nan`).
+  std::set<std::string> ModuleAttrStores;
 
   // A module whose index came from the cache has no tree until an analysis
   // reads it (PyProgram::tree): Text is parsed then, once, and handed to the tree.
@@ -207,6 +211,10 @@ public:
   // The module a dotted name imports, or null when no analysed file is it.
   const PyModuleInfo *moduleNamed(const std::string &Dotted) const { return moduleFor(Dotted); }
   bool isFunction(const std::string &QName) const { return FunctionNames.count(QName); }
+  // Whether some module assigns the global QName (`pkg.runtime.debug_nan`)
+  // through its module (`runtime.debug_nan = True`): its value is then not
+  // what its own module binds.
+  bool moduleAttrStored(const std::string &QName) const;
   // Reads of other modules' code go through the accessors below, each of
   // which names the piece it reads, so a ReadLog learns what an analysis
   // depended on and an edit redoes only the analyses that read what it

@@ -168,12 +168,31 @@ const PyTypes *bindingsByBuild(const PyTypes &T, std::string_view Text,
 // IS_HIP = True else: IS_HIP = False`).
 Truth flagValue(const PyTypes &T, TSNode Name, int Depth) {
   std::string_view Text = T.M.Src->text(Name);
-  if (T.bindsHere(Text)) {
+  std::array<std::vector<TSNode>, 2> Bindings;
+  const PyTypes *Scope = nullptr;
+  if (is(Name, "attribute")) {
+    // `runtime.debug_nan` on a project module imported whole: that module's
+    // global, unless some module assigns it through its module
+    // (`runtime.debug_nan = True`).
+    std::string Q = T.resolve(Name);
+    const size_t Dot = Q.rfind('.');
+    const PyModuleInfo *Of = Dot == std::string::npos ? nullptr : T.P.moduleNamed(Q.substr(0, Dot));
+    if (!Of || T.P.moduleAttrStored(Q))
+      return Unknown;
+    Scope = T.moduleScope(Of);
+    if (!Scope || !Scope->bindsHere(Q.substr(Dot + 1)))
+      return Unknown;
+    const auto &Off = offRanges(*Scope);
+    for (TSNode Bound : reachingEnd(*Scope, Q.substr(Dot + 1)))
+      for (int B : {Cuda, Rocm})
+        if (ts_node_is_null(Bound) || !within(Off[B], beginOf(Bound)))
+          Bindings[B].push_back(Bound);
+  } else if (T.bindsHere(Text)) {
     TSNode Bound = T.onlyBoundExpr(Text, beginOf(Name));
     return ts_node_is_null(Bound) ? Unknown : onCuda(T, Bound, Depth + 1);
+  } else {
+    Scope = bindingsByBuild(T, Text, Bindings);
   }
-  std::array<std::vector<TSNode>, 2> Bindings;
-  const PyTypes *Scope = bindingsByBuild(T, Text, Bindings);
   if (!Scope)
     return Unknown;
   Truth Out = Unknown;
@@ -210,7 +229,7 @@ std::array<std::optional<std::vector<std::string>>, 2> stringValues(const PyType
     for (TSNode Bound : Bindings[B]) {
       // None (`SYSTEM = None` before the chain that sets it) equals no
       // string: a value no literal matches.
-      std::string V = ts_node_is_null(Bound)          ? ""
+      std::string V = ts_node_is_null(Bound)       ? ""
                       : is(unparen(Bound), "none") ? std::string(NoString)
                                                    : stringLiteral(*Scope->M.Src, Bound);
       Known &= !V.empty();
@@ -283,7 +302,7 @@ Truth onCuda(const PyTypes &T, TSNode Cond, int Depth) {
     const int Decides = Or ? 1 : -1;
     Truth Out = Unknown;
     for (int B : {Cuda, Rocm})
-      Out[B] = L[B] == Decides || R[B] == Decides       ? Decides
+      Out[B] = L[B] == Decides || R[B] == Decides     ? Decides
                : L[B] == -Decides && R[B] == -Decides ? -Decides
                                                       : 0;
     return Out;
@@ -292,7 +311,7 @@ Truth onCuda(const PyTypes &T, TSNode Cond, int Depth) {
     return V;
   if (is(Cond, "comparison_operator"))
     return stringTest(T, Cond);
-  if (is(Cond, "identifier"))
+  if (is(Cond, "identifier") || is(Cond, "attribute"))
     return flagValue(T, Cond, Depth);
   if (!is(Cond, "call"))
     return Unknown;
@@ -332,8 +351,7 @@ const std::array<std::vector<std::pair<unsigned, unsigned>>, 2> &offRanges(const
         Parts.push_back(Alt);
     std::vector<Truth> Values;
     for (TSNode Part : Parts)
-      Values.push_back(is(Part, "else_clause") ? Unknown
-                                               : onCuda(T, field(Part, "condition"), 0));
+      Values.push_back(is(Part, "else_clause") ? Unknown : onCuda(T, field(Part, "condition"), 0));
     for (int B : {Cuda, Rocm}) {
       bool RestDead = false;
       // Whether some branch surely runs, and every branch that may run

@@ -1,0 +1,3 @@
+# expected-no-diagnostics
+debug_nan: bool = False
+verbose = False
