@@ -29,3 +29,31 @@ def capture(sync: BucketSync, grads):
     with torch.cuda.graph(g):
         sync.step(grads)
     return g
+
+
+class OverlapLost:
+    # The local side stream is handed to another attribute than the one
+    # finish() joins: nothing joins it.
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+        self.active = None
+        self.last = None
+
+    def start(self, x):
+        stream = self.side
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):  # expected-error {{fork-not-joined}}
+            x.mul_(2)
+        self.last = stream
+
+    def finish(self):
+        if self.active is not None:
+            torch.cuda.current_stream().wait_stream(self.active)
+
+
+def capture_overlap(overlap: OverlapLost, x):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        overlap.start(x)
+        overlap.finish()
+    return g

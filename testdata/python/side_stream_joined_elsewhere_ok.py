@@ -33,3 +33,32 @@ def capture(sync: BucketSync, grads):
     with torch.cuda.graph(g):
         sync.step(grads)
     return g
+
+
+class SharedExpertOverlap:
+    # The side stream picked into a local, used, and handed to the object
+    # at the end of start(); finish() joins it through the attribute.
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+        self.active = None
+        self.out = None
+
+    def start(self, x):
+        stream = self.side
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            self.out = x * 2
+        self.active = stream
+
+    def finish(self):
+        if self.active is not None:
+            torch.cuda.current_stream().wait_stream(self.active)
+        return self.out
+
+
+def capture_overlap(overlap: SharedExpertOverlap, x):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        overlap.start(x)
+        y = overlap.finish()
+    return g, y

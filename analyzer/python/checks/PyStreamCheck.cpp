@@ -149,7 +149,20 @@ private:
   // first is not checked; the join being there is taken as the join.
   static bool joinedByMethod(const PyFunctionContext &Ctx, TSNode Side) {
     const PyTypes &T = Ctx.T;
-    const std::string Stored = storedAt(T, Side);
+    std::set<std::string> Stored;
+    if (std::string At = storedAt(T, Side); !At.empty())
+      Stored.insert(At);
+    // `stream = self.side; with torch.cuda.stream(stream): ...; self.active =
+    // stream`: the local is handed to the object for another method to join.
+    if (Side = unparen(Side); is(Side, "identifier") && T.F.takesSelf())
+      walk(T.F.body(), [&](TSNode N) {
+        if (is(N, "assignment") && is(unparen(field(N, "right")), "identifier") &&
+            Ctx.S.text(unparen(field(N, "right"))) == Ctx.S.text(Side) &&
+            beginOf(N) > beginOf(Side))
+          if (std::string At = storedAt(T, field(N, "left")); !At.empty())
+            Stored.insert(At);
+        return true;
+      });
     const PyClassDef *C = Stored.empty() ? nullptr : T.P.classNamed(T.selfClass());
     if (!C || C->Module != &T.M)
       return false; // another file's methods are read nowhere else here
@@ -166,7 +179,7 @@ private:
         TSNode Fn = field(N, "function");
         if (is(Fn, "attribute") && Ctx.S.text(field(Fn, "attribute")) == "wait_stream") {
           CallArgs A = argsOf(Ctx.S, N);
-          Found = !A.Positional.empty() && storedAt(Other, A.Positional[0]) == Stored;
+          Found = !A.Positional.empty() && Stored.count(storedAt(Other, A.Positional[0]));
         }
         return true;
       });
