@@ -57,10 +57,10 @@ bool isProjectFunctionKey(const PyProgram &P, const std::string &K) {
 
 namespace {
 
-// What calling an instance of Class runs: nn.Module's forward, or __call__.
 // Code outside the analysed files: known, not followed, not unknown.
 std::string external(const std::string &Q) { return "ext:" + Q; }
 
+// What calling an instance of Class runs: nn.Module's forward, or __call__.
 void addInstanceCall(const PyProgram &P, const Value &V, std::vector<std::string> &Out) {
   for (const auto &C : V.classes()) {
     size_t Before = Out.size();

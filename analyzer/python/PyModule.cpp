@@ -604,8 +604,7 @@ void indexModule(PyModuleInfo &M) {
   Body.IsModuleBody = true;
   M.Functions.push_back(Body);
   indexScope(M, M.Src->root(), M.Module, "", true);
-  // A global's top-level assignments count with those of the functions
-  // that declare it.
+  // Other modules' globals assigned through their module, in any scope.
   walkWithDepth(M.Src->root(), [&](TSNode N, unsigned) {
     if (!is(N, "assignment") && !is(N, "augmented_assignment"))
       return true;
@@ -616,6 +615,8 @@ void indexModule(PyModuleInfo &M) {
         M.ModuleAttrStores.insert(std::string(M.Src->text(Target)));
     return true;
   });
+  // A global's top-level assignments count with those of the functions
+  // that declare it.
   walk(M.Src->root(), [&](TSNode N) {
     if (!is(N, "assignment"))
       return true;

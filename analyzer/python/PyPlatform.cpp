@@ -67,10 +67,23 @@ Truth helperValue(const PyTypes &Caller, const std::string &Q, int Depth) {
   return Cache.PlatformHelpers[Q] = {Mixed[Cuda] ? 0 : Sign[Cuda], Mixed[Rocm] ? 0 : Sign[Rocm]};
 }
 
-// The scope that binds a global name read in T (this module's top level, or
-// the module it is imported from) and the name there; null for a local, a
-// closure's variable or a name no project module binds.
-const PyTypes *globalScope(const PyTypes &T, std::string_view Text, std::string &Global) {
+// The scope that binds a global read in T (this module's top level, or the
+// module it is imported from) and the name there: a name, or a module's
+// attribute (`runtime.debug_nan` on a project module imported whole) that no
+// analysed module assigns through the module (`runtime.debug_nan = True`).
+// Null for a local, a closure's variable or a name no project module binds.
+const PyTypes *globalScope(const PyTypes &T, TSNode Name, std::string &Global) {
+  if (is(Name, "attribute")) {
+    std::string Q = T.resolve(Name);
+    const size_t Dot = Q.rfind('.');
+    const PyModuleInfo *Of = Dot == std::string::npos ? nullptr : T.P.moduleNamed(Q.substr(0, Dot));
+    if (!Of || T.P.moduleAttrStored(Q))
+      return nullptr;
+    const PyTypes *Scope = T.moduleScope(Of);
+    Global = Q.substr(Dot + 1);
+    return Scope && Scope->bindsHere(Global) ? Scope : nullptr;
+  }
+  std::string_view Text = T.M.Src->text(Name);
   if (T.closureScope(Text))
     return nullptr;
   const PyTypes *Scope = T.moduleScope();
@@ -147,10 +160,10 @@ std::vector<TSNode> reachingEnd(const PyTypes &Scope, const std::string &Global)
 // binding inside a branch a build never takes is not one there), and the
 // scope that binds them; null for a local, a closure's variable or a name
 // no project module binds.
-const PyTypes *bindingsByBuild(const PyTypes &T, std::string_view Text,
+const PyTypes *bindingsByBuild(const PyTypes &T, TSNode Name,
                                std::array<std::vector<TSNode>, 2> &Out) {
   std::string Global;
-  const PyTypes *Scope = globalScope(T, Text, Global);
+  const PyTypes *Scope = globalScope(T, Name, Global);
   if (!Scope)
     return nullptr;
   const auto &Off = offRanges(*Scope);
@@ -168,31 +181,12 @@ const PyTypes *bindingsByBuild(const PyTypes &T, std::string_view Text,
 // IS_HIP = True else: IS_HIP = False`).
 Truth flagValue(const PyTypes &T, TSNode Name, int Depth) {
   std::string_view Text = T.M.Src->text(Name);
-  std::array<std::vector<TSNode>, 2> Bindings;
-  const PyTypes *Scope = nullptr;
-  if (is(Name, "attribute")) {
-    // `runtime.debug_nan` on a project module imported whole: that module's
-    // global, unless some module assigns it through its module
-    // (`runtime.debug_nan = True`).
-    std::string Q = T.resolve(Name);
-    const size_t Dot = Q.rfind('.');
-    const PyModuleInfo *Of = Dot == std::string::npos ? nullptr : T.P.moduleNamed(Q.substr(0, Dot));
-    if (!Of || T.P.moduleAttrStored(Q))
-      return Unknown;
-    Scope = T.moduleScope(Of);
-    if (!Scope || !Scope->bindsHere(Q.substr(Dot + 1)))
-      return Unknown;
-    const auto &Off = offRanges(*Scope);
-    for (TSNode Bound : reachingEnd(*Scope, Q.substr(Dot + 1)))
-      for (int B : {Cuda, Rocm})
-        if (ts_node_is_null(Bound) || !within(Off[B], beginOf(Bound)))
-          Bindings[B].push_back(Bound);
-  } else if (T.bindsHere(Text)) {
+  if (is(Name, "identifier") && T.bindsHere(Text)) {
     TSNode Bound = T.onlyBoundExpr(Text, beginOf(Name));
     return ts_node_is_null(Bound) ? Unknown : onCuda(T, Bound, Depth + 1);
-  } else {
-    Scope = bindingsByBuild(T, Text, Bindings);
   }
+  std::array<std::vector<TSNode>, 2> Bindings;
+  const PyTypes *Scope = bindingsByBuild(T, Name, Bindings);
   if (!Scope)
     return Unknown;
   Truth Out = Unknown;
@@ -220,7 +214,7 @@ std::array<std::optional<std::vector<std::string>>, 2> stringValues(const PyType
   std::array<std::optional<std::vector<std::string>>, 2> Out;
   std::string_view Text = T.M.Src->text(Name);
   std::array<std::vector<TSNode>, 2> Bindings;
-  const PyTypes *Scope = T.bindsHere(Text) ? nullptr : bindingsByBuild(T, Text, Bindings);
+  const PyTypes *Scope = T.bindsHere(Text) ? nullptr : bindingsByBuild(T, Name, Bindings);
   if (!Scope)
     return Out;
   for (int B : {Cuda, Rocm}) {
@@ -229,7 +223,7 @@ std::array<std::optional<std::vector<std::string>>, 2> stringValues(const PyType
     for (TSNode Bound : Bindings[B]) {
       // None (`SYSTEM = None` before the chain that sets it) equals no
       // string: a value no literal matches.
-      std::string V = ts_node_is_null(Bound)       ? ""
+      std::string V = ts_node_is_null(Bound)          ? ""
                       : is(unparen(Bound), "none") ? std::string(NoString)
                                                    : stringLiteral(*Scope->M.Src, Bound);
       Known &= !V.empty();
@@ -302,7 +296,7 @@ Truth onCuda(const PyTypes &T, TSNode Cond, int Depth) {
     const int Decides = Or ? 1 : -1;
     Truth Out = Unknown;
     for (int B : {Cuda, Rocm})
-      Out[B] = L[B] == Decides || R[B] == Decides     ? Decides
+      Out[B] = L[B] == Decides || R[B] == Decides       ? Decides
                : L[B] == -Decides && R[B] == -Decides ? -Decides
                                                       : 0;
     return Out;
@@ -351,7 +345,8 @@ const std::array<std::vector<std::pair<unsigned, unsigned>>, 2> &offRanges(const
         Parts.push_back(Alt);
     std::vector<Truth> Values;
     for (TSNode Part : Parts)
-      Values.push_back(is(Part, "else_clause") ? Unknown : onCuda(T, field(Part, "condition"), 0));
+      Values.push_back(is(Part, "else_clause") ? Unknown
+                                               : onCuda(T, field(Part, "condition"), 0));
     for (int B : {Cuda, Rocm}) {
       bool RestDead = false;
       // Whether some branch surely runs, and every branch that may run

@@ -435,9 +435,9 @@ void PyTypes::noteAppend(TSNode Call) {
   unsigned Appends = 0;
   walk(F.body(), [&](TSNode N) {
     if (is(N, "call"))
-      if (TSNode G = unparen(field(N, "function")); is(G, "attribute") &&
-                                                    S.text(field(G, "attribute")) == "append" &&
-                                                    S.text(field(G, "object")) == S.text(List))
+      if (TSNode G = unparen(field(N, "function"));
+          is(G, "attribute") && S.text(field(G, "attribute")) == "append" &&
+          S.text(field(G, "object")) == S.text(List))
         ++Appends;
     return true;
   });

@@ -37,7 +37,7 @@ enum class VK {
 struct Value {
   VK K = VK::Unknown;
   std::string Name;
-  bool Many = false; // a list of such values (nn.ModuleList of one class)
+  bool Many = false;  // a list of such values (nn.ModuleList of one class)
   // An Instance made by a constructor here: its class (each of its classes,
   // with Also), not a subclass.
   bool Exact = false;

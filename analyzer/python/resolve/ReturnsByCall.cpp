@@ -20,16 +20,10 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
       Passed.end());
   if (Passed.empty())
     return std::nullopt;
-  // The function as its parsed module holds it (an index from the cache
-  // has no tree).
+  // The function with its tree (read now if its index came from the cache).
+  const PyFunctionDef *F = Caller.P.function(Callee);
   const PyModuleInfo *Home = Caller.P.moduleOfFunction(Callee);
-  if (!Home || !Home->Src)
-    return std::nullopt;
-  const PyFunctionDef *F = nullptr;
-  for (const auto &Fn : Home->Functions)
-    if (Fn.QualName == Callee)
-      F = &Fn;
-  if (!F)
+  if (!F || !Home || !Home->Src)
     return std::nullopt;
   // Reading the callee's types may ask this again (a factory calling
   // itself): past the depth allowed, or while the callee's analysis is
