@@ -423,6 +423,8 @@ class Runner:
             hook(x)
             torch.relu(x)
             self.parts[0](x)
+            for part in self.parts:
+                part(x)
 )";
 
 } // namespace
@@ -445,9 +447,13 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   EXPECT_NE(R.Stdout.find("runner.py:17:13: note: what 'self.parts[0]' calls here is not known"),
             std::string::npos)
       << R.Stdout;
+  // A loop over such a container calls what it holds.
+  EXPECT_NE(R.Stdout.find("runner.py:19:17: note: what 'part' calls here is not known"),
+            std::string::npos)
+      << R.Stdout;
   // A library function is known code, not an unknown callee.
   EXPECT_EQ(R.Stdout.find("torch.relu' calls here"), std::string::npos) << R.Stdout;
-  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 3 note(s)"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 4 note(s)"), std::string::npos) << R.Stdout;
 }
 
 // C++ as Python: a call under capture whose code graphlint cannot see is

@@ -239,12 +239,66 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
 // functions handed class objects, or handed instances they pass on, with
 // the rest of their classes (which read what they stored on self) and the
 // functions nested in them.
-std::vector<std::string> secondRoundScopes(const PyProgram &P, const PyModuleInfo &M) {
+bool handedInstances(const PyProgram &P, const std::string &Function) {
+  return P.Learned.Classes.count(Function) > 0 || P.Learned.ElementClasses.count(Function) > 0;
+}
+
+// The functions of whose parameters New says what Into does not know yet.
+std::set<std::string> grownBy(const PyLearned &Into, const PyLearned &New) {
+  std::set<std::string> Out;
+  for (auto Table : {&PyLearned::Classes, &PyLearned::SuperClasses, &PyLearned::ClassObjects,
+                     &PyLearned::ElementClasses, &PyLearned::InexactElementClasses,
+                     &PyLearned::InexactClasses})
+    for (const auto &[Key, Params] : New.*Table) {
+      auto Known = (Into.*Table).find(Key);
+      for (const auto &[Index, Classes] : Params) {
+        const std::set<std::string> *Had = nullptr;
+        if (Known != (Into.*Table).end())
+          if (auto It = Known->second.find(Index); It != Known->second.end())
+            Had = &It->second;
+        if (!Had || !std::includes(Had->begin(), Had->end(), Classes.begin(), Classes.end())) {
+          Out.insert(Key.substr(0, Key.find('@')));
+          break;
+        }
+      }
+    }
+  return Out;
+}
+
+// The classes one of whose methods, or a base's, was handed instances
+// (of those in Grown, where given): another of their methods may hand on
+// what the first kept on self (`GraphCache(model)` keeps it,
+// `trace(self.model)` passes it on).
+std::set<std::string> keepingClasses(const PyProgram &P, const std::set<std::string> *Grown) {
+  std::set<std::string> Out;
+  for (const auto *Table : {&P.Learned.Classes, &P.Learned.ElementClasses})
+    for (const auto &[Function, Params] : *Table)
+      if (!Grown || Grown->count(Function))
+        if (const PyFunctionDef *F = P.functionIndex(Function); F && !F->ClassQName.empty())
+          Out.insert(F->ClassQName);
+  return Out;
+}
+
+// The scopes of M to read again. Grown, after the first time: the
+// functions the last reading learned more of; only what reads those is
+// read once more.
+std::vector<std::string> secondRoundScopes(const PyProgram &P, const PyModuleInfo &M,
+                                           const std::set<std::string> &Keeping,
+                                           const std::set<std::string> *Grown) {
   std::set<std::string> Scopes;
+  auto keeps = [&](const std::string &Class) {
+    if (Class.empty())
+      return false;
+    for (const auto &A : P.ancestors(Class))
+      if (Keeping.count(A))
+        return true;
+    return false;
+  };
+  auto grew = [&](const std::string &Function) { return !Grown || Grown->count(Function) > 0; };
   for (const auto &F : M.Functions)
-    if (P.Learned.ClassObjects.count(F.QualName) > 0 ||
-        (P.Learned.HandsOn.count(F.QualName) && (P.Learned.Classes.count(F.QualName) > 0 ||
-                                                 P.Learned.ElementClasses.count(F.QualName) > 0)))
+    if ((P.Learned.ClassObjects.count(F.QualName) > 0 && grew(F.QualName)) ||
+        (P.Learned.HandsOn.count(F.QualName) &&
+         ((handedInstances(P, F.QualName) && grew(F.QualName)) || keeps(F.ClassQName))))
       Scopes.insert(F.ClassQName.empty() ? F.QualName : F.ClassQName);
   return {Scopes.begin(), Scopes.end()};
 }
@@ -821,7 +875,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   // instances built from it only after that, and an instance handed in is
   // known to be one only after that where it is handed on (`make(m)` calling
   // `_make((m,))`), so the functions that take classes or instances, and
-  // their classes, are read a second time (secondRoundScopes).
+  // their classes, are read again (secondRoundScopes): twice, so that an
+  // instance kept on self by one class and handed on from there to another
+  // (`GraphCache(self.model)`, then `trace(self.model)`) is known too.
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
     stage(LearnFirst, I, dirty(LearnFirst, I), [&] {
@@ -837,28 +893,39 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
                     !Entries[I].Learned[0].ElementClasses.empty();
   }
   P.knowBuilt();
-  const std::string LearnedFirst = learnedHash(P);
-  const bool FirstMoved = Incremental && LearnedFirst != Old->LearnedFirst;
-  parallelFor(Present, Jobs, [&](size_t K) {
-    size_t I = Index[K];
-    const PyModuleInfo &M = *P.Modules[K];
-    std::vector<std::string> Scopes;
-    if (HandsClasses)
-      Scopes = secondRoundScopes(P, M);
-    if (Scopes.empty()) {
-      Entries[I].Learned[1] = {};
-      Records[I].Reads[LearnSecond] = {};
-      return;
-    }
-    stage(LearnSecond, I, FirstMoved || dirty(LearnSecond, I), [&] {
-      Entries[I].Learned[1] = {};
-      learnParameters(P, P.tree(M), Rules, Entries[I].Learned[1], &Scopes);
+  std::array<std::string, LearnRounds - 1> LearnedAfter;
+  bool Moved = false;
+  std::optional<std::set<std::string>> Grown; // what the last round learned more of
+  for (int Round = 1; Round < LearnRounds; ++Round) {
+    LearnedAfter[Round - 1] = learnedHash(P);
+    Moved = Moved || (Incremental && LearnedAfter[Round - 1] != Old->LearnedAfter[Round - 1]);
+    const auto St = static_cast<PyStage>(LearnFirst + Round);
+    const std::set<std::string> *Last = Grown ? &*Grown : nullptr;
+    const std::set<std::string> Keeping = keepingClasses(P, Last);
+    parallelFor(Present, Jobs, [&](size_t K) {
+      size_t I = Index[K];
+      const PyModuleInfo &M = *P.Modules[K];
+      std::vector<std::string> Scopes;
+      if (HandsClasses && (!Last || !Last->empty()))
+        Scopes = secondRoundScopes(P, M, Keeping, Last);
+      if (Scopes.empty()) {
+        Entries[I].Learned[Round] = {};
+        Records[I].Reads[St] = {};
+        return;
+      }
+      stage(St, I, Moved || dirty(St, I), [&] {
+        Entries[I].Learned[Round] = {};
+        learnParameters(P, P.tree(M), Rules, Entries[I].Learned[Round], &Scopes);
+      });
     });
-  });
-  for (size_t I : Index)
-    P.Learned.merge(Entries[I].Learned[1]);
+    Grown.emplace();
+    for (size_t I : Index) {
+      Grown->merge(grownBy(P.Learned, Entries[I].Learned[Round]));
+      P.Learned.merge(Entries[I].Learned[Round]);
+    }
+  }
   const std::string Learned = learnedHash(P);
-  const bool TablesMoved = FirstMoved || (Incremental && Learned != Old->Learned);
+  const bool TablesMoved = Moved || (Incremental && Learned != Old->Learned);
 
   std::atomic<size_t> FromCache{0};
   parallelFor(Present, Jobs, [&](size_t K) {
@@ -883,7 +950,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     if (!Old || std::any_of(Redone.begin(), Redone.end(), [](char C) { return C; }) ||
         !ChangedPaths.empty()) {
       PyManifest New;
-      New.LearnedFirst = LearnedFirst;
+      New.LearnedAfter = LearnedAfter;
       New.Learned = Learned;
       for (size_t I = 0; I < N; ++I)
         if (Readable[I])

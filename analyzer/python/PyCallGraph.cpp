@@ -419,6 +419,7 @@ bool throughValue(const PyTypes &T, TSNode E) {
     std::string Q = T.resolve(E);
     return Q.empty() && (!ts_node_is_null(T.boundExpr(Name, beginOf(E))) ||
                          !ts_node_is_null(T.enteredExpr(Name, beginOf(E))) ||
+                         !ts_node_is_null(T.iteratedExpr(Name, beginOf(E))) ||
                          T.boundElement(Name, beginOf(E)).second >= 0);
   }
   if (is(E, "attribute")) {
@@ -844,6 +845,11 @@ Callees resolveCallees(const PyTypes &T, TSNode Call) {
   } else {
     Out.Keys = valueTargets(T, Fn);
     Out.Dynamic = throughValue(T, Fn);
+    // Through a value of which nothing is known (an element of a list the
+    // library filled): the call is kept, so --explain-reach says it was not
+    // followed.
+    if (Out.Dynamic && Out.Keys.empty())
+      Out.Keys.push_back(std::string(UnknownCallee) + std::string(S.text(Fn)));
   }
   return Out;
 }
@@ -1152,6 +1158,16 @@ void collectStores(const PyTypes &T, TSNode N,
     auto Classes = receiverClasses(T, field(Target, "object"));
     if (Classes.empty())
       continue;
+    // `self.layers = nn.ModuleList([Block() for ...])`: the instances are
+    // items of the attribute, for a loop over it in a base class's method.
+    if (auto V = T.valueOf(Value); V.K == VK::Instance && V.Many) {
+      V.Many = false;
+      std::vector<std::string> Calls;
+      addInstanceCall(T.P, V, Calls);
+      for (const auto &Key : itemStoreKeys(T, Target, ""))
+        for (const auto &Call : Calls)
+          Out.push_back({Key, Call});
+    }
     std::string Attr(S.text(field(Target, "attribute")));
     // Kept apart: under the store's own name when the function reads the
     // attribute before it, under the function's when another class's method

@@ -689,26 +689,6 @@ std::vector<ConstArg> agreedFacts(const Paths &Exits) {
   return Facts;
 }
 
-// What a `with` item that calls a @contextmanager holds the globals to.
-std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
-  Cm = unparen(Cm);
-  if (!is(Cm, "call"))
-    return {};
-  std::string Fn = calledFunction(T, Cm);
-  if (Fn.empty() || !isContextManager(T.P, Fn))
-    return {};
-  // At the top of a walk no parameter's literal is known.
-  std::vector<ConstArg> Args = knownArguments(T, Fn, Cm, {});
-  std::string Key = Fn + argumentsKey(Args);
-  auto &Memo = T.cache().ModeFacts;
-  if (auto It = Memo.find(Key); It != Memo.end())
-    return It->second;
-  FlagInterpreter I(T.P, T.cache());
-  auto Exits = I.run(Fn, Args, 0, true);
-  std::vector<ConstArg> Facts = Exits ? agreedFacts(*Exits) : std::vector<ConstArg>{};
-  Memo[Key] = Facts;
-  return Facts;
-}
 
 std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   Atom = unparen(Atom);
@@ -741,6 +721,26 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
 }
 
 } // namespace
+
+std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
+  Cm = unparen(Cm);
+  if (!is(Cm, "call"))
+    return {};
+  std::string Fn = calledFunction(T, Cm);
+  if (Fn.empty() || !isContextManager(T.P, Fn))
+    return {};
+  // At the top of a walk no parameter's literal is known.
+  std::vector<ConstArg> Args = knownArguments(T, Fn, Cm, {});
+  std::string Key = Fn + argumentsKey(Args);
+  auto &Memo = T.cache().ModeFacts;
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  FlagInterpreter I(T.P, T.cache());
+  auto Exits = I.run(Fn, Args, 0, true);
+  std::vector<ConstArg> Facts = Exits ? agreedFacts(*Exits) : std::vector<ConstArg>{};
+  Memo[Key] = Facts;
+  return Facts;
+}
 
 std::string globalTested(const PyTypes &T, TSNode Atom) {
   // Asked again for each call and site under the same test: remembered.

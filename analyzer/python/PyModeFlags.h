@@ -26,6 +26,10 @@ namespace graphsafe::lint::py {
 // parameters whose body returns one global of its module).
 std::string globalTested(const PyTypes &T, TSNode Atom);
 
+// What the `with` item Cm (a call of a project @contextmanager) sets module
+// globals to while its block runs.
+std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm);
+
 // The values the `with` blocks around N, in its function, give module
 // globals while N runs (ConstArg::Global set). WholePath: those every path
 // from the function's entry to N gives them, calls before N included, where

@@ -588,10 +588,14 @@ const PyRegion *PyFunctionContext::regionAt(unsigned Offset) const {
 }
 
 CaptureContext PyFunctionContext::contextAt(unsigned Offset, SourceLoc *RegionBegin) const {
+  const PyRegion *R = regionAt(Offset);
+  // A guard says what runs outside the capture of a caller (`if
+  // in_graph(): return fn()` ahead of the function's own capture): a region
+  // begun inside it is a capture of its own, guarded only by tests in it.
   for (const auto &[B, E] : Guarded)
-    if (B <= Offset && Offset < E)
+    if (B <= Offset && Offset < E && (!R || R->Begin <= B))
       return CaptureContext::Guarded;
-  if (const PyRegion *R = regionAt(Offset)) {
+  if (R) {
     if (RegionBegin)
       *RegionBegin = R->BeginLoc;
     return CaptureContext::InRegion;

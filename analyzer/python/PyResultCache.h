@@ -22,17 +22,19 @@
 
 namespace graphsafe::lint::py {
 
-// The three stages of a module's analysis whose results are cached: what its
-// calls tell about parameters (before and after classes handed as objects
-// are known), and its summary.
-enum PyStage { LearnFirst, LearnSecond, Summarise, NumStages };
+// The stages of a module's analysis whose results are cached: what its
+// calls tell about parameters (before classes handed as objects are known,
+// then twice more as what the rounds before learned lets instances kept on
+// self and handed on be known), and its summary.
+enum PyStage { LearnFirst, LearnSecond, LearnThird, LearnFourth, Summarise, NumStages };
+inline constexpr int LearnRounds = Summarise - LearnFirst;
 
 struct PyModuleEntry {
   bool Parsed = false; // false: the file could not be read as Python
   std::string Index;   // packIndex, before linking
   std::vector<ToolError> Errors, Warnings;
   size_t Lines = 0;
-  PyLearned Learned[2];
+  PyLearned Learned[LearnRounds];
   TUSummary Summary;
   // partHashes of the module: set against those of its next version, they
   // say which pieces an edit changed.
@@ -46,7 +48,9 @@ struct PyFileRecord {
 
 struct PyManifest {
   std::map<std::string, PyFileRecord> Files; // by path
-  std::string LearnedFirst, Learned;         // learnedHash after each stage
+  // learnedHash after each round of learning but the last, and after all
+  std::array<std::string, LearnRounds - 1> LearnedAfter;
+  std::string Learned;
 };
 
 class PyResultCache {

@@ -1049,8 +1049,15 @@ std::string PyTypes::resolve(TSNode E) const {
     // A def nested in this function.
     if (!F.IsModuleBody && P.isFunction(F.QualName + "." + Name))
       return F.QualName + "." + Name;
-    if (Bindings.count(Name) && !M.Imports.count(Name))
+    if (auto It = Bindings.find(Name); It != Bindings.end() && !M.Imports.count(Name)) {
+      // A module's def that an assignment rebinds later (`update =
+      // CudaGraphModule(update)`): up to that assignment, the def.
+      auto Def = F.IsModuleBody ? M.Defs.find(Name) : M.Defs.end();
+      if (Def != M.Defs.end() && std::none_of(It->second.begin(), It->second.end(),
+                                              [&](const Binding &B) { return B.At <= beginOf(E); }))
+        return Def->second;
       return ""; // a local variable
+    }
     if (const PyTypes *Outer = closureScope(Name))
       return Outer->resolve(E); // a closure's free variable
     if (auto It = M.Imports.find(Name); It != M.Imports.end())
@@ -1134,17 +1141,31 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
   };
   if (std::string Q = resolve(E); !Q.empty() && P.classNamed(Q))
     Out.push_back(std::move(Q));
-  else if (is(E, "identifier")) {
+  else if (auto Global = is(E, "identifier") ? importedGlobal(S.text(E)) : std::nullopt) {
+    // A global of another module (`from .model import DEFAULT_BACKBONE`).
+    Out = Global->first->classObjects(Global->first->boundExpr(Global->second, ~0u), Depth + 1);
+  } else if (is(E, "identifier") && !bindsHere(S.text(E))) {
+    // A global of this module (`DEFAULT_BACKBONE = next(iter(...))`).
+    std::string Name(S.text(E));
+    if (const PyTypes *Module = moduleScope(); Module && Module != this && Module->bindsHere(Name))
+      Out = Module->classObjects(Module->boundExpr(Name, ~0u), Depth + 1);
+  } else if (is(E, "identifier")) {
     // Every binding that may reach E: a parameter holds what callers pass.
     std::string_view Name = S.text(E);
     std::vector<unsigned> Reaching = alsoReaching(Name, beginOf(E));
     Reaching.push_back(beginOf(E));
     for (unsigned At : Reaching)
-      if (int Index = parameterAt(Name, At); Index >= 0 && !F.IsModuleBody)
+      if (int Index = parameterAt(Name, At); Index >= 0 && !F.IsModuleBody) {
         for (auto &Q : P.paramClassObjects(F.QualName, Index))
           Out.push_back(std::move(Q));
-      else
+        // A caller leaving the parameter out passes its default
+        // (`layer_class=TransformerLayer`).
+        for (TSNode Param : namedChildren(field(F.Node, "parameters")))
+          if (TSNode Id = parameterName(Param); !ts_node_is_null(Id) && S.text(Id) == Name)
+            add(field(Param, "value"));
+      } else {
         add(boundExpr(Name, At));
+      }
   } else if (is(E, "call") && resolve(field(E, "function")) == "functools.partial") {
     if (CallArgs A = argsOf(S, E); !A.Positional.empty())
       add(A.Positional[0]);
@@ -1157,21 +1178,93 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
         if (std::string Q = P.qualify(*Home, Spelled); P.classNamed(Q))
           Out.push_back(std::move(Q));
   } else if (is(E, "subscript")) {
-    TSNode Of = unparen(field(E, "value"));
-    if (is(Of, "identifier"))
-      Of = unparen(boundExpr(S.text(Of), beginOf(Of)));
-    if (is(Of, "dictionary"))
-      for (TSNode Pair : namedChildren(Of))
-        add(field(Pair, "value"));
-    else if (is(Of, "tuple") || is(Of, "list"))
-      for (TSNode Item : namedChildren(Of))
-        add(Item);
+    for (auto &Q : elementClassObjects(field(E, "value"), Depth))
+      Out.push_back(std::move(Q));
+  } else if (std::string Fn = is(E, "call") ? resolve(field(E, "function")) : "";
+             Fn == "next" || Fn == "builtins.next") {
+    // `next(iter(BACKBONES.values()))`: the first of a registry's classes.
+    if (CallArgs A = argsOf(S, E); !A.Positional.empty())
+      for (auto &Q : elementClassObjects(A.Positional[0], Depth))
+        Out.push_back(std::move(Q));
+  } else if (TSNode Fn = is(E, "call") ? unparen(field(E, "function")) : TSNode{};
+             is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "get") {
+    // `REGISTRY.get(name, Default)`.
+    for (auto &Q : elementClassObjects(field(Fn, "object"), Depth + 1))
+      Out.push_back(std::move(Q));
+    if (CallArgs A = argsOf(S, E); A.Positional.size() == 2)
+      add(A.Positional[1]);
   } else if (is(E, "conditional_expression")) {
     auto Parts = namedChildren(E);
     if (Parts.size() == 3) {
       add(Parts[0]);
       add(Parts[2]);
     }
+  }
+  return Out;
+}
+
+std::vector<std::string> PyTypes::elementClassObjects(TSNode E, int Depth) const {
+  E = unparen(E);
+  const PySource &S = *M.Src;
+  std::vector<std::string> Out;
+  if (ts_node_is_null(E) || Depth > 4)
+    return Out;
+  auto add = [&](const PyTypes &Scope, TSNode Part) {
+    for (auto &Q : Scope.classObjects(Part, Depth + 1))
+      Out.push_back(std::move(Q));
+  };
+  if (is(E, "dictionary")) {
+    for (TSNode Pair : namedChildren(E))
+      add(*this, field(Pair, "value"));
+  } else if (is(E, "tuple") || is(E, "list") || is(E, "set")) {
+    for (TSNode Item : namedChildren(E))
+      add(*this, Item);
+  } else if (is(E, "call")) {
+    // `D.values()`, `iter(x)`, `list(x)`: the same elements.
+    TSNode Fn = unparen(field(E, "function"));
+    std::string Q = resolve(Fn);
+    CallArgs A = argsOf(S, E);
+    // Wrappers, not steps through bindings: the depth stays.
+    if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "values" && A.Positional.empty())
+      Out = elementClassObjects(field(Fn, "object"), Depth);
+    else if ((Q == "iter" || Q == "list" || Q == "tuple" || Q == "sorted" || Q == "reversed") &&
+             A.Positional.size() == 1)
+      Out = elementClassObjects(A.Positional[0], Depth);
+  } else if (is(E, "identifier")) {
+    // A registry: the literal the name is bound to, and the classes the
+    // scope binding it stores by item (`BACKBONES["torch"] = TorchBackbone`),
+    // in that module when the name is imported from one.
+    std::string Name(S.text(E));
+    const PyTypes *Scope = this;
+    unsigned At = beginOf(E);
+    if (auto Global = importedGlobal(Name)) {
+      Scope = Global->first;
+      Name = Global->second;
+      At = ~0u;
+    } else if (!bindsHere(Name)) {
+      const PyTypes *Module = moduleScope();
+      Scope = Module && Module->bindsHere(Name) ? Module : nullptr;
+      At = ~0u;
+    }
+    if (!Scope)
+      return Out;
+    // The literal is what the name stands for: no step deeper.
+    if (TSNode Bound = unparen(Scope->boundExpr(Name, At));
+        is(Bound, "dictionary") || is(Bound, "list") || is(Bound, "tuple"))
+      for (auto &Q : Scope->elementClassObjects(Bound, Depth))
+        Out.push_back(std::move(Q));
+    const PySource &In = *Scope->M.Src;
+    walk(Scope->F.body(), [&](TSNode N) {
+      if (is(N, "function_definition") || is(N, "class_definition") || is(N, "lambda"))
+        return false;
+      if (!is(N, "assignment"))
+        return true;
+      TSNode L = unparen(field(N, "left"));
+      if (is(L, "subscript") && In.text(unparen(field(L, "value"))) == Name &&
+          is(unparen(field(L, "value")), "identifier"))
+        add(*Scope, field(N, "right"));
+      return true;
+    });
   }
   return Out;
 }
@@ -1299,7 +1392,10 @@ Value PyTypes::callValue(TSNode Call) const {
         return {};
       CallArgs Args = argsOf(S, Call);
       TSNode Cap = Args.keyword("capturable");
-      bool Capturable = !ts_node_is_null(Cap) && S.text(Cap) == "True";
+      // Only a literal says it is off: `capturable=args.cudagraphs and not
+      // args.compile` turns it on exactly where the step is captured.
+      bool Capturable = !ts_node_is_null(Cap) && !is(unparen(Cap), "false") &&
+                        !is(unparen(Cap), "none") && S.text(unparen(Cap)) != "0";
       // A param group's own 'capturable' overrides the default
       // (`Adam([{'params': a}, {'params': b, 'capturable': False}], capturable=True)`):
       // PyTorch refuses to capture step() when any group is not capturable.
@@ -1370,8 +1466,9 @@ Value PyTypes::callValue(TSNode Call) const {
   }
   // `model = model_class(config)`: an instance of the classes callers pass.
   // (or of those a local may hold: a `partial` of one, a factory's result,
-  // on every path that reaches the call).
-  if (is(Fn, "identifier")) {
+  // on every path that reaches the call; a registry's entry,
+  // `MODELS[name](cfg)`, `MODELS.get(name, Default)(cfg)`).
+  if (is(Fn, "identifier") || is(Fn, "subscript") || is(Fn, "call")) {
     std::vector<std::string> Classes = classObjects(Fn);
     std::sort(Classes.begin(), Classes.end());
     Classes.erase(std::unique(Classes.begin(), Classes.end()), Classes.end());

@@ -165,6 +165,10 @@ public:
   // a class named, a `functools.partial` of one, a project factory's result,
   // a pick from a dict or tuple of classes, what callers pass a parameter.
   std::vector<std::string> classObjects(TSNode E, int Depth = 0) const;
+  // The project classes a container E holds as class objects: a literal's
+  // elements (a dict's values), what the code stores into it by item, and
+  // the same through `.values()`, `iter()`, `list()`.
+  std::vector<std::string> elementClassObjects(TSNode E, int Depth = 0) const;
   // boundExpr when that binding is the only one that may reach Offset
   // (alsoReaching has none); else null.
   TSNode onlyBoundExpr(std::string_view Name, unsigned Offset) const;

@@ -23,3 +23,12 @@ g2 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g2):
     head(static_x).sum().backward()
     grouped.step()
+
+# capturable turned on by the same setting that turns on the graph: the
+# value is not known here, and the code sets it where the step is captured.
+def train(args):
+    params = torch.nn.Linear(4, 4).cuda().parameters()
+    opt = torch.optim.Adam(params, capturable=args.cudagraphs and not args.compile)
+    g3 = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g3):
+        opt.step()

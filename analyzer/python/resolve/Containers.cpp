@@ -284,8 +284,11 @@ namespace {
 
 // The storage scopes of a container: a name's binding scope, or for
 // `self.parts` (an attribute of an instance of a project class) the
-// classes whose instances hold it. A store goes under the storing class; a
-// load looks under the class and its ancestors, as attribute stores do.
+// classes whose instances hold it. A store goes under the storing class,
+// and under each of its bases as a subclass's store; a load looks under the
+// class and its ancestors and at its subclasses' stores, as attribute
+// stores do (a base's forward looping over the layers a subclass's
+// `_init_layers` appends), never at a sibling's.
 std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, bool Load,
                                          std::string &Name) {
   Container = unparen(Container);
@@ -301,9 +304,15 @@ std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, boo
     }
     Name = std::string(T.M.Src->text(field(Container, "attribute")));
     std::vector<std::string> Out;
-    for (const auto &C : Classes)
-      for (const auto &A : Load ? T.P.ancestors(C) : std::vector<std::string>{C})
-        Out.push_back("attr:" + A);
+    for (const auto &C : Classes) {
+      for (const auto &A : T.P.ancestors(C))
+        if (Load || A == C)
+          Out.push_back("attr:" + A);
+        else
+          Out.push_back("attr-sub:" + A);
+      if (Load)
+        Out.push_back("attr-sub:" + C);
+    }
     return Out;
   }
   if (const PyTypes *Scope = containerScope(T, Container, Name))
