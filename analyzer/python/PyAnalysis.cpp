@@ -246,9 +246,9 @@ bool handedInstances(const PyProgram &P, const std::string &Function) {
 // The functions of whose parameters New says what Into does not know yet.
 std::set<std::string> grownBy(const PyLearned &Into, const PyLearned &New) {
   std::set<std::string> Out;
-  for (auto Table : {&PyLearned::Classes, &PyLearned::SuperClasses, &PyLearned::ClassObjects,
-                     &PyLearned::ElementClasses, &PyLearned::InexactElementClasses,
-                     &PyLearned::InexactClasses})
+  for (auto Table :
+       {&PyLearned::Classes, &PyLearned::SuperClasses, &PyLearned::ClassObjects,
+        &PyLearned::ElementClasses, &PyLearned::InexactElementClasses, &PyLearned::InexactClasses})
     for (const auto &[Key, Params] : New.*Table) {
       auto Known = (Into.*Table).find(Key);
       for (const auto &[Index, Classes] : Params) {

@@ -389,11 +389,10 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
     Out.erase(std::remove_if(Out.begin() + From, Out.end(),
                              [&](const ParamTest &P) {
                                return !P.Global.empty() &&
-                                      std::any_of(SetLater.begin(), SetLater.end(),
-                                                  [&](const auto &W) {
-                                                    return W.first > beginOf(Cond) &&
-                                                           W.second == P.Global;
-                                                  });
+                                      std::any_of(
+                                          SetLater.begin(), SetLater.end(), [&](const auto &W) {
+                                            return W.first > beginOf(Cond) && W.second == P.Global;
+                                          });
                              }),
               Out.end());
     return false;

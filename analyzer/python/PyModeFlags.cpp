@@ -689,7 +689,6 @@ std::vector<ConstArg> agreedFacts(const Paths &Exits) {
   return Facts;
 }
 
-
 std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   Atom = unparen(Atom);
   if (Depth > 4)
