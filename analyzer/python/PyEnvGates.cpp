@@ -133,7 +133,26 @@ std::optional<EnvComparison> envComparison(const PyTypes &T, TSNode E) {
   return EnvComparison{R->Name, Member == UnsetAmong};
 }
 
-// A name bound, in this function or at module level, to such a test.
+// The one module-level assignment of Name in S (`DEBUG: int = ...` too),
+// or null when there is none or more than one.
+TSNode onlyModuleAssignment(const PySource &S, std::string_view Name) {
+  TSNode Bound{};
+  for (TSNode Stmt : namedChildren(S.root())) {
+    if (!is(Stmt, "expression_statement") || ts_node_named_child_count(Stmt) != 1)
+      continue;
+    TSNode A = ts_node_named_child(Stmt, 0);
+    if (is(A, "assignment") && S.text(field(A, "left")) == Name) {
+      if (!ts_node_is_null(Bound))
+        return {};
+      Bound = field(A, "right");
+    }
+  }
+  return Bound;
+}
+
+// A name bound, in this function, at module level, or at the top level of
+// the project module it is imported from (`from .utils import DEBUG`), to
+// such a test.
 std::optional<std::string> namedTest(const PyTypes &T, TSNode Name, int Depth) {
   const PySource &S = *T.M.Src;
   std::string_view Spelled = S.text(Name);
@@ -141,18 +160,12 @@ std::optional<std::string> namedTest(const PyTypes &T, TSNode Name, int Depth) {
     return std::nullopt;
   if (TSNode Local = T.boundExpr(Spelled, beginOf(Name)); !ts_node_is_null(Local))
     return setTest(T, Local, Depth + 1);
-  // Module level: one assignment of the name, nothing else.
-  TSNode Bound{};
-  for (TSNode Stmt : namedChildren(S.root())) {
-    if (!is(Stmt, "expression_statement") || ts_node_named_child_count(Stmt) != 1)
-      continue;
-    TSNode A = ts_node_named_child(Stmt, 0);
-    if (is(A, "assignment") && S.text(field(A, "left")) == Spelled) {
-      if (!ts_node_is_null(Bound))
-        return std::nullopt;
-      Bound = field(A, "right");
-    }
+  if (auto Global = T.importedGlobal(Spelled)) {
+    const PyTypes &Home = *Global->first;
+    TSNode Bound = onlyModuleAssignment(*Home.M.Src, Global->second);
+    return ts_node_is_null(Bound) ? std::nullopt : setTest(Home, Bound, Depth + 1);
   }
+  TSNode Bound = onlyModuleAssignment(S, Spelled);
   return ts_node_is_null(Bound) ? std::nullopt : setTest(T, Bound, Depth + 1);
 }
 
