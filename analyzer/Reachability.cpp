@@ -150,6 +150,27 @@ public:
   // Bound: the callables the walk's caller was handed for its parameters; a
   // call through one of them runs those alone.
   using Bindings = std::map<std::string, std::vector<std::string>>;
+  // Whether the method Caller, whose `self.m()` may run the override M,
+  // runs on instances of M's class at all: a subclass that overrides Caller
+  // runs its own, so from Caller its overrides of m are never reached (a
+  // base's forward calling `self.moe_infer()` does not run the moe_infer of
+  // a subclass with a forward of its own). Self's own class, as the walk
+  // knows it (a `super().forward()` from that subclass), and a caller that is
+  // no method of that hierarchy (a closure), leave M be.
+  bool runsOnOwnerOf(const std::string &Caller, const std::string &M,
+                     const std::string &SelfClass) const {
+    size_t Dot = Caller.rfind('.');
+    std::string Owner = Classes.owner(M);
+    if (Caller.empty() || Dot == std::string::npos || Owner.empty() || Owner == SelfClass ||
+        Classes.derives(SelfClass, Owner))
+      return true;
+    const auto &Runs = Classes.dispatch(Owner, Caller.substr(Dot + 1), true);
+    if (Runs.empty() || Runs.front() == Caller)
+      return true;
+    // Another method of that name runs there: an override below Caller's class.
+    return !Classes.derives(Classes.owner(Runs.front()), Classes.owner(Caller));
+  }
+
   // External, when given, receives the code outside the analysed files the
   // call may run (`ext:NAME` keys). BlockedIO: the own stores the walk's
   // caller may not see (noteBeforeOwnStore), and on return those this call
@@ -160,7 +181,8 @@ public:
                                    const Bindings *Bound = nullptr,
                                    std::vector<std::string> *External = nullptr,
                                    const std::vector<ConstArg> *CallerKnew = nullptr,
-                                   std::set<std::string> *BlockedIO = nullptr) const {
+                                   std::set<std::string> *BlockedIO = nullptr,
+                                   const std::string &Caller = "") const {
     std::vector<std::string> Out;
     if (CallerKnew && !receiverMayRun(Via, *CallerKnew))
       return Out;
@@ -177,8 +199,11 @@ public:
       bool Exact = !Class.empty() && Class[0] == '=';
       const auto &Methods =
           Classes.dispatch(Exact ? Class.substr(1) : Class, Via.SelfMethod, Exact);
-      Todo.assign(Methods.begin(), Methods.end());
-      Seen.insert(Methods.begin(), Methods.end());
+      for (const auto &M : Methods)
+        if (runsOnOwnerOf(Caller, M, Exact ? Class.substr(1) : Class)) {
+          Todo.push_back(M);
+          Seen.insert(M);
+        }
     }
     while (!Todo.empty()) {
       std::string Key = std::move(Todo.back());
@@ -320,7 +345,8 @@ public:
                                : Self.empty()           ? Via.Receiver
                                                         : Self;
       std::set<std::string> Blocked = CallerBlocked;
-      auto Targets = targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew, &Blocked);
+      auto Targets =
+          targets(Via, nullptr, Self, &CallerBound, nullptr, &CallerKnew, &Blocked, Caller);
       std::string BlockedKey =
           Blocked.empty() ? "" : fmt::format("|blocked={}", fmt::join(Blocked, ","));
       const bool ThroughBound = CallerBound.count(Via.CalleeUsr) > 0;

@@ -1163,6 +1163,10 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
         for (TSNode Param : namedChildren(field(F.Node, "parameters")))
           if (TSNode Id = parameterName(Param); !ts_node_is_null(Id) && S.text(Id) == Name)
             add(field(Param, "value"));
+      } else if (TSNode Seq = iteratedExpr(Name, At); !ts_node_is_null(Seq)) {
+        // `for cls in (Llama, Mixtral):` takes each class in turn.
+        for (auto &Q : elementClassObjects(Seq, Depth + 1))
+          Out.push_back(std::move(Q));
       } else {
         add(boundExpr(Name, At));
       }
