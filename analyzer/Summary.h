@@ -4,7 +4,10 @@
 
 #include "graphsafe/Finding.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -97,10 +100,37 @@ inline constexpr std::string_view FrameFact = "&frame:";
 // `if not flag:` or after `if flag: return` (Falsy), `if x is None:` (IsNone),
 // `if x is not None:`. With Global set, a test of that module global instead
 // (Index unused).
+// A number as ConstArg::Text and ParamTest::Text hold it (`dropout_p=0.0`
+// passed, `if dropout_p > 0.0:` tested): a prefix no string literal's text
+// starts with, then the value.
+inline constexpr std::string_view NumberPrefix = "\x01#";
+inline std::string numberText(double V) {
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf, "%.17g", V);
+  return std::string(NumberPrefix) + Buf;
+}
+inline std::optional<double> numberOf(const std::string &Text) {
+  if (Text.compare(0, NumberPrefix.size(), NumberPrefix) != 0)
+    return std::nullopt;
+  return std::strtod(Text.c_str() + NumberPrefix.size(), nullptr);
+}
+
 struct ParamTest {
-  // Equals and NotEquals compare with the string literal Text (`if backend
-  // == "cudagraph":`).
-  enum class Kind { Truthy, Falsy, IsNone, NotNone, Equals, NotEquals };
+  // Equals and NotEquals compare with the string literal or number Text (`if
+  // backend == "cudagraph":`, `if layer_idx == 0:`); Less to GreaterEqual
+  // with the number Text (`if dropout_p > 0.0:`).
+  enum class Kind {
+    Truthy,
+    Falsy,
+    IsNone,
+    NotNone,
+    Equals,
+    NotEquals,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual
+  };
   unsigned Index = 0;
   Kind K = Kind::Truthy;
   std::string Global;
@@ -121,6 +151,19 @@ struct ParamTest {
       return C.TextKnown ? C.Text == Text : !(C.NoneKnown && C.IsNone);
     case Kind::NotEquals:
       return !C.TextKnown || C.Text != Text;
+    case Kind::Less:
+    case Kind::LessEqual:
+    case Kind::Greater:
+    case Kind::GreaterEqual: {
+      auto A = C.TextKnown ? numberOf(C.Text) : std::nullopt;
+      auto B = numberOf(Text);
+      if (!A || !B)
+        return !(C.NoneKnown && C.IsNone); // None compared raises
+      return K == Kind::Less      ? *A < *B
+             : K == Kind::LessEqual ? *A <= *B
+             : K == Kind::Greater   ? *A > *B
+                                    : *A >= *B;
+    }
     }
     return true;
   }
@@ -129,9 +172,12 @@ struct ParamTest {
     ConstArg C{Index};
     C.Global = Global;
     C.Attr = Attr;
-    C.Truthy = K == Kind::Truthy || (K == Kind::Equals && !Text.empty());
+    const bool Ordered = K == Kind::Less || K == Kind::LessEqual || K == Kind::Greater ||
+                         K == Kind::GreaterEqual;
+    auto Number = numberOf(Text);
+    C.Truthy = K == Kind::Truthy || (K == Kind::Equals && !Text.empty() && (!Number || *Number));
     C.IsNone = K == Kind::IsNone;
-    C.TruthKnown = K != Kind::NotNone && K != Kind::NotEquals;
+    C.TruthKnown = K != Kind::NotNone && K != Kind::NotEquals && !Ordered;
     C.NoneKnown = K != Kind::Falsy && K != Kind::NotEquals;
     C.TextKnown = K == Kind::Equals;
     if (C.TextKnown)

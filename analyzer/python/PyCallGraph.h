@@ -139,6 +139,9 @@ CallArgs calleeArgs(const PyTypes &Caller, const std::string &Callee, TSNode Cal
 // what is passed for parameter Index.
 std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned Index);
 
+// The number a literal spells (`0.0`, `-1`, `1_000`), if E is one.
+std::optional<double> numberLiteral(const PySource &S, TSNode E);
+
 // The literal arguments (True, False, None, numbers, plain strings) of a call
 // to the project function Callee, by the parameter each binds, and the
 // caller's own parameters passed on unchanged (PyConstantBranches.cpp).

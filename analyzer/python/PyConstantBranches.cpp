@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -251,6 +252,42 @@ void stringTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   }
 }
 
+// `dropout_p > 0.0`, `0 < top_k`, `layer_idx == 0` on a parameter or its
+// attribute: the comparison with the number that holds where the test
+// holds as Holds says. False when Cmp is no such comparison.
+bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest> &Out) {
+  const PySource &S = *T.M.Src;
+  using K = ParamTest::Kind;
+  TSNode Lhs = ts_node_child(Cmp, 0), Rhs = ts_node_child(Cmp, 2);
+  std::string Op = comparisonOperator(S, Cmp);
+  auto Number = numberLiteral(S, Rhs);
+  if (!Number) {
+    // `0 < top_k`: the same test written the other way round.
+    Number = numberLiteral(S, Lhs);
+    std::swap(Lhs, Rhs);
+    Op = Op == "<" ? ">" : Op == ">" ? "<" : Op == "<=" ? ">=" : Op == ">=" ? "<=" : Op;
+  }
+  if (!Number)
+    return false;
+  static const std::map<std::string, std::pair<K, K>, std::less<>> Kinds = {
+      {"<", {K::Less, K::GreaterEqual}},       {"<=", {K::LessEqual, K::Greater}},
+      {">", {K::Greater, K::LessEqual}},       {">=", {K::GreaterEqual, K::Less}},
+      {"==", {K::Equals, K::NotEquals}},       {"!=", {K::NotEquals, K::Equals}}};
+  auto It = Kinds.find(Op);
+  if (It == Kinds.end())
+    return false;
+  std::optional<std::pair<unsigned, std::string>> Subject = parameterAttribute(T, Lhs);
+  if (!Subject && is(Lhs, "identifier"))
+    if (int Index = T.parameterAt(S.text(Lhs), beginOf(Lhs)); Index >= 0)
+      Subject = std::make_pair(static_cast<unsigned>(Index), std::string());
+  if (!Subject)
+    return true;
+  ParamTest PT{Subject->first, Holds ? It->second.first : It->second.second, "", Subject->second};
+  PT.Text = numberText(*Number);
+  Out.push_back(std::move(PT));
+  return true;
+}
+
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth) {
   if (lazyInitialisation(T, Cond, Holds))
     Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
@@ -297,6 +334,8 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
   if (is(Cond, "comparison_operator") && ts_node_child_count(Cond) == 3) {
     TSNode Name = ts_node_child(Cond, 0), Op = ts_node_child(Cond, 1), Rhs = ts_node_child(Cond, 2);
     std::string_view Spelled = kind(Op);
+    if (numberTests(T, Cond, Holds, Out))
+      return;
     if (Spelled == "==" || Spelled == "!=" || Spelled == "in" || Spelled == "not in")
       return stringTests(T, Cond, Holds, Out);
     if (!is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
@@ -317,6 +356,24 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
 
 } // namespace
 
+std::optional<double> numberLiteral(const PySource &S, TSNode E) {
+  E = unparen(E);
+  double Sign = 1;
+  if (is(E, "unary_operator") && S.text(ts_node_child(E, 0)) == "-") {
+    Sign = -1;
+    E = unparen(field(E, "argument"));
+  }
+  if (!is(E, "integer") && !is(E, "float"))
+    return std::nullopt;
+  std::string Digits;
+  for (char Ch : S.text(E))
+    if (Ch != '_')
+      Digits += Ch;
+  if (Digits.find_first_of("jJ") != std::string::npos)
+    return std::nullopt; // complex
+  return Sign * std::strtod(Digits.c_str(), nullptr);
+}
+
 std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned Index) {
   E = unparen(E);
   std::string_view Text = S.text(E);
@@ -325,8 +382,11 @@ std::optional<ConstArg> literalArgument(const PySource &S, TSNode E, unsigned In
     C.Truthy = true;
   else if (is(E, "none"))
     C.IsNone = true;
-  else if (is(E, "integer") || is(E, "float"))
-    C.Truthy = std::strtod(std::string(Text).c_str(), nullptr) != 0.0;
+  else if (auto N = numberLiteral(S, E)) {
+    C.Truthy = *N != 0.0;
+    C.TextKnown = true;
+    C.Text = numberText(*N);
+  }
   else if (auto Str = plainString(S, E)) {
     C.Truthy = !Str->empty();
     C.TextKnown = true;
