@@ -252,8 +252,8 @@ void stringTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   }
 }
 
-// `dropout_p > 0.0`, `0 < top_k`, `layer_idx == 0` on a parameter or its
-// attribute: the comparison with the number that holds where the test
+// `dropout_p > 0.0`, `0 < top_k`, `layer_idx == 0` on a parameter: the
+// comparison with the number that holds where the test
 // holds as Holds says. False when Cmp is no such comparison.
 bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest> &Out) {
   const PySource &S = *T.M.Src;
@@ -276,13 +276,13 @@ bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   auto It = Kinds.find(Op);
   if (It == Kinds.end())
     return false;
-  std::optional<std::pair<unsigned, std::string>> Subject = parameterAttribute(T, Lhs);
-  if (!Subject && is(Lhs, "identifier"))
-    if (int Index = T.parameterAt(S.text(Lhs), beginOf(Lhs)); Index >= 0)
-      Subject = std::make_pair(static_cast<unsigned>(Index), std::string());
-  if (!Subject)
+  // A parameter only: an object's numbers are counters as often as settings
+  // (`if self.warmup_steps > 0: self.warmup_steps -= 1`), and what it was
+  // built with says nothing of them later.
+  int Index = is(Lhs, "identifier") ? T.parameterAt(S.text(Lhs), beginOf(Lhs)) : -1;
+  if (Index < 0)
     return true;
-  ParamTest PT{Subject->first, Holds ? It->second.first : It->second.second, "", Subject->second};
+  ParamTest PT{static_cast<unsigned>(Index), Holds ? It->second.first : It->second.second};
   PT.Text = numberText(*Number);
   Out.push_back(std::move(PT));
   return true;
