@@ -282,7 +282,7 @@ std::set<std::string> keepingClasses(const PyProgram &P, const std::set<std::str
 // The scopes of M to read again. Grown, after the first time: the
 // functions the last reading learned more of; only what reads those is
 // read once more.
-std::vector<std::string> secondRoundScopes(const PyProgram &P, const PyModuleInfo &M,
+std::vector<std::string> scopesToReadAgain(const PyProgram &P, const PyModuleInfo &M,
                                            const std::set<std::string> &Keeping,
                                            const std::set<std::string> *Grown) {
   std::set<std::string> Scopes;
@@ -875,7 +875,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   // instances built from it only after that, and an instance handed in is
   // known to be one only after that where it is handed on (`make(m)` calling
   // `_make((m,))`), so the functions that take classes or instances, and
-  // their classes, are read again (secondRoundScopes): twice, so that an
+  // their classes, are read again (scopesToReadAgain): twice, so that an
   // instance kept on self by one class and handed on from there to another
   // (`GraphCache(self.model)`, then `trace(self.model)`) is known too.
   parallelFor(Present, Jobs, [&](size_t K) {
@@ -907,7 +907,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       const PyModuleInfo &M = *P.Modules[K];
       std::vector<std::string> Scopes;
       if (HandsClasses && (!Last || !Last->empty()))
-        Scopes = secondRoundScopes(P, M, Keeping, Last);
+        Scopes = scopesToReadAgain(P, M, Keeping, Last);
       if (Scopes.empty()) {
         Entries[I].Learned[Round] = {};
         Records[I].Reads[St] = {};
