@@ -875,9 +875,10 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   // instances built from it only after that, and an instance handed in is
   // known to be one only after that where it is handed on (`make(m)` calling
   // `_make((m,))`), so the functions that take classes or instances, and
-  // their classes, are read again (scopesToReadAgain): twice, so that an
-  // instance kept on self by one class and handed on from there to another
-  // (`GraphCache(self.model)`, then `trace(self.model)`) is known too.
+  // their classes, are read again (scopesToReadAgain), once per round after
+  // the first (LearnRounds), so that an instance kept on self by one class
+  // and handed on from there to another (`GraphCache(self.model)`, then
+  // `trace(self.model)`) is known too, a few hand-offs deep.
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
     stage(LearnFirst, I, dirty(LearnFirst, I), [&] {
