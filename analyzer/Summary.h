@@ -45,8 +45,9 @@ struct ConstArg {
   // Holds only where the caller's own `**kwargs`, which the call passes on,
   // is empty: a default the forwarded keywords could otherwise fill.
   bool IfKwargsEmpty = false;
-  // The string literal passed (`backend="cudagraph"`), where TextKnown:
-  // what an `==` test of the parameter sees.
+  // The string literal passed (`backend="cudagraph"`), or the number as
+  // numberText writes it (`dropout_p=0.0`), where TextKnown: what an `==`
+  // or ordering test of the parameter sees.
   bool TextKnown = false;
   std::string Text;
 };

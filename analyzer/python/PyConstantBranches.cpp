@@ -434,15 +434,7 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   // A mode flag tested before a `with` around N sets it (`if in_graph():
   // return fn()` and then `with set_in_graph():`) says nothing of its value
   // at N: the `with` decides it there.
-  std::vector<std::pair<unsigned, std::string>> SetLater;
-  for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, body());) {
-    TSNode Up = ts_node_parent(Cur);
-    if (is(Up, "with_statement") && ts_node_eq(Cur, field(Up, "body")))
-      for (TSNode Cm : withContexts(Up))
-        for (const ConstArg &C : enteredFacts(T, Cm))
-          SetLater.emplace_back(beginOf(Up), C.Global);
-    Cur = Up;
-  }
+  const auto SetLater = enclosingWithFacts(T, N);
   enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
     size_t From = Out.size();
     testsOf(T, Cond, Holds, Out);
@@ -451,7 +443,8 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
                                return !P.Global.empty() &&
                                       std::any_of(
                                           SetLater.begin(), SetLater.end(), [&](const auto &W) {
-                                            return W.first > beginOf(Cond) && W.second == P.Global;
+                                            return W.first > beginOf(Cond) &&
+                                                   W.second.Global == P.Global;
                                           });
                              }),
               Out.end());

@@ -689,6 +689,27 @@ std::vector<ConstArg> agreedFacts(const Paths &Exits) {
   return Facts;
 }
 
+// What a `with` item that calls a @contextmanager holds the globals to.
+std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
+  Cm = unparen(Cm);
+  if (!is(Cm, "call"))
+    return {};
+  std::string Fn = calledFunction(T, Cm);
+  if (Fn.empty() || !isContextManager(T.P, Fn))
+    return {};
+  // At the top of a walk no parameter's literal is known.
+  std::vector<ConstArg> Args = knownArguments(T, Fn, Cm, {});
+  std::string Key = Fn + argumentsKey(Args);
+  auto &Memo = T.cache().ModeFacts;
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  FlagInterpreter I(T.P, T.cache());
+  auto Exits = I.run(Fn, Args, 0, true);
+  std::vector<ConstArg> Facts = Exits ? agreedFacts(*Exits) : std::vector<ConstArg>{};
+  Memo[Key] = Facts;
+  return Facts;
+}
+
 std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   Atom = unparen(Atom);
   if (Depth > 4)
@@ -721,24 +742,18 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
 
 } // namespace
 
-std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm) {
-  Cm = unparen(Cm);
-  if (!is(Cm, "call"))
-    return {};
-  std::string Fn = calledFunction(T, Cm);
-  if (Fn.empty() || !isContextManager(T.P, Fn))
-    return {};
-  // At the top of a walk no parameter's literal is known.
-  std::vector<ConstArg> Args = knownArguments(T, Fn, Cm, {});
-  std::string Key = Fn + argumentsKey(Args);
-  auto &Memo = T.cache().ModeFacts;
-  if (auto It = Memo.find(Key); It != Memo.end())
-    return It->second;
-  FlagInterpreter I(T.P, T.cache());
-  auto Exits = I.run(Fn, Args, 0, true);
-  std::vector<ConstArg> Facts = Exits ? agreedFacts(*Exits) : std::vector<ConstArg>{};
-  Memo[Key] = Facts;
-  return Facts;
+std::vector<std::pair<unsigned, ConstArg>> enclosingWithFacts(const PyTypes &T, TSNode N) {
+  std::vector<std::pair<unsigned, ConstArg>> Out;
+  TSNode Body = T.F.body();
+  for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, Body);) {
+    TSNode Up = ts_node_parent(Cur);
+    if (is(Up, "with_statement") && ts_node_eq(Cur, field(Up, "body")))
+      for (TSNode Cm : withContexts(Up))
+        for (ConstArg &C : enteredFacts(T, Cm))
+          Out.emplace_back(beginOf(Up), std::move(C));
+    Cur = Up;
+  }
+  return Out;
 }
 
 std::string globalTested(const PyTypes &T, TSNode Atom) {
@@ -768,18 +783,11 @@ std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N, bool WholePath) {
       return *It->second;
   }
   std::vector<ConstArg> Out;
-  TSNode Body = T.F.body();
-  for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, Body);) {
-    TSNode Up = ts_node_parent(Cur);
-    if (is(Up, "with_statement") && ts_node_eq(Cur, field(Up, "body")))
-      for (TSNode Cm : withContexts(Up))
-        for (ConstArg &C : enteredFacts(T, Cm))
-          // An inner block's value wins over an outer one's.
-          if (std::none_of(Out.begin(), Out.end(),
-                           [&](const ConstArg &O) { return O.Global == C.Global; }))
-            Out.push_back(std::move(C));
-    Cur = Up;
-  }
+  for (auto &[At, C] : enclosingWithFacts(T, N))
+    // An inner block's value wins over an outer one's.
+    if (std::none_of(Out.begin(), Out.end(),
+                     [&](const ConstArg &O) { return O.Global == C.Global; }))
+      Out.push_back(std::move(C));
   return Out;
 }
 

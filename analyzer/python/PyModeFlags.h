@@ -16,6 +16,7 @@
 #include "Summary.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace graphsafe::lint::py {
@@ -26,9 +27,9 @@ namespace graphsafe::lint::py {
 // parameters whose body returns one global of its module).
 std::string globalTested(const PyTypes &T, TSNode Atom);
 
-// What the `with` item Cm (a call of a project @contextmanager) sets module
-// globals to while its block runs.
-std::vector<ConstArg> enteredFacts(const PyTypes &T, TSNode Cm);
+// What the `with` blocks around N, in its function, set module globals to
+// while N runs: innermost first, each with the offset its `with` begins at.
+std::vector<std::pair<unsigned, ConstArg>> enclosingWithFacts(const PyTypes &T, TSNode N);
 
 // The values the `with` blocks around N, in its function, give module
 // globals while N runs (ConstArg::Global set). WholePath: those every path
