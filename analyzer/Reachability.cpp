@@ -35,7 +35,10 @@ Finding makeFinding(const Site &S, const RuleSet &Rules, const std::string &Gate
   if (!S.Fix.empty())
     F.Fix = S.Fix;
   const std::string &Env = S.EnvGate.empty() ? Gate : S.EnvGate;
-  if (!Env.empty()) {
+  if (std::string_view(Env).substr(0, GateClause.size()) == GateClause) {
+    F.Level = std::min(F.Level, Severity::Note);
+    F.Message += fmt::format(" ({})", Env.substr(GateClause.size()));
+  } else if (!Env.empty()) {
     F.Level = std::min(F.Level, Severity::Note);
     F.Message += fmt::format(" (only when the environment sets {})", Env);
   }

@@ -301,6 +301,11 @@ inline constexpr unsigned KeywordParam = 0x8000;
 // The callee of a call through something that is no storage the program
 // writes (a call's result, a cast, a computed lookup): nothing is known of it.
 inline constexpr const char *UnknownCallee = "unknown:";
+
+// A site's or call's EnvGate is the name of the environment variable it
+// waits for, or, after GateClause, the whole condition other than the
+// environment that code runs only under by default, as a finding says it.
+inline constexpr std::string_view GateClause = "\x01if:";
 // The storage of what a C++ function returning callables returns (`auto hook
 // = makeHook(); hook(s)`): its key is this and the function's USR, filled by
 // the TU that defines it; where none does, the callee is computed unseen.

@@ -16,6 +16,7 @@
 #include "graphsafe/Subprocess.h"
 #include "resolve/ArgumentForwarding.h"
 #include "resolve/LibrarySemantics.h"
+#include "resolve/ModuleSwaps.h"
 
 #include <fmt/format.h>
 
@@ -173,6 +174,8 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
         Out.TensorLearningRates.insert(M.Module);
       if (!is(N, "call"))
         return true;
+      if (int Swapped = swappedParameter(T, N); Swapped >= 0)
+        Out.Swaps[F.QualName].insert(Swapped);
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q)
@@ -457,6 +460,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                                   [](const std::string &K) { return K.rfind("ext:", 0) != 0; });
       std::vector<ParamTest> When = Followed ? Ctx.testsAt(N) : std::vector<ParamTest>{};
       std::string Gate = Followed ? Ctx.envGateAt(N) : "";
+      if (Followed && Gate.empty())
+        Gate = swapGate(T, N);
       // What the arguments are known to hold, by the parameters of the first
       // project function the call reaches (overrides share their
       // signature); through a value, by position (PyObjectFacts.h).
@@ -925,6 +930,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       P.Learned.merge(Entries[I].Learned[Round]);
     }
   }
+  learnSwappedClasses(P);
   const std::string Learned = learnedHash(P);
   const bool TablesMoved = Moved || (Incremental && Learned != Old->Learned);
 

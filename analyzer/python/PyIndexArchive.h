@@ -23,7 +23,7 @@ template <class A> void serialize(A &Ar, PyClassDef &C) {
 template <class A> void serialize(A &Ar, PyLearned &L) {
   Ar(L.Graphed, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects, L.ElementClasses,
      L.InexactElementClasses, L.InexactClasses, L.HandsOn, L.Built, L.TensorLearningRates,
-     L.BuiltIn);
+     L.BuiltIn, L.Swaps, L.SwappedClasses);
 }
 
 // The index as indexModule left it, before PyProgram::link qualified it.

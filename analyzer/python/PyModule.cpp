@@ -649,6 +649,9 @@ void PyLearned::merge(const PyLearned &Other) {
   for (const auto &[Path, Classes] : Other.BuiltIn)
     BuiltIn[Path].insert(Classes.begin(), Classes.end());
   TensorLearningRates.insert(Other.TensorLearningRates.begin(), Other.TensorLearningRates.end());
+  for (const auto &[F, Is] : Other.Swaps)
+    Swaps[F].insert(Is.begin(), Is.end());
+  SwappedClasses.insert(Other.SwappedClasses.begin(), Other.SwappedClasses.end());
 }
 
 bool PyProgram::tensorLearningRates(const PyModuleInfo &M) const {

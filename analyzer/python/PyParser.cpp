@@ -23,6 +23,30 @@ TSFieldId fieldId(std::string_view Name) {
   return It == Ids.end() ? 0 : It->second;
 }
 
+namespace {
+
+// Text with every line that holds only a comment turned into spaces: the
+// same length and line breaks, so every location stays where it was. A line
+// inside a string literal that starts with `#` is blanked too; the caller
+// keeps this text only where the original did not parse.
+std::string blankCommentLines(std::string Text) {
+  size_t Line = 0;
+  while (Line < Text.size()) {
+    size_t End = Text.find('\n', Line);
+    if (End == std::string::npos)
+      End = Text.size();
+    size_t First = Text.find_first_not_of(" \t\f", Line);
+    if (First < End && Text[First] == '#')
+      for (size_t I = First; I < End; ++I)
+        if (Text[I] != '\r')
+          Text[I] = ' ';
+    Line = End + 1;
+  }
+  return Text;
+}
+
+} // namespace
+
 std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, std::string &Error) {
   std::unique_ptr<PySource> S(new PySource(std::move(Path), std::move(Text)));
   TSParser *P = ts_parser_new();
@@ -48,6 +72,21 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
     if (S->Text[I] == '\n')
       S->LineStarts.push_back(I + 1);
   S->Tree = ts_parser_parse_string(P, nullptr, S->Text.data(), S->Text.size());
+  // The grammar's indentation scanner trips on comment lines indented less
+  // than the code around them (a decorator commented out at column 0 between
+  // a method's decorator and its def), which Python ignores: where the file
+  // does not parse, it is read again with its comment-only lines blanked.
+  if (S->Tree && ts_node_has_error(ts_tree_root_node(S->Tree))) {
+    std::string Blanked = blankCommentLines(S->Text);
+    TSTree *Again = ts_parser_parse_string(P, nullptr, Blanked.data(), Blanked.size());
+    if (Again && !ts_node_has_error(ts_tree_root_node(Again))) {
+      ts_tree_delete(S->Tree);
+      S->Tree = Again;
+      S->Text = std::move(Blanked);
+    } else if (Again) {
+      ts_tree_delete(Again);
+    }
+  }
   // Each pass blanks one statement; a file of nothing but such statements
   // still ends, bounded by its statement count.
   while (S->Tree && S->skipTooDeep(P)) {
