@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <deque>
-#include <set>
 #include <fmt/format.h>
+#include <set>
 
 namespace graphsafe::lint::py {
 
@@ -61,8 +61,9 @@ bool noModule(const PyTypes &T, TSNode V, int Depth = 0) {
       return true;
     if (is(Fn, "attribute")) {
       static const std::set<std::string_view> Moves = {
-          "to", "cuda", "cpu", "detach", "clone", "contiguous", "half", "float", "bfloat16",
-          "double", "requires_grad_", "view", "reshape", "t", "transpose", "permute"};
+          "to",      "cuda",  "cpu",       "detach", "clone",          "contiguous",
+          "half",    "float", "bfloat16",  "double", "requires_grad_", "view",
+          "reshape", "t",     "transpose", "permute"};
       if (Moves.count(S.text(field(Fn, "attribute"))))
         return true;
     }
@@ -70,8 +71,7 @@ bool noModule(const PyTypes &T, TSNode V, int Depth = 0) {
   }
   if (is(V, "identifier") && Depth < 4) {
     TSNode Bound = T.boundExpr(S.text(V), beginOf(V));
-    return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(V) &&
-           noModule(T, Bound, Depth + 1);
+    return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(V) && noModule(T, Bound, Depth + 1);
   }
   return false;
 }
