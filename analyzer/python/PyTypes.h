@@ -131,6 +131,9 @@ struct PyTypeCache {
   // The calls each function hands its `*args` and `**kwargs` on to
   // (resolve/ArgumentForwarding.cpp, its own type).
   std::shared_ptr<void> Forwarding;
+  // Whether each module's text names a graphed-callables helper
+  // (checks/PyLifetimeCheck.cpp): asked for every function, true of few.
+  std::map<const PyModuleInfo *, bool> NamesGraphedCallables;
   int Depth = 0;
 };
 

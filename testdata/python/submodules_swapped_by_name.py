@@ -3,7 +3,8 @@
 # quantizers do) runs, in those places, classes that no assignment names:
 # what its classes reach through their submodule attributes is said as a
 # note. Code the model runs itself, a model never handed to the swapper, and
-# one whose parameters alone are set by name stay errors.
+# one whose parameters, config fields, methods or listed attributes alone are
+# set by name stay errors.
 import torch
 from torch import nn
 
@@ -28,6 +29,26 @@ def attach(model, names, make):
 
 def set_head(model, head):
     setattr(model, "head", head)
+
+
+def set_config(model, key, value):
+    setattr(model.config, key, value)
+
+
+def wrap_methods(module, names):
+    for name in names:
+        original = getattr(module, name)
+
+        def wrapped(*args, **kwargs):
+            return original(*args, **kwargs)
+
+        setattr(module, name, wrapped)
+
+
+def copy_attributes(destination, source):
+    for attr in ("mlp", "scale"):
+        if hasattr(source, attr):
+            setattr(destination, attr, getattr(source, attr))
 
 
 def set_param(module, name, weight):
@@ -126,6 +147,26 @@ class Headed(nn.Module):
         return self.mlp(x)
 
 
+class Config:
+    def __init__(self):
+        self.fast = False
+
+
+class ConfiguredExperts(nn.Module):
+    def forward(self, x):
+        return x * x.amax().item()  # expected-error {{sync-tensor-read}}
+
+
+class Configured(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.config = Config()
+        self.mlp = ConfiguredExperts()
+
+    def forward(self, x):
+        return self.mlp(x)
+
+
 def serve(rules, x):
     model = Injected()
     inject(model, rules)
@@ -137,7 +178,11 @@ def serve(rules, x):
     attach(added, rules, nn.Identity)
     headed = Headed()
     set_head(headed, nn.Identity())
+    configured = Configured()
+    set_config(configured, "fast", True)
+    wrap_methods(configured, ["forward"])
+    copy_attributes(configured, plain)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        y = model(x) + plain(x) + weighted(x) + added(x) + headed(x)
+        y = model(x) + plain(x) + weighted(x) + added(x) + headed(x) + configured(x)
     return g, y

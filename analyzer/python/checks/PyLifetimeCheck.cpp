@@ -517,13 +517,18 @@ private:
     std::map<std::string, unsigned> Out;
     auto Module = std::find_if(T.M.Functions.begin(), T.M.Functions.end(),
                                [](const PyFunctionDef &F) { return F.IsModuleBody; });
-    // Most files never make one: a look at the text spares them the walk.
-    if (Module == T.M.Functions.end() ||
-        std::none_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
-                     [&](const HelperSpec &H) {
-                       return S.text(Module->Node).find(H.Name.substr(H.Name.rfind('.') + 1)) !=
-                              std::string_view::npos;
-                     }))
+    if (Module == T.M.Functions.end())
+      return Out;
+    // Most files never make one: a look at the text, once per module,
+    // spares them the walk.
+    auto [Named, New] = T.cache().NamesGraphedCallables.emplace(&T.M, false);
+    if (New)
+      Named->second = std::any_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
+                                  [&](const HelperSpec &H) {
+                                    return S.text(Module->Node).find(H.Name.substr(
+                                               H.Name.rfind('.') + 1)) != std::string_view::npos;
+                                  });
+    if (!Named->second)
       return Out;
     for (const PyFunctionDef &F : T.M.Functions) {
       bool Here = ts_node_eq(F.Node, T.F.Node);

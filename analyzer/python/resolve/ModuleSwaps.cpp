@@ -1,6 +1,7 @@
 #include "ModuleSwaps.h"
 
 #include "../PyModule.h"
+#include "Containers.h"
 
 #include <algorithm>
 #include <deque>
@@ -11,21 +12,24 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-// The parameter (caller-side index) E's object hangs off: the parameter,
-// its attributes and items, getattr walks down from it, through locals
-// (`cur = model; for s in path: cur = getattr(cur, s)`); -1 otherwise.
+// The parameter (caller-side index) whose object E is, or a part of it
+// reached by computed names: getattr walks and items (`cur = model; for s in
+// path: cur = getattr(cur, s)`, `cur[int(s)]`), through locals; -1
+// otherwise. An attribute spelled out (`model.config`) is some other object
+// than the model's submodules.
 int parameterOf(const PyTypes &T, TSNode E) {
   const PySource &S = *T.M.Src;
   E = unparen(E);
   for (int Depth = 0; Depth < 8 && !ts_node_is_null(E); ++Depth) {
-    if (is(E, "attribute") || is(E, "subscript")) {
-      E = unparen(field(E, is(E, "attribute") ? "object" : "value"));
+    if (is(E, "subscript")) {
+      E = unparen(field(E, "value"));
       continue;
     }
     if (is(E, "call")) {
       TSNode Fn = unparen(field(E, "function"));
       CallArgs A = argsOf(S, E);
-      if (!is(Fn, "identifier") || S.text(Fn) != "getattr" || A.Positional.empty())
+      if (!is(Fn, "identifier") || S.text(Fn) != "getattr" || A.Positional.size() < 2 ||
+          plainString(S, A.Positional[1]))
         return -1;
       E = unparen(A.Positional[0]);
       continue;
@@ -43,53 +47,59 @@ int parameterOf(const PyTypes &T, TSNode E) {
   return -1;
 }
 
-// A value that is no other module: a tensor, a parameter, a literal, None,
-// or a value moved or copied (`t.to(device)`, `m.cuda()`: a module stays
-// of its class), through the locals that hold it.
-bool noModule(const PyTypes &T, TSNode V, int Depth = 0) {
-  V = unparen(V);
-  if (isLiteral(V) || is(V, "none") || is(V, "true") || is(V, "false"))
-    return true;
-  if (T.valueOf(V).tensor())
-    return true;
+// Whether the attribute name N is computed: not a string, not a name bound
+// to one (`_CACHE_ATTR`), not a loop over a literal list of them (`for attr
+// in ("allreduce", "pad_length")`).
+bool computedName(const PyTypes &T, TSNode N) {
   const PySource &S = *T.M.Src;
-  if (is(V, "call")) {
-    TSNode Fn = unparen(field(V, "function"));
-    std::string Q = T.resolve(Fn);
-    if (Q == "torch.nn.Parameter" || Q == "torch.nn.parameter.Parameter" ||
-        Q == "torch.nn.parameter.Buffer" || Q == "torch.nn.Buffer")
-      return true;
-    if (is(Fn, "attribute")) {
-      static const std::set<std::string_view> Moves = {
-          "to",      "cuda",  "cpu",       "detach", "clone",          "contiguous",
-          "half",    "float", "bfloat16",  "double", "requires_grad_", "view",
-          "reshape", "t",     "transpose", "permute"};
-      if (Moves.count(S.text(field(Fn, "attribute"))))
-        return true;
-    }
+  N = unparen(N);
+  if (plainString(S, N) || !constantKey(T, N).empty())
     return false;
+  if (is(N, "identifier")) {
+    TSNode Over = unparen(T.iteratedExpr(S.text(N), beginOf(N)));
+    if (is(Over, "tuple") || is(Over, "list") || is(Over, "set"))
+      return false;
   }
-  if (is(V, "identifier") && Depth < 4) {
+  return true;
+}
+
+// A value that may be a module other than the one it replaces: a parameter
+// handed in (`set_module(model, key, module)`), or an object built here
+// (`QuantLinear(...)`, `module_cls(**kwargs)`, `make()`), through the locals
+// that hold it; not a tensor, an `nn.Parameter`, a function, or the same
+// object moved or copied (`m.to(device)`, `m.cuda()`).
+bool mayBeModule(const PyTypes &T, TSNode V, int Depth = 0) {
+  const PySource &S = *T.M.Src;
+  V = unparen(V);
+  if (T.valueOf(V).tensor())
+    return false;
+  if (is(V, "identifier")) {
+    if (T.parameterAt(S.text(V), beginOf(V)) >= 0)
+      return !T.isSelf(V);
     TSNode Bound = T.boundExpr(S.text(V), beginOf(V));
-    return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(V) && noModule(T, Bound, Depth + 1);
+    return Depth < 4 && !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(V) &&
+           mayBeModule(T, Bound, Depth + 1);
   }
-  return false;
-}
-
-// Whether the function Function swaps what it is handed at Index.
-bool swaps(const PyProgram &P, const std::string &Function, unsigned Index) {
-  auto It = P.Learned.Swaps.find(Function);
-  return It != P.Learned.Swaps.end() && It->second.count(Index);
-}
-
-// The project function a call names directly: a function, or a method of
-// self's class.
-std::string calledFunction(const PyTypes &T, TSNode Call) {
-  TSNode Fn = unparen(field(Call, "function"));
-  if (is(Fn, "attribute") && T.isSelf(field(Fn, "object")) && !T.selfClass().empty())
-    return T.P.methodOf(T.selfClass(), std::string(T.M.Src->text(field(Fn, "attribute"))));
+  if (!is(V, "call"))
+    return false;
+  TSNode Fn = unparen(field(V, "function"));
   std::string Q = T.resolve(Fn);
-  return T.P.isFunction(Q) ? Q : "";
+  if (Q == "torch.nn.Parameter" || Q == "torch.nn.parameter.Parameter" ||
+      Q == "torch.nn.parameter.Buffer" || Q == "torch.nn.Buffer" || Q == "getattr" ||
+      Q.rfind("functools.", 0) == 0 || Q.rfind("types.", 0) == 0)
+    return false;
+  if (is(Fn, "attribute")) {
+    static const std::set<std::string_view> Moves = {
+        "to",      "cuda",  "cpu",       "detach", "clone",          "contiguous",
+        "half",    "float", "bfloat16",  "double", "requires_grad_", "view",
+        "reshape", "t",     "transpose", "permute", "get",           "pop"};
+    if (Moves.count(S.text(field(Fn, "attribute"))))
+      return false;
+  }
+  // A project function's result: a module where it builds one.
+  if (T.P.isFunction(Q) && !T.P.classNamed(Q))
+    return T.valueOf(V).K == VK::Instance;
+  return true;
 }
 
 // The last dotted component, for messages.
@@ -98,38 +108,36 @@ std::string shortName(const std::string &Q) {
   return Dot == std::string::npos ? Q : Q.substr(Dot + 1);
 }
 
-template <typename Fn> void forEachFunction(const PyProgram &P, const PyModuleInfo &M, Fn &&Visit) {
-  const PyModuleInfo &Tree = P.tree(M);
-  PyTypeCache Cache;
-  for (const auto &F : Tree.Functions) {
-    PyTypes T(P, Tree, F, Cache);
-    Visit(T, F);
-  }
-}
-
 } // namespace
 
 int swappedParameter(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   TSNode Fn = unparen(field(Call, "function"));
   const bool Setattr = is(Fn, "identifier") && S.text(Fn) == "setattr";
-  if (!Setattr && !(is(Fn, "attribute") && (S.text(field(Fn, "attribute")) == "add_module" ||
-                                            S.text(field(Fn, "attribute")) == "register_module")))
+  if (!Setattr && !(is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "add_module"))
     return -1;
   CallArgs A = argsOf(S, Call);
-  TSNode Object{}, Name{}, Value{};
+  TSNode Object{}, Name{}, Set{};
   if (Setattr && A.Positional.size() == 3 && !T.bindsHere("setattr")) {
     Object = A.Positional[0];
     Name = A.Positional[1];
-    Value = A.Positional[2];
+    Set = A.Positional[2];
   } else if (!Setattr && A.Positional.size() == 2) {
     Object = field(Fn, "object");
     Name = A.Positional[0];
-    Value = A.Positional[1];
+    Set = A.Positional[1];
   } else {
     return -1;
   }
-  if (plainString(S, Name) || noModule(T, Value))
+  if (!Setattr) {
+    // A project class's own add_module (a registry's) is no nn.Module's.
+    Value Receiver = T.valueOf(Object);
+    if (Receiver.K == VK::Instance)
+      for (const auto &C : Receiver.classes())
+        if (!T.P.methodOf(C, "add_module").empty())
+          return -1;
+  }
+  if (!computedName(T, Name) || !mayBeModule(T, Set))
     return -1;
   return parameterOf(T, Object);
 }
@@ -137,63 +145,15 @@ int swappedParameter(const PyTypes &T, TSNode Call) {
 void learnSwappedClasses(PyProgram &P) {
   if (P.Learned.Swaps.empty())
     return;
-  // Callers that hand a parameter on to a swapper swap it too; what the
-  // others hand in is what gets swapped.
-  struct Root {
-    std::vector<std::string> Classes;
-    std::string Swapper;
-  };
-  std::vector<Root> Roots;
-  std::set<std::string> Named; // short names of the swappers known
-  std::vector<std::string> Looking;
-  for (const auto &[F, Is] : P.Learned.Swaps)
-    if (Named.insert(shortName(F)).second)
-      Looking.push_back(shortName(F) + "(");
-  // Only modules that spell a swapper's name are read, again for the names
-  // of the swappers found among their callers.
-  for (int Round = 0; Round < 4 && !Looking.empty(); ++Round) {
-    std::vector<std::string> Next;
-    for (const auto &M : P.Modules) {
-      const std::string &Text = M->Src ? M->Src->text() : M->Text;
-      if (std::none_of(Looking.begin(), Looking.end(),
-                       [&](const std::string &N) { return Text.find(N) != std::string::npos; }))
-        continue;
-      forEachFunction(P, *M, [&](const PyTypes &T, const PyFunctionDef &F) {
-        walk(F.body(), [&](TSNode N) {
-          if (isScope(N) && !ts_node_eq(N, F.body()))
-            return false;
-          if (!is(N, "call"))
-            return true;
-          std::string Callee = calledFunction(T, N);
-          auto It = P.Learned.Swaps.find(Callee);
-          if (It == P.Learned.Swaps.end())
-            return true;
-          const std::set<unsigned> Indices = It->second;
-          CallArgs A = argsOf(*T.M.Src, N);
-          for (unsigned I : Indices) {
-            if (I >= A.Positional.size())
-              continue;
-            if (int Own = parameterOf(T, A.Positional[I]); Own >= 0) {
-              P.Learned.Swaps[F.QualName].insert(Own);
-              if (Named.insert(shortName(F.QualName)).second)
-                Next.push_back(shortName(F.QualName) + "(");
-              continue;
-            }
-            Value V = T.valueOf(A.Positional[I]);
-            if (V.K == VK::Instance)
-              Roots.push_back({V.classes(), Callee});
-          }
-          return true;
-        });
-      });
-    }
-    Looking = std::move(Next);
-  }
-  // The objects handed in, and everything they hold in attributes.
+  // What callers hand a swapper is what gets swapped: the learning rounds
+  // followed it there through the functions that hand it on
+  // (`optimize_and_load_gguf(model)` -> `inject(module)` -> `set_module`).
   std::deque<std::pair<std::string, std::string>> Work;
-  for (const auto &R : Roots)
-    for (const auto &C : R.Classes)
-      Work.emplace_back(C, shortName(R.Swapper));
+  for (const auto &[F, Indices] : P.Learned.Swaps)
+    for (unsigned I : Indices)
+      for (const auto &C : P.paramClasses(F, I))
+        Work.emplace_back(C, shortName(F));
+  // The objects handed in, and everything they hold in attributes.
   auto &Swapped = P.Learned.SwappedClasses;
   constexpr size_t MaxClasses = 4096;
   while (!Work.empty() && Swapped.size() < MaxClasses) {

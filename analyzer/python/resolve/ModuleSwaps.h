@@ -14,10 +14,11 @@
 
 namespace graphsafe::lint::py {
 
-// The caller-side index of the parameter whose object Call replaces an
-// attribute of by a computed name (`setattr(cur, key, m)` with `cur` walked
-// from the parameter by getattr, `parent.add_module(name, m)`), when the
-// value set is no tensor, literal or None; else -1.
+// The caller-side index of the parameter whose submodule Call replaces by a
+// computed name: `setattr(cur, key, m)` or `cur.add_module(key, m)` with
+// `cur` the parameter or walked down from it by getattr and items, `key`
+// no string or name of one, and `m` handed in or built there (no tensor,
+// nn.Parameter, function, or the same object moved); else -1.
 int swappedParameter(const PyTypes &T, TSNode Call);
 
 // After learning: the functions that swap attributes of a parameter,
