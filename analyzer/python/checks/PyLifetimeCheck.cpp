@@ -523,11 +523,11 @@ private:
     // spares them the walk.
     auto [Named, New] = T.cache().NamesGraphedCallables.emplace(&T.M, false);
     if (New)
-      Named->second = std::any_of(Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(),
-                                  [&](const HelperSpec &H) {
-                                    return S.text(Module->Node).find(H.Name.substr(
-                                               H.Name.rfind('.') + 1)) != std::string_view::npos;
-                                  });
+      Named->second = std::any_of(
+          Spec.PyGraphedCallables.begin(), Spec.PyGraphedCallables.end(), [&](const HelperSpec &H) {
+            return S.text(Module->Node).find(H.Name.substr(H.Name.rfind('.') + 1)) !=
+                   std::string_view::npos;
+          });
     if (!Named->second)
       return Out;
     for (const PyFunctionDef &F : T.M.Functions) {

@@ -89,10 +89,24 @@ bool mayBeModule(const PyTypes &T, TSNode V, int Depth = 0) {
       Q.rfind("functools.", 0) == 0 || Q.rfind("types.", 0) == 0)
     return false;
   if (is(Fn, "attribute")) {
-    static const std::set<std::string_view> Moves = {
-        "to",      "cuda",  "cpu",       "detach", "clone",          "contiguous",
-        "half",    "float", "bfloat16",  "double", "requires_grad_", "view",
-        "reshape", "t",     "transpose", "permute", "get",           "pop"};
+    static const std::set<std::string_view> Moves = {"to",
+                                                     "cuda",
+                                                     "cpu",
+                                                     "detach",
+                                                     "clone",
+                                                     "contiguous",
+                                                     "half",
+                                                     "float",
+                                                     "bfloat16",
+                                                     "double",
+                                                     "requires_grad_",
+                                                     "view",
+                                                     "reshape",
+                                                     "t",
+                                                     "transpose",
+                                                     "permute",
+                                                     "get",
+                                                     "pop"};
     if (Moves.count(S.text(field(Fn, "attribute"))))
       return false;
   }
