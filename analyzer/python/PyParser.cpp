@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
 
 extern "C" const TSLanguage *tree_sitter_python();
 
@@ -25,11 +28,34 @@ TSFieldId fieldId(std::string_view Name) {
 
 namespace {
 
-// Text with every line that holds only a comment turned into spaces: the
-// same length and line breaks, so every location stays where it was. A line
-// inside a string literal that starts with `#` is blanked too; the caller
-// keeps this text only where the original did not parse.
-std::string blankCommentLines(std::string Text) {
+// The rows where the tree has an error or a missing token.
+std::set<uint32_t> errorRows(TSNode Root) {
+  std::set<uint32_t> Out;
+  std::vector<TSNode> Stack = {Root};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (ts_node_is_missing(N) || std::strcmp(ts_node_type(N), "ERROR") == 0) {
+      Out.insert(ts_node_start_point(N).row);
+      continue;
+    }
+    for (uint32_t I = 0; I < ts_node_child_count(N); ++I)
+      if (TSNode C = ts_node_child(N, I); ts_node_has_error(C))
+        Stack.push_back(C);
+  }
+  return Out;
+}
+
+// The rewrites below keep the text's length and line breaks, so every
+// location stays where it was; each is kept only where the original did
+// not parse and the rewrite parses better.
+//
+// The grammar's indentation scanner trips on comment lines indented less
+// than the code around them (a decorator commented out at column 0 between a
+// method's decorator and its def), which Python ignores: every line that
+// holds only a comment is turned into spaces (a line inside a string literal
+// that starts with `#` too).
+std::string blankCommentLines(std::string Text, const std::set<uint32_t> &) {
   size_t Line = 0;
   while (Line < Text.size()) {
     size_t End = Text.find('\n', Line);
@@ -41,6 +67,63 @@ std::string blankCommentLines(std::string Text) {
         if (Text[I] != '\r')
           Text[I] = ' ';
     Line = End + 1;
+  }
+  return Text;
+}
+
+// tree-sitter-python rejects starred elements of a bare tuple (`return a,
+// *b`, `x = *a, b`, `host, *rest = ...`), valid since Python 3.8: on the rows
+// with errors, such a star (outside brackets and strings, after `,`, `=`,
+// `return`, `yield` or `in`) becomes a space, so the element is read as the
+// iterable it unpacks.
+std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows) {
+  uint32_t Row = 0;
+  size_t Line = 0;
+  while (Line < Text.size()) {
+    size_t End = Text.find('\n', Line);
+    if (End == std::string::npos)
+      End = Text.size();
+    if (Rows.count(Row)) {
+      int Depth = 0;
+      char Quote = 0;
+      for (size_t I = Line; I < End; ++I) {
+        char C = Text[I];
+        if (Quote) {
+          if (C == '\\')
+            ++I;
+          else if (C == Quote)
+            Quote = 0;
+          continue;
+        }
+        if (C == '\'' || C == '"') {
+          Quote = C;
+        } else if (C == '(' || C == '[' || C == '{') {
+          ++Depth;
+        } else if (C == ')' || C == ']' || C == '}') {
+          --Depth;
+        } else if (C == '#') {
+          break;
+        } else if (C == '*' && Depth == 0 && I + 1 < End && Text[I + 1] != '*' &&
+                   Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
+          size_t Before = Text.find_last_not_of(" \t", I - 1);
+          if (Before == std::string::npos || Before < Line)
+            continue;
+          std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
+          auto endsWord = [&](std::string_view W) {
+            return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
+                   (Prefix.size() == W.size() ||
+                    !std::isalnum(static_cast<unsigned char>(Prefix[Prefix.size() - W.size() - 1])));
+          };
+          char P = Text[Before];
+          bool Assign = P == '=' && Before > Line &&
+                        std::strchr("=!<>+-*/%&|^@:", Text[Before - 1]) == nullptr;
+          if (P == ',' || Assign || endsWord("return") || endsWord("yield") || endsWord("in"))
+            Text[I] = ' ';
+        }
+      }
+    }
+    Line = End + 1;
+    ++Row;
   }
   return Text;
 }
@@ -72,17 +155,23 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
     if (S->Text[I] == '\n')
       S->LineStarts.push_back(I + 1);
   S->Tree = ts_parser_parse_string(P, nullptr, S->Text.data(), S->Text.size());
-  // The grammar's indentation scanner trips on comment lines indented less
-  // than the code around them (a decorator commented out at column 0 between
-  // a method's decorator and its def), which Python ignores: where the file
-  // does not parse, it is read again with its comment-only lines blanked.
-  if (S->Tree && ts_node_has_error(ts_tree_root_node(S->Tree))) {
-    std::string Blanked = blankCommentLines(S->Text);
-    TSTree *Again = ts_parser_parse_string(P, nullptr, Blanked.data(), Blanked.size());
-    if (Again && !ts_node_has_error(ts_tree_root_node(Again))) {
+  // Where the file does not parse, it is read again with the grammar's gaps
+  // worked around, each rewrite kept where it leaves fewer errors.
+  // An error hides the ones after it on the same statement's way: the
+  // rewrite of starred elements runs again on what its last pass left.
+  for (auto Rewrite : {blankCommentLines, unstarTupleElements, unstarTupleElements,
+                       unstarTupleElements}) {
+    if (!S->Tree || !ts_node_has_error(ts_tree_root_node(S->Tree)))
+      break;
+    std::string Fixed = Rewrite(S->Text, errorRows(ts_tree_root_node(S->Tree)));
+    if (Fixed == S->Text)
+      continue;
+    TSTree *Again = ts_parser_parse_string(P, nullptr, Fixed.data(), Fixed.size());
+    if (Again && errorRows(ts_tree_root_node(Again)).size() <
+                     errorRows(ts_tree_root_node(S->Tree)).size()) {
       ts_tree_delete(S->Tree);
       S->Tree = Again;
-      S->Text = std::move(Blanked);
+      S->Text = std::move(Fixed);
     } else if (Again) {
       ts_tree_delete(Again);
     }
