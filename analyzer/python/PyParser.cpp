@@ -111,8 +111,8 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
           std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
           auto endsWord = [&](std::string_view W) {
             return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
-                   (Prefix.size() == W.size() ||
-                    !std::isalnum(static_cast<unsigned char>(Prefix[Prefix.size() - W.size() - 1])));
+                   (Prefix.size() == W.size() || !std::isalnum(static_cast<unsigned char>(
+                                                     Prefix[Prefix.size() - W.size() - 1])));
           };
           char P = Text[Before];
           bool Assign = P == '=' && Before > Line &&
@@ -159,16 +159,16 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
   // worked around, each rewrite kept where it leaves fewer errors.
   // An error hides the ones after it on the same statement's way: the
   // rewrite of starred elements runs again on what its last pass left.
-  for (auto Rewrite : {blankCommentLines, unstarTupleElements, unstarTupleElements,
-                       unstarTupleElements}) {
+  for (auto Rewrite :
+       {blankCommentLines, unstarTupleElements, unstarTupleElements, unstarTupleElements}) {
     if (!S->Tree || !ts_node_has_error(ts_tree_root_node(S->Tree)))
       break;
     std::string Fixed = Rewrite(S->Text, errorRows(ts_tree_root_node(S->Tree)));
     if (Fixed == S->Text)
       continue;
     TSTree *Again = ts_parser_parse_string(P, nullptr, Fixed.data(), Fixed.size());
-    if (Again && errorRows(ts_tree_root_node(Again)).size() <
-                     errorRows(ts_tree_root_node(S->Tree)).size()) {
+    if (Again &&
+        errorRows(ts_tree_root_node(Again)).size() < errorRows(ts_tree_root_node(S->Tree)).size()) {
       ts_tree_delete(S->Tree);
       S->Tree = Again;
       S->Text = std::move(Fixed);
