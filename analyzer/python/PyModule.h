@@ -191,9 +191,8 @@ struct PyLearned {
   // assign it a tensor, so reading one under capture there, or in a module
   // importing them, bakes no host scalar.
   std::set<std::string> TensorLearningRates;
-  // Functions that replace attributes of what they are handed at these
-  // indices by computed names (resolve/ModuleSwaps.h): directly, once each
-  // module is read; through callers, once all are.
+  // Functions that replace submodules of what they are handed at these
+  // indices by computed names (resolve/ModuleSwaps.h, swappedParameter).
   std::map<std::string, std::set<unsigned>> Swaps;
   // After learning: the classes whose instances' submodules such a function
   // may have replaced, and its name.

@@ -21,11 +21,10 @@ namespace graphsafe::lint::py {
 // nn.Parameter, function, or the same object moved); else -1.
 int swappedParameter(const PyTypes &T, TSNode Call);
 
-// After learning: the functions that swap attributes of a parameter,
-// directly (PyLearned::Swaps) or by handing it to one that does; the
-// classes of the objects handed to them from elsewhere; and the classes of
-// those objects' attributes, their attributes', and so on. Sets
-// P.Learned.SwappedClasses.
+// After learning: the classes of the objects the swappers
+// (PyLearned::Swaps) are handed, as the learning rounds followed them through
+// the functions that hand them on, and the classes of those objects'
+// attributes, their attributes', and so on. Sets P.Learned.SwappedClasses.
 void learnSwappedClasses(PyProgram &P);
 
 // For a call in a method of a class whose submodules are swapped, through
