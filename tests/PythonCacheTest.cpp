@@ -116,6 +116,41 @@ TEST_F(PythonCache, AnEditRedoesTheModulesThatReadTheEditedCode) {
   EXPECT_EQ(run("app").FromCache, 4);
 }
 
+// Which classes a loader's swaps reach is worked out from the whole program
+// and kept with the code it read: an edit to that code alone (the learned
+// tables unchanged) works it out again.
+TEST_F(PythonCache, SwappedClassesFollowTheCodeTheyWereWorkedOutFrom) {
+  write("app/model.py", "import torch\n\n\n"
+                        "class Block(torch.nn.Module):\n"
+                        "    def forward(self, x):\n        return x * x.sum().item()\n\n\n"
+                        "class Wrapper(torch.nn.Module):\n"
+                        "    def __init__(self):\n        super().__init__()\n"
+                        "        self.block = Block()\n\n"
+                        "    def forward(self, x):\n        return self.block(x)\n\n\n"
+                        "class Model(torch.nn.Module):\n"
+                        "    def __init__(self):\n        super().__init__()\n"
+                        "        self.outer = Wrapper()\n\n"
+                        "    def forward(self, x):\n        return self.outer(x)\n");
+  write("app/load.py", "def set_module(model, key, module):\n"
+                       "    setattr(model, key, module)\n\n\n"
+                       "def inject(model, rules):\n"
+                       "    for key, cls in rules.items():\n"
+                       "        set_module(model, key, cls())\n");
+  write("app/train.py", "import torch\nfrom model import Model, Wrapper\nfrom load import inject\n\n"
+                        "m = Model()\ninject(m, RULES)\nw = Wrapper()\n"
+                        "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
+                        "with torch.cuda.graph(g):\n    y = w(x)\n");
+  Outcome Swapped = run("app");
+  EXPECT_EQ(Swapped.Report.find("\"severity\": \"error\""), std::string::npos)
+      << Swapped.Report;
+  EXPECT_NE(Swapped.Report.find("set_module"), std::string::npos) << Swapped.Report;
+  EXPECT_EQ(run("app").FromCache, 3);
+  // The model no longer holds a Wrapper: the one train.py builds is not swapped.
+  replaceIn("app/model.py", "self.outer = Wrapper()", "self.outer = torch.nn.Identity()");
+  Outcome Kept = run("app");
+  EXPECT_NE(Kept.Report.find("\"severity\": \"error\""), std::string::npos) << Kept.Report;
+}
+
 // Every Python testdata case as one program, edited the ways users edit.
 TEST_F(PythonCache, ReportsAreIdenticalWithAndWithoutTheCacheThroughEdits) {
   fs::copy(std::string(GRAPHSAFE_TESTDATA) + "/python", Dir + "/py", fs::copy_options::recursive);

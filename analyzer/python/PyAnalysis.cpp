@@ -815,14 +815,14 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     }
     changedParts(Before->Parts, Entries[I].Parts, ChangedParts);
   }
-  auto dirty = [&](PyStage S, size_t I) {
-    if (!Incremental || Changed[I])
-      return true;
-    const PyReads &Read = oldRecord(I)->Reads[S];
+  auto readChanged = [&](const PyReads &Read) {
     return std::any_of(Read.Modules.begin(), Read.Modules.end(),
                        [&](const std::string &P) { return ChangedWhole.count(P) > 0; }) ||
            std::any_of(Read.Parts.begin(), Read.Parts.end(),
                        [&](std::uint64_t K) { return ChangedParts.count(K) > 0; });
+  };
+  auto dirty = [&](PyStage S, size_t I) {
+    return !Incremental || Changed[I] || readChanged(oldRecord(I)->Reads[S]);
   };
   std::vector<char> Redone(N, 0);
   // Runs Stage of module I again, recording the code it reads, or keeps
@@ -930,7 +930,15 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       P.Learned.merge(Entries[I].Learned[Round]);
     }
   }
-  learnSwappedClasses(P);
+  const std::string SwapsFrom = learnedHash(P);
+  PyReads SwapReads;
+  if (Incremental && Old->SwapsFrom == SwapsFrom && !readChanged(Old->SwapReads)) {
+    P.Learned.SwappedClasses = Old->Swapped;
+    SwapReads = Old->SwapReads;
+  } else {
+    PyProgram::ReadLog Log(SwapReads);
+    learnSwappedClasses(P);
+  }
   const std::string Learned = learnedHash(P);
   const bool TablesMoved = Moved || (Incremental && Learned != Old->Learned);
 
@@ -959,6 +967,9 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       PyManifest New;
       New.LearnedAfter = LearnedAfter;
       New.Learned = Learned;
+      New.SwapsFrom = SwapsFrom;
+      New.SwapReads = std::move(SwapReads);
+      New.Swapped = P.Learned.SwappedClasses;
       for (size_t I = 0; I < N; ++I)
         if (Readable[I])
           New.Files.emplace(Paths[I], std::move(Records[I]));

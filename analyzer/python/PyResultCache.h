@@ -51,6 +51,12 @@ struct PyManifest {
   // learnedHash after each round of learning but the last, and after all
   std::array<std::string, LearnRounds - 1> LearnedAfter;
   std::string Learned;
+  // The swapped classes (learnSwappedClasses) type attributes of classes
+  // that a warm run would otherwise not parse: kept with the learned hash
+  // they were worked out from and the code they read.
+  std::string SwapsFrom;
+  PyReads SwapReads;
+  std::map<std::string, std::string> Swapped;
 };
 
 class PyResultCache {
