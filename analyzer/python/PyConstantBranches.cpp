@@ -25,12 +25,15 @@ namespace {
 
 // Whether Cond, holding as Holds says, is the miss of a lazy initialisation:
 // `if self.x is None:` (or of a name declared `nonlocal` or `global`), `if not hasattr(self, "x"):`
-// or `if key != self.x:` whose block assigns `self.x`; or the miss of a cache kept in a dict of
+// or `if key != self.x:` whose block assigns `self.x`; `if not self.ready:` whose block sets
+// `self.ready` to a value that is not false; or the miss of a cache kept in a dict of
 // self's or of the module's (`v = cache.get(k)` then `if v is None:`, or `if
 // k not in cache:`, filled in the block by `cache[k] = v`). The same tests
 // the other way round (`if v is not None: return v`, `if k in cache: return
 // cache[k]`) miss where they fail, and the fill is in the code after them.
-// The first call takes the miss, later calls with the same inputs do not.
+// The test may be one of several the block needs (`if not self.ready and
+// enabled:`). The first call takes the miss, later calls with the same
+// inputs do not.
 bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
   const PySource &S = *T.M.Src;
   auto selfAttribute = [&](TSNode E) {
@@ -76,6 +79,8 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
   TSNode Test = unparen(Cond);
   // Whether the test holds on the miss.
   bool MissWhenHolds = true;
+  // A flag's truth is tested: the fill must set a true value.
+  bool Truth = false;
   if (std::string Op = comparisonOperator(S, Test); !Op.empty()) {
     TSNode L = ts_node_child(Test, 0), R = ts_node_child(Test, ts_node_child_count(Test) - 1);
     if ((Op == "is" || Op == "is not") && is(R, "none")) {
@@ -97,13 +102,26 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
                                                                                   : CallArgs{};
     if (A.Positional.size() == 2 && T.isSelf(unparen(A.Positional[0])))
       Attr = stringLiteral(S, A.Positional[1]);
+    else if (Attr = selfAttribute(Call); !Attr.empty())
+      Truth = true;
+  } else if (Attr = selfAttribute(Test); !Attr.empty()) {
+    // `if self.ready: return ...`, the fill after it.
+    MissWhenHolds = false;
+    Truth = true;
   }
   if ((Attr.empty() && Cache.empty() && Global.empty() && Kept.empty()) || Holds != MissWhenHolds)
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
-  TSNode If = ts_node_parent(Cond);
+  // A test that holds wherever `a and b` does (fails wherever `a or b`
+  // does) decides the branch as the whole condition does.
+  TSNode Whole = Cond, If = ts_node_parent(Cond);
+  while (is(If, "parenthesized_expression") ||
+         (is(If, "boolean_operator") && kind(ts_node_child(If, 1)) == (Holds ? "and" : "or"))) {
+    Whole = If;
+    If = ts_node_parent(If);
+  }
   if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
-      !ts_node_eq(field(If, "condition"), Cond))
+      !ts_node_eq(field(If, "condition"), Whole))
     return false;
   bool Assigns = false;
   auto fills = [&](TSNode Code) {
@@ -112,7 +130,9 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
       if (is(N, "assignment")) {
         TSNode Left = unparen(field(N, "left"));
         TSNode Dict = is(Left, "subscript") ? field(Left, "value") : TSNode{};
-        Assigns = Assigns || (!Attr.empty() && selfAttribute(Left) == Attr) ||
+        auto Lit = literalArgument(S, unparen(field(N, "right")), 0);
+        Assigns = Assigns ||
+                  (!Attr.empty() && selfAttribute(Left) == Attr && !(Truth && Lit && !Lit->Truthy)) ||
                   (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
                   (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global) ||
                   (!Kept.empty() && is(Left, "identifier") && S.text(Left) == Kept);

@@ -7,12 +7,12 @@ namespace graphsafe::lint::py {
 
 std::string packIndex(const PyModuleInfo &M) {
   return packBinary(M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores);
+                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice);
 }
 
 bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
   if (!unpackBinary(Bytes, M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores))
+                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice))
     return false;
   for (auto &[Name, C] : M.Classes)
     C.Module = &M;
@@ -25,7 +25,7 @@ std::string interfaceHash(const PyModuleInfo &M) {
     if (!F.IsLambda)
       Named.push_back(F);
   return contentHash(packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators,
-                                M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores));
+                                M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }

@@ -382,11 +382,15 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
     }
     if (is(N, "call")) {
       TSNode Fn = field(N, "function");
-      if (is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "register_generator_state") {
+      std::string_view Name = S.text(is(Fn, "attribute") ? field(Fn, "attribute") : Fn);
+      if (Name == "register_generator_state") {
         CallArgs A = argsOf(S, N);
         if (!A.Positional.empty())
           M.RegisteredGenerators.insert(std::string(S.text(A.Positional[0])));
       }
+      // `with torch.device("cuda"):` too; `torch.cuda.device(i)` picks a GPU.
+      M.SetsDefaultDevice |= Name == "set_default_device" || Name == "set_default_tensor_type" ||
+                             (S.text(Fn) == "torch.device" && is(ts_node_parent(N), "with_item"));
       return true;
     }
     if (is(N, "lambda")) {
@@ -764,6 +768,26 @@ void PyProgram::link() {
             Changed |= Mine.insert(A).second;
         }
       }
+  }
+  // A process that sets the default device runs the modules it imports
+  // under it.
+  std::vector<const PyModuleInfo *> Work;
+  for (const auto &M : Modules)
+    if (M->SetsDefaultDevice && DefaultDeviceIn.insert(M.get()).second)
+      Work.push_back(M.get());
+  while (!Work.empty()) {
+    const PyModuleInfo *M = Work.back();
+    Work.pop_back();
+    std::vector<std::string> Names(M->ImportedModules.begin(), M->ImportedModules.end());
+    for (const auto &[Local, Q] : M->Imports)
+      Names.push_back(Q);
+    for (std::string Q : Names)
+      for (; !Q.empty(); Q = Q.substr(0, Q.rfind('.') == std::string::npos ? 0 : Q.rfind('.')))
+        if (const PyModuleInfo *Into = moduleFor(Q)) {
+          if (DefaultDeviceIn.insert(Into).second)
+            Work.push_back(Into);
+          break;
+        }
   }
 }
 

@@ -116,6 +116,10 @@ struct PyModuleInfo {
   // (`runtime.debug_nan = True` after `import pkg.runtime as runtime`), as
   // spelled here (`runtime.debug_nan`).
   std::set<std::string> ModuleAttrStores;
+  // The module changes where torch makes tensors by default
+  // (`torch.set_default_device("cuda")`, `with torch.device("cuda"):`):
+  // then a tensor made without a device may be on the GPU.
+  bool SetsDefaultDevice = false;
 
   // A module whose index came from the cache has no tree until an analysis
   // reads it (PyProgram::tree): Text is parsed then, once, and handed to the tree.
@@ -206,6 +210,10 @@ public:
 
   // Builds the program-wide tables once all modules are indexed.
   void link();
+  // Whether code of M may run after some module changed the default
+  // device (PyModuleInfo::SetsDefaultDevice): M is that module or one it
+  // imports, directly or through others.
+  bool defaultDeviceSet(const PyModuleInfo &M) const { return DefaultDeviceIn.count(&M) > 0; }
 
   // The qualified name `Name` means in module M (import aliases and
   // re-exports followed); Name itself when it is neither.
@@ -394,6 +402,7 @@ private:
   // M's tree, recording nothing.
   const PyModuleInfo &parsed(const PyModuleInfo &M) const;
   std::map<std::string, const PyModuleInfo *> ByModule;
+  std::set<const PyModuleInfo *> DefaultDeviceIn;
   // The modules by their aliases; an alias two files share is left out (null).
   std::map<std::string, const PyModuleInfo *> ByAlias;
   const PyModuleInfo *moduleFor(const std::string &Dotted) const;

@@ -103,7 +103,7 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
           --Depth;
         } else if (C == '#') {
           break;
-        } else if (C == '*' && Depth == 0 && I + 1 < End && Text[I + 1] != '*' &&
+        } else if (C == '*' && Depth == 0 && I > Line && I + 1 < End && Text[I + 1] != '*' &&
                    Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
           size_t Before = Text.find_last_not_of(" \t", I - 1);
           if (Before == std::string::npos || Before < Line)

@@ -416,3 +416,73 @@ def module_cache_cold(x):
     with torch.cuda.graph(g):
         y = x * cold_prepared(x)
     return g, y
+
+
+# A boolean flag set in the block it guards (`if not self._ready: ...;
+# self._ready = True`), alone or with other conditions the block also needs
+# (`and`): the warm-up set it. Set to a false value, or under `or`, the
+# block may run again.
+class FlagWarmed(torch.nn.Module):
+    def __init__(self, enabled):
+        super().__init__()
+        self._ready = False
+        self._planned = False
+        self.enabled = enabled
+
+    def forward(self, x):
+        if not self._ready and self.enabled:
+            torch.cuda.synchronize()
+            self._ready = True
+        if self._planned:
+            return x * 2
+        print("planning", x.shape)
+        self._planned = True
+        return x
+
+
+class FlagNeverSet(torch.nn.Module):
+    def __init__(self, force):
+        super().__init__()
+        self._ready = False
+        self.force = force
+
+    def forward(self, x):
+        if not self._ready:
+            torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+            self._ready = False
+        if not self._ready or self.force:
+            print("forced", x.shape)  # expected-warning {{host-io-in-capture}}
+            self._ready = True
+        return x
+
+
+class FlagCold(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._ready = False
+
+    def forward(self, x):
+        if not self._ready:
+            torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+            self._ready = True
+        return x
+
+
+def flags_warm_then_capture(x):
+    model, never = FlagWarmed(True).cuda(), FlagNeverSet(False).cuda()
+    for _ in range(3):
+        model(x)
+        never(x)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+        z = never(x)
+    return g, y, z
+
+
+def flags_cold(x):
+    model = FlagCold().cuda()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    return g, y

@@ -1,5 +1,7 @@
 #include "PyCheck.h"
 
+#include "../PyHostTensors.h"
+
 namespace graphsafe::lint::py {
 
 namespace {
@@ -8,7 +10,7 @@ bool receiverIs(const PyTypes &T, TSNode Recv, const std::string &On) {
   if (On == "any")
     return true;
   if (On == "tensor")
-    return mayBeTensor(T, Recv);
+    return mayBeTensor(T, Recv) && !madeOnHost(T, Recv);
   Value V = T.valueOf(Recv);
   if (On == "stream")
     return V.K == VK::Stream;
@@ -113,7 +115,7 @@ private:
     if (W.TensorArg) {
       bool Any = false;
       for (TSNode P : A.Positional)
-        Any |= Ctx.T.valueOf(P).tensor();
+        Any |= Ctx.T.valueOf(P).tensor() && !madeOnHost(Ctx.T, P);
       if (!Any)
         return false;
     }
@@ -125,7 +127,7 @@ private:
             Where.find_first_not_of("0123456789") == std::string::npos &&
             std::stoul(Where) < A.Positional.size())
           Arg = A.Positional[std::stoul(Where)];
-        Tensor |= !ts_node_is_null(Arg) && Ctx.T.valueOf(Arg).tensor();
+        Tensor |= !ts_node_is_null(Arg) && Ctx.T.valueOf(Arg).tensor() && !madeOnHost(Ctx.T, Arg);
       }
       if (!Tensor)
         return false;

@@ -1,0 +1,161 @@
+#include "PyHostTensors.h"
+
+#include "PyModule.h"
+#include "checks/PyCheck.h"
+
+#include <set>
+#include <string_view>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// Factories that make a tensor on the default device unless told otherwise.
+bool isFactory(std::string_view Q) {
+  static const std::set<std::string_view> Factories = {
+      "torch.tensor",   "torch.as_tensor", "torch.zeros",   "torch.ones",    "torch.empty",
+      "torch.full",     "torch.arange",    "torch.range",   "torch.linspace", "torch.logspace",
+      "torch.eye",      "torch.rand",      "torch.randn",   "torch.randint", "torch.randperm",
+      "torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like",
+      "torch.rand_like", "torch.randn_like", "torch.randint_like"};
+  return Factories.count(Q) > 0;
+}
+
+// Always on the host, whatever they are handed.
+bool isHostType(std::string_view Q) {
+  static const std::set<std::string_view> Host = {
+      "torch.from_numpy", "torch.Tensor",       "torch.FloatTensor", "torch.DoubleTensor",
+      "torch.HalfTensor", "torch.LongTensor",   "torch.IntTensor",   "torch.ShortTensor",
+      "torch.ByteTensor", "torch.CharTensor",   "torch.BoolTensor",  "torch.BFloat16Tensor"};
+  return Host.count(Q) > 0;
+}
+
+// Methods whose result may sit elsewhere than their receiver.
+bool movesDevice(std::string_view Method) {
+  return Method == "to" || Method == "cuda" || Method == "type" || Method == "new_tensor" ||
+         Method == "share_memory_" || Method == "pin_memory";
+}
+
+class HostTensors {
+public:
+  explicit HostTensors(const PyTypes &T) : T(T), S(*T.M.Src) {}
+
+  bool host(TSNode E, int Depth) const {
+    E = unparen(E);
+    if (ts_node_is_null(E) || Depth > 8)
+      return false;
+    if (is(E, "identifier")) {
+      if (T.parameterAt(S.text(E), beginOf(E)) >= 0)
+        return false;
+      TSNode Bound = T.onlyBoundExpr(S.text(E), beginOf(E));
+      return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(E) && host(Bound, Depth + 1);
+    }
+    if (is(E, "subscript"))
+      return host(field(E, "value"), Depth + 1);
+    if (is(E, "binary_operator") || is(E, "comparison_operator") || is(E, "unary_operator") ||
+        is(E, "boolean_operator"))
+      return operandsHost(namedChildren(E), Depth);
+    if (!is(E, "call"))
+      return false;
+    TSNode Fn = unparen(field(E, "function"));
+    CallArgs A = argsOf(S, E);
+    if (!ts_node_is_null(A.keyword("device")))
+      return false;
+    if (is(Fn, "attribute")) {
+      std::string_view Method = S.text(field(Fn, "attribute"));
+      TSNode Recv = field(Fn, "object");
+      if (Method == "cpu" || Method == "numpy")
+        return mayBeTensor(T, Recv);
+      if (!movesDevice(Method) && host(Recv, Depth + 1))
+        return argumentsHost(A, Depth, true);
+    }
+    std::string Q = T.resolve(Fn);
+    if (isHostType(Q))
+      return true;
+    if (Q.rfind("torch.", 0) != 0 || Q.rfind("torch.cuda", 0) == 0)
+      return false;
+    if (isFactory(Q)) {
+      // `torch.tensor(t)` keeps t's device; `torch.zeros_like(t)` too.
+      TSNode Data = A.Positional.empty() ? A.keyword("data") : A.Positional.front();
+      return ts_node_is_null(Data) || plainData(Data, Depth) || host(Data, Depth + 1);
+    }
+    return argumentsHost(A, Depth, false);
+  }
+
+private:
+  // Data that is no tensor: numbers, lists and tuples written out, shapes.
+  bool plainData(TSNode E, int Depth) const {
+    E = unparen(E);
+    if (!mayBeTensor(T, E))
+      return true;
+    if (is(E, "list") || is(E, "tuple") || is(E, "list_comprehension") || is(E, "integer") ||
+        is(E, "float"))
+      return true;
+    if (is(E, "attribute") && S.text(field(E, "attribute")) == "shape")
+      return true;
+    if (is(E, "identifier") && T.parameterAt(S.text(E), beginOf(E)) >= 0)
+      return shapeAnnotated(S.text(E));
+    if (is(E, "identifier") && Depth < 8) {
+      TSNode Bound = T.onlyBoundExpr(S.text(E), beginOf(E));
+      return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(E) && plainData(Bound, Depth + 1);
+    }
+    return false;
+  }
+
+  // A parameter annotated as numbers or a shape (`shape: tuple`,
+  // `sizes: List[int]`, `torch.Size`), not as tensors.
+  bool shapeAnnotated(std::string_view Name) const {
+    for (TSNode Param : namedChildren(field(T.F.Node, "parameters"))) {
+      TSNode Type = field(Param, "type");
+      if (ts_node_is_null(Type) || S.text(parameterName(Param)) != Name)
+        continue;
+      std::string_view A = S.text(Type);
+      if (A.find("Tensor") != std::string_view::npos)
+        return false;
+      for (std::string_view Plain : {"tuple", "Tuple", "list", "List", "Sequence", "Size", "int"})
+        if (A.find(Plain) != std::string_view::npos)
+          return true;
+      return false;
+    }
+    return false;
+  }
+
+  // Every tensor among the operands is made on the host, and one is.
+  bool operandsHost(const std::vector<TSNode> &Operands, int Depth) const {
+    bool Any = false;
+    for (TSNode O : Operands) {
+      if (!mayBeTensor(T, O))
+        continue;
+      if (!host(O, Depth + 1))
+        return false;
+      Any = true;
+    }
+    return Any;
+  }
+
+  bool argumentsHost(const CallArgs &A, int Depth, bool HaveOne) const {
+    std::vector<TSNode> Operands = A.Positional;
+    for (const auto &[Name, V] : A.Keywords)
+      Operands.push_back(V);
+    bool Any = HaveOne;
+    for (TSNode O : Operands) {
+      if (!mayBeTensor(T, O))
+        continue;
+      if (!host(O, Depth + 1))
+        return false;
+      Any = true;
+    }
+    return Any;
+  }
+
+  const PyTypes &T;
+  const PySource &S;
+};
+
+} // namespace
+
+bool madeOnHost(const PyTypes &T, TSNode E) {
+  return !T.P.defaultDeviceSet(T.M) && HostTensors(T).host(E, 0);
+}
+
+} // namespace graphsafe::lint::py

@@ -1,0 +1,36 @@
+# A tensor made on the host and read on the host needs no GPU: no sync.
+# Made without a device from data that is no tensor (a shape, a list, a
+# number), by torch.from_numpy or a legacy CPU type, or by `.cpu()`, and
+# what torch code makes of such tensors alone. A factory given a device, a
+# tensor of unknown place, or a host tensor moved with `.to()`/`.cuda()`
+# stays a device read.
+import numpy as np
+import torch
+
+
+def reshape_received(buffer, expected_shape: tuple):
+    num_elements = torch.prod(torch.tensor(expected_shape)).item()
+    sizes = torch.tensor([4, 8, 16])
+    offsets = torch.cumsum(sizes, 0).tolist()
+    count = int(torch.arange(8).sum())
+    table = torch.from_numpy(np.ones(4)).max().item()
+    legacy = torch.LongTensor([1, 2]).sum().item()
+    masked = (sizes > 4).nonzero()
+    return buffer.flatten()[:num_elements], offsets, count, table, legacy, masked
+
+
+def device_reads(x, shape):
+    a = torch.tensor([1, 2], device="cuda").sum().item()  # expected-error {{sync-tensor-read}} expected-error {{sync-pageable-upload}}
+    b = torch.tensor(x).sum().item()  # expected-error {{sync-tensor-read}}
+    c = torch.tensor(shape).cuda().prod().item()  # expected-error {{sync-tensor-read}}
+    d = (torch.arange(4) + x).max().item()  # expected-error {{sync-tensor-read}}
+    e = torch.zeros_like(x).sum().item()  # expected-error {{sync-tensor-read}}
+    return a, b, c, d, e
+
+
+def step(buffer, x):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = reshape_received(buffer, (2, 4))
+        more = device_reads(x, [2, 4])
+    return g, out, more
