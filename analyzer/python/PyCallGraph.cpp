@@ -960,11 +960,41 @@ bool currentStream(const PyTypes &T, TSNode E) {
   return is(E, "call") && T.resolve(field(E, "function")) == "torch.cuda.current_stream";
 }
 
+namespace {
+
+// Whether the caller forks the stream Arg spells from its current stream
+// before Call and joins it after (`side.wait_stream(cur)`, the callee's
+// work, `cur.wait_stream(side)`): what the callee runs on it is part of the
+// capture, as if the callee had forked it itself.
+bool forkedAround(const PyTypes &Caller, TSNode Arg, TSNode Call) {
+  const PySource &S = *Caller.M.Src;
+  std::string_view Side = S.text(unparen(Arg));
+  bool Forked = false, Joined = false;
+  walk(Caller.F.body(), [&](TSNode N) {
+    if (!is(N, "call"))
+      return true;
+    TSNode Fn = unparen(field(N, "function"));
+    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "wait_stream")
+      return true;
+    CallArgs A = argsOf(S, N);
+    if (A.Positional.size() != 1)
+      return true;
+    if (endOf(N) <= beginOf(Call))
+      Forked |= S.text(unparen(field(Fn, "object"))) == Side;
+    else if (beginOf(N) >= endOf(Call))
+      Joined |= S.text(unparen(A.Positional[0])) == Side;
+    return true;
+  });
+  return Forked && Joined;
+}
+
+} // namespace
+
 std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call) {
   std::vector<ConstArg> Out;
   for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call))
-    if (currentStream(Caller, Arg)) {
+    if (currentStream(Caller, Arg) || forkedAround(Caller, Arg, Call)) {
       ConstArg C{Index};
       C.Attr = SideStream;
       C.Truthy = false;

@@ -180,7 +180,8 @@ std::vector<ConstArg> classArguments(const PyTypes &Caller, const std::string &C
 bool currentStream(const PyTypes &T, TSNode E);
 
 // The arguments of a call to the project function Callee that are the
-// current stream, as ConstArgs that say the parameter is no side stream
+// current stream, or a stream the caller forks from it before the call and
+// joins after, as ConstArgs that say the parameter is no side stream
 // (SideStream).
 std::vector<ConstArg> streamArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call);

@@ -82,3 +82,39 @@ def launch_on(x, run_stream):
 g7 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g7):
     out7 = launch_on(static_x, torch.cuda.Stream())
+
+
+# Forked before the call but never joined after it, or joined without the
+# fork: the launcher's stream is still a side stream of the capture.
+def gather_on(x, stream):
+    with torch.cuda.stream(stream):  # expected-error {{side-stream-without-fork}}
+        return x * 6
+
+
+def dispatch_unjoined(x, side):
+    side.wait_stream(torch.cuda.current_stream())
+    return gather_on(x, side)
+
+
+def dispatch_unforked(x, side):
+    out = gather_on(x, side)
+    torch.cuda.current_stream().wait_stream(side)
+    return out
+
+
+g8 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g8):
+    out8 = dispatch_unjoined(static_x, torch.cuda.Stream())
+    out8 = dispatch_unforked(static_x, torch.cuda.Stream())
+
+
+# The same launcher handed a new stream: a side stream never forked.
+def signal(x, stream=None):
+    stream = stream if stream is not None else torch.cuda.current_stream()
+    with torch.cuda.stream(stream):  # expected-error {{side-stream-without-fork}}
+        return x * 7
+
+
+g9 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g9):
+    out9 = signal(static_x, torch.cuda.Stream())

@@ -149,3 +149,55 @@ def local_current(x):
 g8 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g8):
     out8 = local_current(static_x)
+
+
+# The caller forks the stream it hands in from its current stream and joins
+# it after the call: the launcher's work, through a function picked by a
+# setting too, is part of the capture.
+def gather_on(x, stream):
+    with torch.cuda.stream(stream):
+        return x * 6
+
+
+def pick_gather(x, stream, method="pull"):
+    fn = gather_on if method == "pull" else launch_on
+    return fn(x, stream)
+
+
+def dispatch_forked(x, ctx):
+    current = torch.cuda.current_stream()
+    ctx.side.wait_stream(current)
+    out = pick_gather(x, ctx.side)
+    current.wait_stream(ctx.side)
+    return out
+
+
+class Ctx:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+
+
+g8 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g8):
+    out8 = dispatch_forked(static_x, Ctx())
+
+
+# A stream parameter that stands in for None: the callers that pass none
+# run on the capturing stream.
+def signal(x, stream=None):
+    stream = stream if stream is not None else torch.cuda.current_stream()
+    with torch.cuda.stream(stream):
+        return x * 7
+
+
+def signal_or(x, stream=None):
+    s = stream or torch.cuda.current_stream()
+    with torch.cuda.stream(s):
+        return x * 8
+
+
+g9 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g9):
+    out9 = signal(static_x)
+    out9 = signal(static_x, None)
+    out9 = signal_or(static_x)

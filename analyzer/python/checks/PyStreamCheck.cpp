@@ -72,12 +72,19 @@ public:
             Side == capturingStream(Ctx, *R))
           continue;
         // A stream the caller hands in is a side stream unless the caller
-        // passes the current one.
+        // passes the current one; one that stands in for None
+        // (`stream if stream is not None else current_stream()`) only
+        // where the caller passes one.
         std::vector<ParamTest> IfSide;
-        if (TSNode P = unparen(A.Positional[0]); is(P, "identifier"))
-          if (int Index = Ctx.T.parameterAt(S.text(P), beginOf(P)); Index >= 0)
+        if (TSNode P = unparen(A.Positional[0]); is(P, "identifier")) {
+          int Index = Ctx.T.parameterAt(S.text(P), beginOf(P));
+          if (Index < 0)
+            if (Index = currentWhenNone(Ctx.T, P); Index >= 0)
+              IfSide.push_back({static_cast<unsigned>(Index), ParamTest::Kind::NotNone});
+          if (Index >= 0)
             IfSide.push_back(
                 {static_cast<unsigned>(Index), ParamTest::Kind::Truthy, "", SideStream});
+        }
         std::set<std::string> Aliases = mayBeSame(Ctx, A.Positional[0]);
         auto same = [&](const std::string &Stream) {
           return Stream == Side || Aliases.count(Stream) ||
@@ -121,6 +128,34 @@ public:
   }
 
 private:
+  // The parameter a local stream Name stands for, where the local is bound
+  // to it or, when it is None, the current stream: `s = stream if stream is
+  // not None else torch.cuda.current_stream()`, `s = stream or
+  // torch.cuda.current_stream()`. -1 otherwise.
+  static int currentWhenNone(const PyTypes &T, TSNode Name) {
+    const PySource &S = *T.M.Src;
+    TSNode Bound = unparen(T.onlyBoundExpr(S.text(Name), beginOf(Name)));
+    TSNode Kept{}, Else{};
+    if (is(Bound, "conditional_expression")) {
+      auto Parts = namedChildren(Bound); // kept, test, else
+      if (Parts.size() != 3)
+        return -1;
+      TSNode Test = unparen(Parts[1]);
+      if (comparisonOperator(S, Test) != "is not" ||
+          !is(ts_node_child(Test, ts_node_child_count(Test) - 1), "none") ||
+          S.text(unparen(ts_node_child(Test, 0))) != S.text(unparen(Parts[0])))
+        return -1;
+      Kept = unparen(Parts[0]);
+      Else = Parts[2];
+    } else if (is(Bound, "boolean_operator") && kind(ts_node_child(Bound, 1)) == "or") {
+      Kept = unparen(field(Bound, "left"));
+      Else = field(Bound, "right");
+    }
+    if (!is(Kept, "identifier") || !currentStream(T, Else))
+      return -1;
+    return T.parameterAt(S.text(Kept), beginOf(Kept));
+  }
+
   // Where a stream is kept on the object: `self.comm_stream`, or the list an
   // element comes from (`s = self._comm_streams[i]`, `for s in
   // self._comm_streams`). Empty for any other stream.
