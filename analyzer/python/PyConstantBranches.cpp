@@ -124,13 +124,17 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
       !ts_node_eq(field(If, "condition"), Whole))
     return false;
   bool Assigns = false;
-  auto fills = [&](TSNode Code) {
+  auto scan = [&](TSNode Code) {
     walk(Code, [&](TSNode N) {
       // `a = self.x = v` nests the second assignment: the walk meets it too.
       if (is(N, "assignment")) {
         TSNode Left = unparen(field(N, "left"));
         TSNode Dict = is(Left, "subscript") ? field(Left, "value") : TSNode{};
-        auto Lit = literalArgument(S, unparen(field(N, "right")), 0);
+        // `self.x: int` declares, assigning nothing.
+        TSNode Right = unparen(field(N, "right"));
+        if (ts_node_is_null(Right))
+          return true;
+        auto Lit = literalArgument(S, Right, 0);
         Assigns = Assigns ||
                   (!Attr.empty() && selfAttribute(Left) == Attr && !(Truth && Lit && !Lit->Truthy)) ||
                   (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
@@ -139,6 +143,18 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
       }
       return !Assigns;
     });
+  };
+  // A flag set only on some paths of the miss (`if self._stopped: return`
+  // ... `if failed: self._stopped = True`) is a state, not a record that the
+  // miss ran: the set must be a statement of its own there.
+  auto fills = [&](TSNode Code) {
+    if (!Truth)
+      return scan(Code);
+    if (is(Code, "expression_statement"))
+      return scan(Code);
+    for (TSNode St : namedChildren(Code))
+      if (is(St, "expression_statement"))
+        scan(St);
   };
   if (Holds) {
     fills(field(If, "consequence"));

@@ -118,3 +118,19 @@ def signal(x, stream=None):
 g9 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g9):
     out9 = signal(static_x, torch.cuda.Stream())
+
+
+class Ctx:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+
+
+def gemm_unforked(x, ctx):
+    stream = ctx.side if ctx.side else torch.cuda.current_stream()
+    with torch.cuda.stream(stream):  # expected-error {{side-stream-without-fork}}
+        return x * 9
+
+
+g10 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g10):
+    out10 = gemm_unforked(static_x, Ctx())

@@ -201,3 +201,22 @@ with torch.cuda.graph(g9):
     out9 = signal(static_x)
     out9 = signal(static_x, None)
     out9 = signal_or(static_x)
+
+
+# A stream picked between a side stream and the current one: forked and
+# joined as the side stream.
+def gemm_on(x, ctx):
+    current = torch.cuda.current_stream()
+    if ctx.side is not None:
+        ctx.side.wait_stream(current)
+    stream = ctx.side if ctx.side else torch.cuda.current_stream()
+    with torch.cuda.stream(stream):
+        y = x * 9
+    if ctx.side is not None:
+        current.wait_stream(ctx.side)
+    return y
+
+
+g10 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g10):
+    out10 = gemm_on(static_x, Ctx())

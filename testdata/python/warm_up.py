@@ -456,6 +456,25 @@ class FlagNeverSet(torch.nn.Module):
         return x
 
 
+class StoppedState(torch.nn.Module):
+    """A flag set on one path of the code after its test: a state, not a
+    record that the code ran."""
+
+    def __init__(self):
+        super().__init__()
+        self._stopped = False
+        self.count = 0
+
+    def forward(self, x):
+        if self._stopped:
+            return x
+        if x.shape[0] == 0:
+            self._stopped = True
+            return x
+        self.count += 1  # expected-warning {{host-state-mutation}}
+        return x
+
+
 class FlagCold(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -464,20 +483,23 @@ class FlagCold(torch.nn.Module):
     def forward(self, x):
         if not self._ready:
             torch.cuda.synchronize()  # expected-error {{sync-device-synchronize}}
+            self._calls: int
             self._ready = True
         return x
 
 
 def flags_warm_then_capture(x):
-    model, never = FlagWarmed(True).cuda(), FlagNeverSet(False).cuda()
+    model, never, stopped = FlagWarmed(True).cuda(), FlagNeverSet(False).cuda(), StoppedState()
     for _ in range(3):
         model(x)
         never(x)
+        stopped(x)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = model(x)
         z = never(x)
-    return g, y, z
+        w = stopped(x)
+    return g, y, z, w
 
 
 def flags_cold(x):

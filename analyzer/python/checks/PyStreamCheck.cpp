@@ -233,6 +233,18 @@ private:
     const PySource &S = Ctx.S;
     std::set<std::string> Out;
     Stream = unparen(Stream);
+    // `s = ctx.side if ctx.side else torch.cuda.current_stream()`: the side
+    // stream when it is one.
+    if (is(Stream, "identifier"))
+      if (TSNode Bound = unparen(Ctx.T.onlyBoundExpr(S.text(Stream), beginOf(Stream)));
+          is(Bound, "conditional_expression") || is(Bound, "boolean_operator")) {
+        auto Arms = namedChildren(Bound);
+        if (is(Bound, "conditional_expression") && Arms.size() == 3)
+          Arms.erase(Arms.begin() + 1);
+        for (TSNode E : Arms)
+          if (!currentStream(Ctx.T, E))
+            Out.insert(std::string(S.text(unparen(E))));
+      }
     if (!is(Stream, "subscript"))
       return Out;
     TSNode Index = unparen(field(Stream, "subscript"));
