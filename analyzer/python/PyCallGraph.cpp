@@ -968,23 +968,31 @@ namespace {
 // capture, as if the callee had forked it itself.
 bool forkedAround(const PyTypes &Caller, TSNode Arg, TSNode Call) {
   const PySource &S = *Caller.M.Src;
+  auto [Waits, New] = Caller.cache().StreamWaits.try_emplace(Caller.F.Node.id);
+  if (New)
+    walk(Caller.F.body(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return true;
+      TSNode Fn = unparen(field(N, "function"));
+      if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "wait_stream")
+        return true;
+      CallArgs A = argsOf(S, N);
+      if (A.Positional.size() == 1)
+        Waits->second.emplace_back(beginOf(N), endOf(N),
+                                   std::string(S.text(unparen(field(Fn, "object")))),
+                                   std::string(S.text(unparen(A.Positional[0]))));
+      return true;
+    });
+  if (Waits->second.empty())
+    return false;
   std::string_view Side = S.text(unparen(Arg));
   bool Forked = false, Joined = false;
-  walk(Caller.F.body(), [&](TSNode N) {
-    if (!is(N, "call"))
-      return true;
-    TSNode Fn = unparen(field(N, "function"));
-    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "wait_stream")
-      return true;
-    CallArgs A = argsOf(S, N);
-    if (A.Positional.size() != 1)
-      return true;
-    if (endOf(N) <= beginOf(Call))
-      Forked |= S.text(unparen(field(Fn, "object"))) == Side;
-    else if (beginOf(N) >= endOf(Call))
-      Joined |= S.text(unparen(A.Positional[0])) == Side;
-    return true;
-  });
+  for (const auto &[Begin, End, Waiter, On] : Waits->second) {
+    if (End <= beginOf(Call))
+      Forked |= Waiter == Side;
+    else if (Begin >= endOf(Call))
+      Joined |= On == Side;
+  }
   return Forked && Joined;
 }
 

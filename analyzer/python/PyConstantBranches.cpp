@@ -23,6 +23,22 @@ namespace graphsafe::lint::py {
 
 namespace {
 
+// Whether Text may assign the attribute Attr: `.Attr =`, `.Attr: T =`, or a
+// chained `.Attr = v = w`, not `.Attr ==`.
+bool assignsAttribute(std::string_view Text, std::string_view Attr) {
+  for (size_t At = Text.find(Attr); At != std::string_view::npos; At = Text.find(Attr, At + 1)) {
+    if (At == 0 || Text[At - 1] != '.')
+      continue;
+    size_t Next = Text.find_first_not_of(" \t", At + Attr.size());
+    if (Next == std::string_view::npos)
+      return false;
+    if ((Text[Next] == '=' && (Next + 1 >= Text.size() || Text[Next + 1] != '=')) ||
+        Text[Next] == ':')
+      return true;
+  }
+  return false;
+}
+
 // Whether Cond, holding as Holds says, is the miss of a lazy initialisation:
 // `if self.x is None:` (or of a name declared `nonlocal` or `global`), `if not hasattr(self, "x"):`
 // or `if key != self.x:` whose block assigns `self.x`; `if not self.ready:` whose block sets
@@ -110,6 +126,12 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
     Truth = true;
   }
   if ((Attr.empty() && Cache.empty() && Global.empty() && Kept.empty()) || Holds != MissWhenHolds)
+    return false;
+  // Most attribute tests are of settings no code of the function assigns:
+  // a look at its text spares them the search for the if, which
+  // ts_node_parent makes from the tree's root.
+  if (!Attr.empty() && Cache.empty() && Global.empty() && Kept.empty() &&
+      !assignsAttribute(S.text(T.F.IsModuleBody ? T.F.Node : T.F.body()), Attr))
     return false;
   // Only now the if itself: ts_node_parent searches from the tree's root.
   // A test that holds wherever `a and b` does (fails wherever `a or b`

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -134,6 +135,12 @@ struct PyTypeCache {
   // Whether each module's text names a graphed-callables helper
   // (checks/PyLifetimeCheck.cpp): asked for every function, true of few.
   std::map<const PyModuleInfo *, bool> NamesGraphedCallables;
+  // Per function: its `a.wait_stream(b)` calls as (begin, end, a, b)
+  // (PyCallGraph.cpp, streamArguments): asked for every argument of every
+  // call, found in few functions.
+  std::unordered_map<const void *,
+                     std::vector<std::tuple<unsigned, unsigned, std::string, std::string>>>
+      StreamWaits;
   int Depth = 0;
 };
 
