@@ -68,6 +68,10 @@ public:
         return mayBeTensor(T, Recv);
       if (!movesDevice(Method) && host(Recv, Depth + 1))
         return argumentsHost(A, Depth, true);
+      // A method of a value (not of a module path such as `torch.`) whose
+      // receiver is not known to be on the host.
+      if (mayBeTensor(T, Recv))
+        return false;
     }
     std::string Q = T.resolve(Fn);
     if (isHostType(Q))

@@ -25,7 +25,8 @@ def device_reads(x, shape):
     c = torch.tensor(shape).cuda().prod().item()  # expected-error {{sync-tensor-read}}
     d = (torch.arange(4) + x).max().item()  # expected-error {{sync-tensor-read}}
     e = torch.zeros_like(x).sum().item()  # expected-error {{sync-tensor-read}}
-    return a, b, c, d, e
+    f = x.add(torch.arange(4)).max().item()  # expected-error {{sync-tensor-read}}
+    return a, b, c, d, e, f
 
 
 def step(buffer, x):
