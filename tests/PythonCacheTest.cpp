@@ -136,13 +136,13 @@ TEST_F(PythonCache, SwappedClassesFollowTheCodeTheyWereWorkedOutFrom) {
                        "def inject(model, rules):\n"
                        "    for key, cls in rules.items():\n"
                        "        set_module(model, key, cls())\n");
-  write("app/train.py", "import torch\nfrom model import Model, Wrapper\nfrom load import inject\n\n"
-                        "m = Model()\ninject(m, RULES)\nw = Wrapper()\n"
-                        "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
-                        "with torch.cuda.graph(g):\n    y = w(x)\n");
+  write("app/train.py",
+        "import torch\nfrom model import Model, Wrapper\nfrom load import inject\n\n"
+        "m = Model()\ninject(m, RULES)\nw = Wrapper()\n"
+        "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
+        "with torch.cuda.graph(g):\n    y = w(x)\n");
   Outcome Swapped = run("app");
-  EXPECT_EQ(Swapped.Report.find("\"severity\": \"error\""), std::string::npos)
-      << Swapped.Report;
+  EXPECT_EQ(Swapped.Report.find("\"severity\": \"error\""), std::string::npos) << Swapped.Report;
   EXPECT_NE(Swapped.Report.find("set_module"), std::string::npos) << Swapped.Report;
   EXPECT_EQ(run("app").FromCache, 3);
   // The model no longer holds a Wrapper: the one train.py builds is not swapped.

@@ -157,11 +157,12 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
         if (ts_node_is_null(Right))
           return true;
         auto Lit = literalArgument(S, Right, 0);
-        Assigns = Assigns ||
-                  (!Attr.empty() && selfAttribute(Left) == Attr && !(Truth && Lit && !Lit->Truthy)) ||
-                  (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
-                  (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global) ||
-                  (!Kept.empty() && is(Left, "identifier") && S.text(Left) == Kept);
+        Assigns =
+            Assigns ||
+            (!Attr.empty() && selfAttribute(Left) == Attr && !(Truth && Lit && !Lit->Truthy)) ||
+            (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
+            (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global) ||
+            (!Kept.empty() && is(Left, "identifier") && S.text(Left) == Kept);
       }
       return !Assigns;
     });

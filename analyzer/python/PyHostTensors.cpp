@@ -13,20 +13,21 @@ namespace {
 // Factories that make a tensor on the default device unless told otherwise.
 bool isFactory(std::string_view Q) {
   static const std::set<std::string_view> Factories = {
-      "torch.tensor",   "torch.as_tensor", "torch.zeros",   "torch.ones",    "torch.empty",
-      "torch.full",     "torch.arange",    "torch.range",   "torch.linspace", "torch.logspace",
-      "torch.eye",      "torch.rand",      "torch.randn",   "torch.randint", "torch.randperm",
-      "torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like",
-      "torch.rand_like", "torch.randn_like", "torch.randint_like"};
+      "torch.tensor",     "torch.as_tensor",   "torch.zeros",     "torch.ones",
+      "torch.empty",      "torch.full",        "torch.arange",    "torch.range",
+      "torch.linspace",   "torch.logspace",    "torch.eye",       "torch.rand",
+      "torch.randn",      "torch.randint",     "torch.randperm",  "torch.zeros_like",
+      "torch.ones_like",  "torch.empty_like",  "torch.full_like", "torch.rand_like",
+      "torch.randn_like", "torch.randint_like"};
   return Factories.count(Q) > 0;
 }
 
 // Always on the host, whatever they are handed.
 bool isHostType(std::string_view Q) {
   static const std::set<std::string_view> Host = {
-      "torch.from_numpy", "torch.Tensor",       "torch.FloatTensor", "torch.DoubleTensor",
-      "torch.HalfTensor", "torch.LongTensor",   "torch.IntTensor",   "torch.ShortTensor",
-      "torch.ByteTensor", "torch.CharTensor",   "torch.BoolTensor",  "torch.BFloat16Tensor"};
+      "torch.from_numpy", "torch.Tensor",     "torch.FloatTensor", "torch.DoubleTensor",
+      "torch.HalfTensor", "torch.LongTensor", "torch.IntTensor",   "torch.ShortTensor",
+      "torch.ByteTensor", "torch.CharTensor", "torch.BoolTensor",  "torch.BFloat16Tensor"};
   return Host.count(Q) > 0;
 }
 

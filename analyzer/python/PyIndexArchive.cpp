@@ -25,7 +25,8 @@ std::string interfaceHash(const PyModuleInfo &M) {
     if (!F.IsLambda)
       Named.push_back(F);
   return contentHash(packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators,
-                                M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice));
+                                M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores,
+                                M.SetsDefaultDevice));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }
