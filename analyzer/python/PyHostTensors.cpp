@@ -125,9 +125,10 @@ private:
     return false;
   }
 
-  // Every tensor among the operands is made on the host, and one is.
-  bool operandsHost(const std::vector<TSNode> &Operands, int Depth) const {
-    bool Any = false;
+  // Every tensor among the operands is made on the host, and one is (or,
+  // with HaveOne, the receiver already was).
+  bool operandsHost(const std::vector<TSNode> &Operands, int Depth, bool HaveOne = false) const {
+    bool Any = HaveOne;
     for (TSNode O : Operands) {
       if (!mayBeTensor(T, O))
         continue;
@@ -142,15 +143,7 @@ private:
     std::vector<TSNode> Operands = A.Positional;
     for (const auto &[Name, V] : A.Keywords)
       Operands.push_back(V);
-    bool Any = HaveOne;
-    for (TSNode O : Operands) {
-      if (!mayBeTensor(T, O))
-        continue;
-      if (!host(O, Depth + 1))
-        return false;
-      Any = true;
-    }
-    return Any;
+    return operandsHost(Operands, Depth, HaveOne);
   }
 
   const PyTypes &T;
