@@ -962,38 +962,94 @@ bool currentStream(const PyTypes &T, TSNode E) {
 
 namespace {
 
+// The `a.wait_stream(b)` calls of T's function as (begin, end, a, b), found
+// once: a loop target stands for every element of what it loops over (`for
+// s in ctx.streams: s.wait_stream(cur)` waits with `ctx.streams[]`).
+const std::vector<std::tuple<unsigned, unsigned, std::string, std::string>> &
+streamWaits(const PyTypes &T) {
+  auto [Waits, New] = T.cache().StreamWaits.try_emplace(T.F.Node.id);
+  if (!New)
+    return Waits->second;
+  const PySource &S = *T.M.Src;
+  auto spelled = [&](TSNode E) {
+    E = unparen(E);
+    if (is(E, "identifier"))
+      if (TSNode Over = T.iteratedExpr(S.text(E), beginOf(E)); !ts_node_is_null(Over))
+        return std::string(S.text(unparen(Over))) + "[]";
+    return std::string(S.text(E));
+  };
+  walk(T.F.body(), [&](TSNode N) {
+    if (!is(N, "call"))
+      return true;
+    TSNode Fn = unparen(field(N, "function"));
+    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "wait_stream")
+      return true;
+    CallArgs A = argsOf(S, N);
+    if (A.Positional.size() == 1)
+      Waits->second.emplace_back(beginOf(N), endOf(N), spelled(field(Fn, "object")),
+                                 spelled(A.Positional[0]));
+    return true;
+  });
+  return Waits->second;
+}
+
+// Whether a wait's stream W, as streamWaits spells it, is Side: the same
+// spelling, or a list whose every element waits, Side being the list or an
+// element of it.
+bool sameStream(std::string_view W, std::string_view Side) {
+  if (W == Side)
+    return true;
+  if (W.size() < 3 || W.substr(W.size() - 2) != "[]")
+    return false;
+  std::string_view List = W.substr(0, W.size() - 2);
+  return Side == List || (Side.size() > List.size() && Side.substr(0, List.size()) == List &&
+                          Side[List.size()] == '[');
+}
+
+bool forkedAroundIn(const PyTypes &T, std::string_view Side, TSNode Call) {
+  bool Forked = false, Joined = false;
+  for (const auto &[Begin, End, Waiter, On] : streamWaits(T)) {
+    if (End <= beginOf(Call))
+      Forked |= sameStream(Waiter, Side);
+    else if (Begin >= endOf(Call))
+      Joined |= sameStream(On, Side);
+  }
+  return Forked && Joined;
+}
+
 // Whether the caller forks the stream Arg spells from its current stream
 // before Call and joins it after (`side.wait_stream(cur)`, the callee's
 // work, `cur.wait_stream(side)`): what the callee runs on it is part of the
 // capture, as if the callee had forked it itself.
 bool forkedAround(const PyTypes &Caller, TSNode Arg, TSNode Call) {
   const PySource &S = *Caller.M.Src;
-  auto [Waits, New] = Caller.cache().StreamWaits.try_emplace(Caller.F.Node.id);
-  if (New)
-    walk(Caller.F.body(), [&](TSNode N) {
-      if (!is(N, "call"))
-        return true;
-      TSNode Fn = unparen(field(N, "function"));
-      if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "wait_stream")
-        return true;
-      CallArgs A = argsOf(S, N);
-      if (A.Positional.size() == 1)
-        Waits->second.emplace_back(beginOf(N), endOf(N),
-                                   std::string(S.text(unparen(field(Fn, "object")))),
-                                   std::string(S.text(unparen(A.Positional[0]))));
-      return true;
-    });
-  if (Waits->second.empty())
-    return false;
   std::string_view Side = S.text(unparen(Arg));
-  bool Forked = false, Joined = false;
-  for (const auto &[Begin, End, Waiter, On] : Waits->second) {
-    if (End <= beginOf(Call))
-      Forked |= Waiter == Side;
-    else if (Begin >= endOf(Call))
-      Joined |= On == Side;
-  }
-  return Forked && Joined;
+  if (forkedAroundIn(Caller, Side, Call))
+    return true;
+  // A closure (`def call_ag(): launch(ctx.streams[0])`) that the function
+  // defining it calls only between forking the stream and joining it.
+  if (Caller.F.IsModuleBody || Caller.F.IsLambda)
+    return false;
+  TSNode Outer = enclosingFunction(Caller.F.Node);
+  if (ts_node_is_null(Outer))
+    return false;
+  auto Def = std::find_if(Caller.M.Functions.begin(), Caller.M.Functions.end(),
+                          [&](const PyFunctionDef &F) { return ts_node_eq(F.Node, Outer); });
+  if (Def == Caller.M.Functions.end() ||
+      S.text(Def->body()).find("wait_stream") == std::string_view::npos)
+    return false;
+  PyTypes OuterTypes(Caller.P, Caller.M, *Def, Caller.cache());
+  bool Any = false, All = true;
+  walk(Def->body(), [&](TSNode N) {
+    if (is(N, "call"))
+      if (TSNode Fn = unparen(field(N, "function"));
+          is(Fn, "identifier") && S.text(Fn) == Caller.F.Name) {
+        Any = true;
+        All = All && forkedAroundIn(OuterTypes, Side, N);
+      }
+    return true;
+  });
+  return Any && All;
 }
 
 } // namespace

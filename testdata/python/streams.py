@@ -134,3 +134,35 @@ def gemm_unforked(x, ctx):
 g10 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g10):
     out10 = gemm_unforked(static_x, Ctx())
+
+
+# The closure is also called before the fork: that call's stream is a side
+# stream of the capture.
+def launch_list(x, stream):
+    with torch.cuda.stream(stream):  # expected-error {{side-stream-without-fork}}
+        return x * 10
+
+
+def gather_some(x, ctx):
+    current = torch.cuda.current_stream()
+
+    def call_gather():
+        return launch_list(x, ctx.streams[0])
+
+    early = call_gather()
+    for s in ctx.streams:
+        s.wait_stream(current)
+    out = call_gather()
+    for s in ctx.streams:
+        current.wait_stream(s)
+    return early, out
+
+
+class Streams:
+    def __init__(self):
+        self.streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+
+
+g11 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g11):
+    out11 = gather_some(static_x, Streams())

@@ -220,3 +220,29 @@ def gemm_on(x, ctx):
 g10 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g10):
     out10 = gemm_on(static_x, Ctx())
+
+
+# Every stream of a list forked and joined in loops, and the launch made by a
+# closure that the function defining it calls between the two.
+def gather_all(x, ctx):
+    current = torch.cuda.current_stream()
+    for s in ctx.streams:
+        s.wait_stream(current)
+
+    def call_gather():
+        return gather_on(x, ctx.streams[0])
+
+    out = call_gather()
+    for s in ctx.streams:
+        current.wait_stream(s)
+    return out
+
+
+class Streams:
+    def __init__(self):
+        self.streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+
+
+g11 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g11):
+    out11 = gather_all(static_x, Streams())

@@ -475,6 +475,21 @@ class StoppedState(torch.nn.Module):
         return x
 
 
+class FlagHitStays(torch.nn.Module):
+    """The flag's hit does not leave: the code after it runs on every call."""
+
+    def __init__(self):
+        super().__init__()
+        self.verbose = False
+
+    def forward(self, x):
+        if self.verbose:
+            x = x * 2
+        print("shape", x.shape)  # expected-warning {{host-io-in-capture}}
+        self.verbose = True
+        return x
+
+
 class FlagCold(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -490,16 +505,19 @@ class FlagCold(torch.nn.Module):
 
 def flags_warm_then_capture(x):
     model, never, stopped = FlagWarmed(True).cuda(), FlagNeverSet(False).cuda(), StoppedState()
+    stays = FlagHitStays()
     for _ in range(3):
         model(x)
         never(x)
         stopped(x)
+        stays(x)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = model(x)
         z = never(x)
         w = stopped(x)
-    return g, y, z, w
+        v = stays(x)
+    return g, y, z, w, v
 
 
 def flags_cold(x):
