@@ -88,13 +88,24 @@ public:
   }
 
 private:
-  // Data that is no tensor: numbers, lists and tuples written out, shapes.
+  // Data that is no tensor: numbers, lists and tuples of them written out,
+  // shapes. A list of tensors (`torch.tensor([x.max(), x.min()])`) is read
+  // value by value, on the host: a sync where they are on the GPU.
   bool plainData(TSNode E, int Depth) const {
     E = unparen(E);
+    if (Depth > 8)
+      return false;
+    if (is(E, "list") || is(E, "tuple")) {
+      for (TSNode Element : namedChildren(E))
+        if (!plainData(Element, Depth + 1))
+          return false;
+      return true;
+    }
+    if (is(E, "list_comprehension"))
+      return plainData(field(E, "body"), Depth + 1);
     if (!mayBeTensor(T, E))
       return true;
-    if (is(E, "list") || is(E, "tuple") || is(E, "list_comprehension") || is(E, "integer") ||
-        is(E, "float"))
+    if (is(E, "integer") || is(E, "float"))
       return true;
     if (is(E, "attribute") && S.text(field(E, "attribute")) == "shape")
       return true;

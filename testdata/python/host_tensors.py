@@ -11,12 +11,13 @@ import torch
 def reshape_received(buffer, expected_shape: tuple):
     num_elements = torch.prod(torch.tensor(expected_shape)).item()
     sizes = torch.tensor([4, 8, 16])
+    pairs = torch.tensor([(1, 2), (3, 4)]).sum().item()
     offsets = torch.cumsum(sizes, 0).tolist()
     count = int(torch.arange(8).sum())
     table = torch.from_numpy(np.ones(4)).max().item()
     legacy = torch.LongTensor([1, 2]).sum().item()
     masked = (sizes > 4).nonzero()
-    return buffer.flatten()[:num_elements], offsets, count, table, legacy, masked
+    return buffer.flatten()[:num_elements], offsets, count, table, legacy, masked, pairs
 
 
 def device_reads(x, shape):
@@ -26,7 +27,9 @@ def device_reads(x, shape):
     d = (torch.arange(4) + x).max().item()  # expected-error {{sync-tensor-read}}
     e = torch.zeros_like(x).sum().item()  # expected-error {{sync-tensor-read}}
     f = x.add(torch.arange(4)).max().item()  # expected-error {{sync-tensor-read}}
-    return a, b, c, d, e, f
+    # A list of device values is read one by one on the host to build it.
+    g = torch.tensor([x.max(), x.min()]).tolist()  # expected-error {{sync-tensor-read}}
+    return a, b, c, d, e, f, g
 
 
 def step(buffer, x):
