@@ -1006,9 +1006,11 @@ bool sameStream(std::string_view W, std::string_view Side) {
                           Side[List.size()] == '[');
 }
 
-bool forkedAroundIn(const PyTypes &T, std::string_view Side, TSNode Call) {
+bool forkedAroundIn(
+    const std::vector<std::tuple<unsigned, unsigned, std::string, std::string>> &Waits,
+    std::string_view Side, TSNode Call) {
   bool Forked = false, Joined = false;
-  for (const auto &[Begin, End, Waiter, On] : streamWaits(T)) {
+  for (const auto &[Begin, End, Waiter, On] : Waits) {
     if (End <= beginOf(Call))
       Forked |= sameStream(Waiter, Side);
     else if (Begin >= endOf(Call))
@@ -1024,7 +1026,7 @@ bool forkedAroundIn(const PyTypes &T, std::string_view Side, TSNode Call) {
 bool forkedAround(const PyTypes &Caller, TSNode Arg, TSNode Call) {
   const PySource &S = *Caller.M.Src;
   std::string_view Side = S.text(unparen(Arg));
-  if (forkedAroundIn(Caller, Side, Call))
+  if (forkedAroundIn(streamWaits(Caller), Side, Call))
     return true;
   // A closure (`def call_ag(): launch(ctx.streams[0])`) that the function
   // defining it calls only between forking the stream and joining it.
@@ -1038,14 +1040,21 @@ bool forkedAround(const PyTypes &Caller, TSNode Arg, TSNode Call) {
   if (Def == Caller.M.Functions.end() ||
       S.text(Def->body()).find("wait_stream") == std::string_view::npos)
     return false;
-  PyTypes OuterTypes(Caller.P, Caller.M, *Def, Caller.cache());
+  // Typed only the first time: every argument of every call the closure
+  // makes asks again, and streamWaits keeps what it found.
+  std::optional<PyTypes> OuterTypes;
+  auto Known = Caller.cache().StreamWaits.find(Def->Node.id);
+  const auto &OuterWaits =
+      Known != Caller.cache().StreamWaits.end()
+          ? Known->second
+          : streamWaits(OuterTypes.emplace(Caller.P, Caller.M, *Def, Caller.cache()));
   bool Any = false, All = true;
   walk(Def->body(), [&](TSNode N) {
     if (is(N, "call"))
       if (TSNode Fn = unparen(field(N, "function"));
           is(Fn, "identifier") && S.text(Fn) == Caller.F.Name) {
         Any = true;
-        All = All && forkedAroundIn(OuterTypes, Side, N);
+        All = All && forkedAroundIn(OuterWaits, Side, N);
       }
     return true;
   });

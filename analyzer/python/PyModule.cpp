@@ -781,13 +781,17 @@ void PyProgram::link() {
     std::vector<std::string> Names(M->ImportedModules.begin(), M->ImportedModules.end());
     for (const auto &[Local, Q] : M->Imports)
       Names.push_back(Q);
+    // An imported name's module: its longest prefix that names one.
     for (std::string Q : Names)
-      for (; !Q.empty(); Q = Q.substr(0, Q.rfind('.') == std::string::npos ? 0 : Q.rfind('.')))
+      while (!Q.empty()) {
         if (const PyModuleInfo *Into = moduleFor(Q)) {
           if (DefaultDeviceIn.insert(Into).second)
             Work.push_back(Into);
           break;
         }
+        size_t Dot = Q.rfind('.');
+        Q.resize(Dot == std::string::npos ? 0 : Dot);
+      }
   }
 }
 
