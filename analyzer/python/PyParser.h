@@ -167,6 +167,10 @@ inline bool isScope(TSNode N) {
 // not ts_node_named_child: that one scans the siblings before the child it
 // returns, which made walks quadratic in wide nodes.
 template <typename Fn> void walkWithDepth(TSNode Root, Fn &&Visit) {
+  // A field the grammar leaves out (`self.x: int` has no right side) is a
+  // null node; a cursor on it reads through a null tree.
+  if (ts_node_is_null(Root))
+    return;
   TSTreeCursor C = ts_tree_cursor_new(Root);
   unsigned Depth = 0;
   for (;;) {
@@ -200,6 +204,8 @@ template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
 template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
   // Path[0] and Path[1]: Root's grandparent and parent, asked once; then
   // the nodes from Root down to the one visited.
+  if (ts_node_is_null(Root))
+    return;
   std::vector<TSNode> Path(2);
   Path[1] = ts_node_parent(Root);
   if (!ts_node_is_null(Path[1]))

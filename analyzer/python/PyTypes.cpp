@@ -874,7 +874,9 @@ bool overwrittenAtOnce(const PyTypes &T, const PySource &S, TSNode N, std::strin
   if (!is(Next, "expression_statement") || !is(Later, "assignment"))
     return false;
   TSNode L = field(Later, "left");
-  if (!is(L, "attribute") || !T.isSelf(field(L, "object")) || S.text(field(L, "attribute")) != Attr)
+  // `self.x: Client` after the store declares its type and stores nothing.
+  if (!is(L, "attribute") || !T.isSelf(field(L, "object")) ||
+      S.text(field(L, "attribute")) != Attr || ts_node_is_null(field(Later, "right")))
     return false;
   bool Reads = false;
   walk(field(Later, "right"), [&](TSNode E) {

@@ -44,8 +44,19 @@ async def fetch(q):
         return await item
 
 
+class Limited:
+    def __init__(self):
+        self.limit = torch.ones(1, device="cuda")
+        # Declared after the store: an annotated assignment with no value.
+        self.limit: torch.Tensor
+
+    def clip(self, x):
+        return x * self.limit.item()  # expected-error {{sync-tensor-read}}
+
+
 static_x = torch.randn(4, device="cuda")
 g = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g):
     static_y = body(static_x, Config())
+    clipped = Limited().clip(static_x)
     items = [v async for v in fetch(None)] if False else []
