@@ -457,6 +457,31 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 4 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// A wrapper class made by a factory whose base nobody in the analysis hands
+// it: the captured super().forward runs code graphlint never saw, and
+// --explain-reach says so instead of passing it over as a builtin call.
+TEST_F(GraphlintCli, ExplainReachNamesSuperCallsOnAFactorysUnknownBase) {
+  std::string P = write("wrapper.py", R"(import torch
+
+
+def graphed(cls):
+    class Graphed(cls):
+        def forward(self, x):
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                return super().forward(x)
+
+    return Graphed
+)");
+  RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  EXPECT_NE(
+      R.Stdout.find("wrapper.py:9:24: note: what 'super().forward' calls here is not known"),
+      std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 1 note(s)"), std::string::npos) << R.Stdout;
+}
+
 // C++ as Python: a call under capture whose code graphlint cannot see is
 // named, whatever makes it unseen; one it can follow, or a library call, is not.
 TEST_F(GraphlintCli, ExplainReachNamesCxxCallsWhoseCodeIsUnseen) {

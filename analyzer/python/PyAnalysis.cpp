@@ -147,6 +147,36 @@ bool keepsTensorLearningRate(const PyTypes &T, TSNode N) {
 
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised; from the functions inside
+// The project functions a callee key runs, as far as one module's reading
+// can tell: the function itself, or for the result of calling a project
+// function (`maybe_wrap(flag)(model_cls)`) the functions its returns name
+// (`return lambda x: wrap(x)`), which the joined program would find later.
+std::vector<std::string> learnedCallees(const PyProgram &P, PyTypeCache &Cache,
+                                        const std::string &Callee) {
+  if (Callee.rfind("py:", 0) == 0 && P.isFunction(Callee.substr(3)))
+    return {Callee.substr(3)};
+  const std::string Returns = pyReturnKey("py:");
+  if (Callee.rfind(Returns, 0) != 0)
+    return {};
+  const std::string Maker = Callee.substr(Returns.size());
+  const PyFunctionDef *Def = P.function(Maker);
+  const PyModuleInfo *Mod = P.moduleOfFunction(Maker);
+  if (!Def || !Mod || Def->IsModuleBody || Def->IsLambda)
+    return {};
+  auto &T = Cache.Methods[{Def, ""}];
+  if (!T)
+    T = std::make_unique<PyTypes>(P, *Mod, *Def, Cache);
+  std::vector<std::string> Out;
+  walk(Def->body(), [&](TSNode N) {
+    if (is(N, "return_statement"))
+      for (const auto &K : valueTargets(*T, ts_node_named_child(N, 0)))
+        if (K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3)))
+          Out.push_back(K.substr(3));
+    return !is(N, "return_statement");
+  });
+  return Out;
+}
+
 // Scopes alone when given.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      PyLearned &Out, const std::vector<std::string> *Scopes = nullptr) {
@@ -224,15 +254,13 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
             ClassObjects[Fn][Index].insert(std::move(Q));
         }
       };
-      for (const auto &Callee : calleesOf(T, N).Keys) {
-        if (Callee.rfind("py:", 0) != 0 || !P.isFunction(Callee.substr(3)))
-          continue;
-        std::string Fn = Callee.substr(3);
-        for (const auto &[Index, Arg] : boundArguments(T, Fn, N))
-          learn(Fn, Index, Arg, true);
-        for (const auto &W : forwardedArguments(T, Fn, N))
-          learn(W.Callee, W.Index, W.Arg, false);
-      }
+      for (const auto &Callee : calleesOf(T, N).Keys)
+        for (const auto &Fn : learnedCallees(P, Cache, Callee)) {
+          for (const auto &[Index, Arg] : boundArguments(T, Fn, N))
+            learn(Fn, Index, Arg, true);
+          for (const auto &W : forwardedArguments(T, Fn, N))
+            learn(W.Callee, W.Index, W.Arg, false);
+        }
       return true;
     });
   }

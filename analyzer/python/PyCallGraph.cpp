@@ -748,6 +748,40 @@ std::vector<std::string> namespaceMember(const PyTypes &T, TSNode Obj, std::stri
   return Out;
 }
 
+// The bases of a class defined in a function (`def wrap(cls): class
+// Graphed(cls): ...`) that are values there, not classes the program
+// names: the project classes each may hold. Nothing when every base is a
+// named class.
+std::optional<std::vector<std::string>> factoryBases(const PyTypes &T, const PyClassDef &C) {
+  TSNode Def = C.Node;
+  TSNode Up = ts_node_is_null(Def) ? TSNode{} : ts_node_parent(Def);
+  while (!ts_node_is_null(Up) && !is(Up, "function_definition") && !is(Up, "class_definition"))
+    Up = ts_node_parent(Up);
+  if (!is(Up, "function_definition"))
+    return std::nullopt;
+  const PyModuleInfo &Home = T.P.classTree(C);
+  auto Fn = std::find_if(Home.Functions.begin(), Home.Functions.end(),
+                         [&](const PyFunctionDef &F) { return ts_node_eq(F.Node, Up); });
+  if (Fn == Home.Functions.end())
+    return std::nullopt;
+  std::optional<std::vector<std::string>> Out;
+  for (TSNode B : namedChildren(field(Def, "superclasses"))) {
+    if (!is(B, "identifier"))
+      continue;
+    auto &Factory = T.cache().Methods[{&*Fn, ""}];
+    if (!Factory)
+      Factory = std::make_unique<PyTypes>(T.P, Home, *Fn, T.cache());
+    if (Factory->parameterAt(Home.Src->text(B), beginOf(B)) < 0 &&
+        ts_node_is_null(Factory->boundExpr(Home.Src->text(B), beginOf(B))))
+      continue;
+    if (!Out)
+      Out.emplace();
+    for (auto &Q : Factory->classObjects(B))
+      Out->push_back(std::move(Q));
+  }
+  return Out;
+}
+
 Callees resolveCallees(const PyTypes &T, TSNode Call) {
   const PySource &S = *T.M.Src;
   Callees Out;
@@ -757,16 +791,32 @@ Callees resolveCallees(const PyTypes &T, TSNode Call) {
     std::string Method(S.text(field(Fn, "attribute")));
     // super().m(): the first base class after this one that defines m.
     if (isSuperCall(T, Obj)) {
-      if (const PyClassDef *C = T.P.classNamed(T.selfClass()))
-        for (const auto &B : C->Bases)
-          if (std::string Q = T.P.methodOf(B, Method); !Q.empty()) {
+      const PyClassDef *C = T.P.classNamed(T.selfClass());
+      if (!C)
+        return Out;
+      for (const auto &B : C->Bases)
+        if (std::string Q = T.P.methodOf(B, Method); !Q.empty()) {
+          Out.Keys.push_back(usr(Q));
+          Out.Exact = true;
+          // The base's method still runs on this object: its self calls
+          // dispatch on the class self has here.
+          Out.Receiver = "^" + classKey(T.selfClass());
+          return Out;
+        }
+      // `class Graphed(cls):` made by a factory: the base is what the
+      // factory's callers pass; one the analysis cannot name leaves the call
+      // unknown, so --explain-reach says so.
+      if (auto Bases = factoryBases(T, *C)) {
+        for (const auto &B : *Bases)
+          if (std::string Q = T.P.methodOf(B, Method); !Q.empty())
             Out.Keys.push_back(usr(Q));
-            Out.Exact = true;
-            // The base's method still runs on this object: its self calls
-            // dispatch on the class self has here.
-            Out.Receiver = "^" + classKey(T.selfClass());
-            break;
-          }
+        Out.Exact = !Out.Keys.empty();
+        if (Out.Exact)
+          Out.Receiver = "^" + classKey(T.selfClass());
+        else
+          Out.Keys.push_back(std::string(UnknownCallee) + std::string(S.text(Fn)));
+        Out.Dynamic = !Out.Exact;
+      }
       return Out;
     }
     // Function.apply(...) of a project autograd Function runs its forward

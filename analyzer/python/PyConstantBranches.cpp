@@ -383,6 +383,8 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
   if (is(Cond, "attribute")) {
     if (auto PA = parameterAttribute(T, Cond))
       Out.push_back({PA->first, Holds ? K::Truthy : K::Falsy, "", PA->second});
+    else if (std::string G = globalTested(T, Cond); !G.empty())
+      Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
     return;
   }
   if (is(Cond, "call")) {

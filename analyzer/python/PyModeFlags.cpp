@@ -2,6 +2,7 @@
 
 #include "PyCallGraph.h"
 #include "PyContext.h"
+#include "PyObjectFacts.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace graphsafe::lint::py {
 
@@ -133,6 +135,36 @@ void dedupe(Paths &Ps) {
            Ps.end());
 }
 
+// The value of a global on a path: assigned there, or constrained on entry.
+// An attribute of a global object (`MOD._CONTEXT:is_prefill`) is unknown
+// where the object itself was replaced without it.
+Sym valueOn(const Path &Pa, const std::string &Key) {
+  if (auto It = Pa.Assigned.find(Key); It != Pa.Assigned.end())
+    return It->second == Tri::Unknown ? Sym{} : Sym::known(It->second == Tri::True);
+  for (size_t Colon = Key.find(':'); Colon != std::string::npos; Colon = Key.find(':', Colon + 1))
+    if (Pa.Assigned.count(Key.substr(0, Colon)))
+      return {};
+  if (auto It = Pa.Entry.find(Key); It != Pa.Entry.end())
+    return Sym::known(It->second);
+  return Sym::entry(Key);
+}
+
+// Whether the global Key ("module.NAME") is assigned a call's result by a
+// function declaring it `global`: an object a setter replaces.
+bool builtGlobal(const PyProgram &P, const std::string &Key) {
+  size_t Dot = Key.rfind('.');
+  const PyModuleInfo *M = Dot == std::string::npos ? nullptr : P.moduleNamed(Key.substr(0, Dot));
+  return M && M->GlobalsBuilt.count(Key.substr(Dot + 1));
+}
+
+// Drops what a path knew of the attributes of the global object Key.
+void forgetAttributes(Path &Pa, const std::string &Key) {
+  const std::string Prefix = Key + ":";
+  for (auto It = Pa.Assigned.lower_bound(Prefix);
+       It != Pa.Assigned.end() && It->first.compare(0, Prefix.size(), Prefix) == 0;)
+    It = Pa.Assigned.erase(It);
+}
+
 // The literals a call passes Fn, and the caller's own parameters it passes
 // on where Params knows their literal.
 std::vector<ConstArg> knownArguments(const PyTypes &T, const std::string &Fn, TSNode Call,
@@ -196,6 +228,7 @@ private:
   static constexpr size_t MaxPaths = 64;
   static constexpr int MaxDepth = 4;
   static constexpr unsigned MaxSteps = 20000;
+  static constexpr int MaxRounds = 4;
   unsigned Steps = 0;
 
   struct Frame {
@@ -241,13 +274,22 @@ private:
     return Fr.Exits;
   }
 
-  // The value of a global on a path: assigned there, or constrained on entry.
-  static Sym current(const Path &Pa, const std::string &Key) {
-    if (auto It = Pa.Assigned.find(Key); It != Pa.Assigned.end())
-      return It->second == Tri::Unknown ? Sym{} : Sym::known(It->second == Tri::True);
-    if (auto It = Pa.Entry.find(Key); It != Pa.Entry.end())
-      return Sym::known(It->second);
-    return Sym::entry(Key);
+  static Sym current(const Path &Pa, const std::string &Key) { return valueOn(Pa, Key); }
+
+  static Tri triOf(const Sym &V) {
+    return V.Kind != Sym::K::Known ? Tri::Unknown : V.Truthy ? Tri::True : Tri::False;
+  }
+
+  // A source of builtAttributes on the frame's paths: a literal, or the
+  // frame's parameter bound to one.
+  static Tri triOf(const Frame &Fr, const ConstArg &Held) {
+    if (Held.From < 0)
+      return Held.TruthKnown ? (Held.Truthy ? Tri::True : Tri::False) : Tri::Unknown;
+    std::vector<std::string> Names = parameterNames(*Fr.T.M.Src, Fr.T.F);
+    auto It = Held.FromAttr.empty() && Held.From < static_cast<int>(Names.size())
+                  ? Fr.Params.find(Names[Held.From])
+                  : Fr.Params.end();
+    return It == Fr.Params.end() ? Tri::Unknown : triOf(It->second);
   }
 
   Sym readName(Frame &Fr, const Path &Pa, TSNode Name) {
@@ -392,6 +434,9 @@ private:
         }
         if (!Feasible)
           continue;
+        // An object the callee replaced takes none of its old attributes along.
+        for (const auto &[Key, V] : E.Assigned)
+          forgetAttributes(Q, Key);
         for (const auto &[Key, V] : E.Assigned)
           Q.Assigned[Key] = V;
         Out.push_back(std::move(Q));
@@ -421,17 +466,38 @@ private:
     const PySource &S = *Fr.T.M.Src;
     if (is(Target, "identifier")) {
       std::string Name(S.text(Target));
+      bool Global = Fr.Globals.count(Name) > 0;
+      std::string Key = Global ? globalKey(Fr.T.M, Name) : "";
+      // `_CONTEXT = Context(is_prefill, ...)`: the new object's attributes.
+      std::map<std::string, Tri> Attrs;
+      if (Global && !ts_node_is_null(Value))
+        for (const auto &[Attr, Held] : builtAttributes(Fr.T, Value))
+          Attrs[Key + ":" + Attr] = triOf(Fr, Held);
       for (Path &Pa : Live) {
         if (Pa.Broken)
           continue;
         Sym V = ts_node_is_null(Value) ? Sym{} : eval(Fr, Pa, Value);
-        if (Fr.Globals.count(Name))
-          Pa.Assigned[globalKey(Fr.T.M, Name)] = V.Kind != Sym::K::Known ? Tri::Unknown
-                                                 : V.Truthy              ? Tri::True
-                                                                         : Tri::False;
-        else
+        if (!Global) {
           Pa.Locals[Name] = V;
+          continue;
+        }
+        Pa.Assigned[Key] = triOf(V);
+        forgetAttributes(Pa, Key);
+        Pa.Assigned.insert(Attrs.begin(), Attrs.end());
       }
+      return;
+    }
+    // `_CONTEXT.is_prefill = True`, `get_context().is_prefill = True`, on
+    // a global some function builds (`_CONTEXT = Context(...)`): stores into
+    // other objects (`kernel.configs = [...]`) would only split paths.
+    if (is(Target, "attribute") && !ts_node_is_null(Value)) {
+      std::string Of = globalTested(Fr.T, field(Target, "object"));
+      if (Of.empty() || !builtGlobal(P, Of))
+        return;
+      std::string Key = Of + ":" + std::string(S.text(field(Target, "attribute")));
+      for (Path &Pa : Live)
+        if (!Pa.Broken)
+          Pa.Assigned[Key] = triOf(eval(Fr, Pa, Value));
       return;
     }
     if (is(Target, "pattern_list") || is(Target, "tuple_pattern") || is(Target, "list_pattern") ||
@@ -629,9 +695,40 @@ private:
     } else if (is(St, "try_statement") && inside(field(St, "body"))) {
       block(Fr, field(St, "body"), std::move(Live));
       return;
+    } else if ((is(St, "for_statement") || is(St, "while_statement")) &&
+               inside(field(St, "body"))) {
+      // An iteration begins where the loop is entered or where one ended:
+      // the body is run to its end until no new state begins one (a setter
+      // the body calls before the target decides the globals at any count).
+      TSNode Target = std::exchange(Fr.Target, TSNode{});
+      auto entered = [&](Paths Ps) {
+        if (is(St, "while_statement"))
+          Ps = split(Fr, Ps, field(St, "condition"), true);
+        for (Path &Pa : Ps)
+          Pa.Broken = false;
+        return Ps;
+      };
+      Paths Start = entered(Live);
+      dedupe(Start);
+      for (int Round = 0;; ++Round) {
+        Paths Next = Start;
+        Paths Ended = entered(block(Fr, field(St, "body"), Start));
+        Next.insert(Next.end(), Ended.begin(), Ended.end());
+        dedupe(Next);
+        if (Fr.GaveUp || Round == MaxRounds || Next.size() > MaxPaths) {
+          Fr.GaveUp = true;
+          return;
+        }
+        if (Next.size() == Start.size())
+          break; // dedupe keeps every start state: none new
+        Start = std::move(Next);
+      }
+      Fr.Target = Target;
+      block(Fr, field(St, "body"), std::move(Start));
+      return;
     } else if (is(St, "for_statement") || is(St, "while_statement") || is(St, "try_statement") ||
                is(St, "match_statement")) {
-      // A later iteration, or a handler, may see the flags changed.
+      // A handler, or the loop's own header, may see the flags changed.
       Fr.GaveUp = true;
       return;
     }
@@ -667,12 +764,8 @@ std::vector<ConstArg> agreedFacts(const Paths &Exits) {
     bool Known = true;
     for (const Path &E : Exits) {
       std::optional<bool> V;
-      if (auto It = E.Assigned.find(K); It != E.Assigned.end()) {
-        if (It->second != Tri::Unknown)
-          V = It->second == Tri::True;
-      } else if (auto It = E.Entry.find(K); It != E.Entry.end()) {
-        V = It->second;
-      }
+      if (Sym Now = valueOn(E, K); Now.Kind == Sym::K::Known)
+        V = Now.Truthy;
       if (!V || (Agreed && *Agreed != *V)) {
         Known = false;
         break;
@@ -718,6 +811,11 @@ std::string globalTestedAt(const PyTypes &T, TSNode Atom, int Depth) {
   if (is(Atom, "call")) {
     std::string Fn = calledFunction(T, Atom);
     return Fn.empty() ? "" : getterGlobal(T.P, Fn);
+  }
+  // `get_context().is_prefill`, `ctx.is_prefill` after `ctx = get_context()`.
+  if (is(Atom, "attribute")) {
+    std::string Of = globalTestedAt(T, field(Atom, "object"), Depth + 1);
+    return Of.empty() ? "" : Of + ":" + std::string(S.text(field(Atom, "attribute")));
   }
   if (!is(Atom, "identifier"))
     return "";

@@ -863,6 +863,11 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
   return std::make_pair(static_cast<unsigned>(V->From), Attr);
 }
 
+std::map<std::string, ConstArg> builtAttributes(const PyTypes &T, TSNode E) {
+  stateOf(T.cache()).Steps = 0;
+  return factsOf(T, E, beginOf(E), 0).Attrs;
+}
+
 std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &Callee,
                                       TSNode Call) {
   std::vector<ConstArg> Out;

@@ -15,6 +15,7 @@
 #include "PyTypes.h"
 #include "Summary.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,6 +46,11 @@ std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
 // run time) passes for the receiver: self's facts, as this method's caller
 // gave them and this method left them.
 std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call);
+
+// The attributes the object E evaluates to holds where it is made (`Context(
+// is_prefill, ...)`, a project class's constructor or a @dataclass): each a
+// literal, or From one of T's parameters (caller-side index).
+std::map<std::string, ConstArg> builtAttributes(const PyTypes &T, TSNode E);
 
 // Whether calling E's value passes its arguments at other positions than
 // written, or needs fewer: a functools.partial binding arguments, or a method
