@@ -475,9 +475,8 @@ def graphed(cls):
 )");
   RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
   EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
-  EXPECT_NE(
-      R.Stdout.find("wrapper.py:9:24: note: what 'super().forward' calls here is not known"),
-      std::string::npos)
+  EXPECT_NE(R.Stdout.find("wrapper.py:9:24: note: what 'super().forward' calls here is not known"),
+            std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 1 note(s)"), std::string::npos) << R.Stdout;
 }
