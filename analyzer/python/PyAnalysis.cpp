@@ -145,8 +145,6 @@ bool keepsTensorLearningRate(const PyTypes &T, TSNode N) {
          T.valueOf(field(N, "right")).tensor();
 }
 
-// What callers tell about callees' parameters (PyProgram::tensorParam),
-// gathered before any function is summarised; from the functions inside
 // The project functions a callee key runs, as far as one module's reading
 // can tell: the function itself, or for the result of calling a project
 // function (`maybe_wrap(flag)(model_cls)`) the functions its returns name
@@ -177,6 +175,8 @@ std::vector<std::string> learnedCallees(const PyProgram &P, PyTypeCache &Cache,
   return Out;
 }
 
+// What callers tell about callees' parameters (PyProgram::tensorParam),
+// gathered before any function is summarised; from the functions inside
 // Scopes alone when given.
 void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                      PyLearned &Out, const std::vector<std::string> *Scopes = nullptr) {
