@@ -5,14 +5,27 @@
 
 namespace graphsafe::lint::py {
 
+namespace {
+
+// The index's fields in the archive's order, handed to Use: the one list
+// that packing, unpacking and the interface hash share, so that a field
+// added to the index cannot be left out of one of them. Functions stands in
+// for M.Functions (the interface leaves lambdas out).
+template <typename Module, typename Functions, typename Fn>
+decltype(auto) indexFields(Module &M, Functions &Fs, Fn &&Use) {
+  return Use(M.Imports, M.Defs, Fs, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt,
+             M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice);
+}
+
+} // namespace
+
 std::string packIndex(const PyModuleInfo &M) {
-  return packBinary(M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice);
+  return indexFields(M, M.Functions, [](const auto &...Fields) { return packBinary(Fields...); });
 }
 
 bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
-  if (!unpackBinary(Bytes, M.Imports, M.Defs, M.Functions, M.Classes, M.RegisteredGenerators,
-                    M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice))
+  if (!indexFields(M, M.Functions,
+                   [&](auto &...Fields) { return unpackBinary(Bytes, Fields...); }))
     return false;
   for (auto &[Name, C] : M.Classes)
     C.Module = &M;
@@ -24,9 +37,8 @@ std::string interfaceHash(const PyModuleInfo &M) {
   for (const auto &F : M.Functions)
     if (!F.IsLambda)
       Named.push_back(F);
-  return contentHash(packBinary(M.Imports, M.Defs, Named, M.Classes, M.RegisteredGenerators,
-                                M.GlobalsBuilt, M.ImportedModules, M.ModuleAttrStores,
-                                M.SetsDefaultDevice));
+  return contentHash(
+      indexFields(M, Named, [](const auto &...Fields) { return packBinary(Fields...); }));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }
