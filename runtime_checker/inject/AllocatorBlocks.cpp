@@ -4,6 +4,7 @@
 #include "Hex.h"
 #include "HostStack.h"
 #include "MemoryMap.h"
+#include "SelfTime.h"
 #include "TraceWriter.h"
 
 #include <nlohmann/json.hpp>
@@ -112,6 +113,7 @@ void unwatchLocked(std::vector<Use> &Uses) {
 void setLiveBlockSource(GraphcheckTrackerLiveBlocks Read) { Source = Read; }
 
 void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
+  SelfTimer Timed(SelfTimed::BlockEvents);
   Frees.fetch_add(1, std::memory_order_relaxed);
   if (Event != GraphcheckBlockFree)
     return;

@@ -8,6 +8,7 @@
 #include "MemoryMap.h"
 #include "Recorder.h"
 #include "ReentryGuard.h"
+#include "SelfTime.h"
 #include "TraceWriter.h"
 
 #include <cupti.h>
@@ -67,6 +68,7 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Cbi
   if (CallDepth::inHandler())
     return; // graphcheck's own call.
   CallDepth::InHandler Guard;
+  SelfTimer Timed(SelfTimed::Callbacks);
   // Nothing may escape into the program: a checker failure costs observation,
   // never the run.
   try {
@@ -112,7 +114,19 @@ void atExit() {
                         {"driver", Delivered[DriverCallbacks].load()},
                         {"driver_inside_runtime", Delivered[DriverInRuntime].load()},
                         {"resource", Delivered[ResourceCallbacks].load()}}},
-                      {"allocator_block_frees", blockFreeCount()}};
+                      {"allocator_block_frees", blockFreeCount()},
+                      {"self_time_ns",
+                       {{"callbacks", selfTimeNs(SelfTimed::Callbacks).load()},
+                        {"block_events", selfTimeNs(SelfTimed::BlockEvents).load()}}}};
+  if (const char *Show = std::getenv("GRAPHCHECK_SELF_TIME"); Show && *Show && *Show != '0')
+    std::fprintf(stderr,
+                 "graphcheck self-time: callbacks %.3f ms (%llu), block events %.3f ms (%llu)\n",
+                 selfTimeNs(SelfTimed::Callbacks).load() / 1e6,
+                 static_cast<unsigned long long>(
+                     Delivered[RuntimeCallbacks].load() + Delivered[DriverCallbacks].load() +
+                     Delivered[DriverInRuntime].load() + Delivered[ResourceCallbacks].load()),
+                 selfTimeNs(SelfTimed::BlockEvents).load() / 1e6,
+                 static_cast<unsigned long long>(blockFreeCount()));
   trace().writeEvent(J);
   trace().close();
 }

@@ -13,11 +13,28 @@ import importlib.machinery
 import json
 import os
 import sys
+import time
 
 _emit = None
 _site = None  # graphcheck_python_site: the line blamed for frees made below it.
 _matters = None  # graphcheck_graph_memory: whether an address can matter to a graph.
 _yield = None  # graphcheck_yield_cupti: hands CUPTI over to a profiler.
+
+# GRAPHCHECK_SELF_TIME=1: the shim adds up the time its own code takes in the
+# program's steps (the injection does the same for its callbacks) and says it
+# at exit, a figure that the host's noise does not move as it moves loop times.
+_TIMED = os.environ.get("GRAPHCHECK_SELF_TIME", "0") not in ("", "0")
+_self_ns = [0, 0]  # nanoseconds, hook calls
+
+
+def _spent(t0):
+    _self_ns[0] += time.perf_counter_ns() - t0
+    _self_ns[1] += 1
+
+
+def _report_self_time():
+    print(f"graphcheck shim self-time: {_self_ns[0] / 1e6:.3f} ms ({_self_ns[1]} hook calls)",
+          file=sys.stderr)
 
 
 def _graph_memory(addr):
@@ -234,10 +251,14 @@ def _patch_torch(torch):
     counter = itertools.count()
 
     def dead(tid):
+        t0 = time.perf_counter_ns() if _TIMED else 0
         _event(ev="tensor_dead", tensor=tid)
+        if _TIMED:
+            _spent(t0)
 
     def hand_out(result):
         # Outputs of a graphed callable live in the graph's static memory.
+        t0 = time.perf_counter_ns() if _TIMED else 0
         try:
             flat = result if isinstance(result, (tuple, list)) else (result,)
             for t in flat:
@@ -248,6 +269,8 @@ def _patch_torch(torch):
                     weakref.finalize(t, dead, tid)
         except Exception:
             pass
+        if _TIMED:
+            _spent(t0)
         return result
 
     def observed(fn):
@@ -281,19 +304,25 @@ def _patch_torch(torch):
     def zeroing(zero_grad, watch_owner):
         @functools.wraps(zero_grad)
         def wrapped(self, *args, **kwargs):
+            t0 = time.perf_counter_ns() if _TIMED else 0
             try:
                 watch_owner(self)
                 before = grads.in_graph_memory()
             except Exception:  # An observer must never break the program.
                 before = []
+            if _TIMED:
+                _spent(t0)
             if not before:
                 return zero_grad(self, *args, **kwargs)
             with _FreeSite():
                 out = zero_grad(self, *args, **kwargs)
+            t0 = time.perf_counter_ns() if _TIMED else 0
             try:
                 grads.released(before)
             except Exception:
                 pass
+            if _TIMED:
+                _spent(t0)
             return out
         return wrapped
 
@@ -306,11 +335,14 @@ def _patch_torch(torch):
     torch.optim.Optimizer.zero_grad = zeroing(torch.optim.Optimizer.zero_grad, watch_optimizer)
 
     def step_pre_hook(optimizer, args, kwargs):
+        t0 = time.perf_counter_ns() if _TIMED else 0
         watch_optimizer(optimizer)
         try:
             grads.check()
         except Exception:
             pass
+        if _TIMED:
+            _spent(t0)
 
     importlib.import_module("torch.optim.optimizer").register_optimizer_step_pre_hook(step_pre_hook)
 
@@ -320,11 +352,14 @@ def _patch_torch(torch):
     @functools.wraps(autograd_backward)
     def backward(*args, **kwargs):
         out = autograd_backward(*args, **kwargs)
+        t0 = time.perf_counter_ns() if _TIMED else 0
         if grads.suspects:
             try:
                 grads.check()
             except Exception:
                 pass
+        if _TIMED:
+            _spent(t0)
         return out
 
     torch.autograd.backward = backward
@@ -460,6 +495,9 @@ def _install():
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return
     sys.meta_path.insert(0, _TorchHook())
+    if _TIMED:
+        import atexit
+        atexit.register(_report_self_time)
 
 
 def _chain_shadowed_sitecustomize():
