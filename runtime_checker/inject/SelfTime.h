@@ -11,7 +11,16 @@
 
 namespace graphsafe::inject {
 
-enum class SelfTimed { Callbacks, BlockEvents, Count };
+// TraceWrites overlaps the others: the part of them (and of the shim's
+// calls) spent writing the trace.
+enum class SelfTimed {
+  RuntimeCallbacks,
+  DriverCallbacks,
+  ResourceCallbacks,
+  BlockEvents,
+  TraceWrites,
+  Count
+};
 
 inline std::atomic<uint64_t> &selfTimeNs(SelfTimed Where) {
   static std::atomic<uint64_t> Ns[static_cast<int>(SelfTimed::Count)];

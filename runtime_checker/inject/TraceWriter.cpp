@@ -1,5 +1,7 @@
 #include "TraceWriter.h"
 
+#include "SelfTime.h"
+
 #include <cstdlib>
 #include <unistd.h>
 
@@ -25,6 +27,7 @@ bool TraceWriter::open(const std::string &Dir) {
 }
 
 void TraceWriter::write(const std::string &Line) {
+  SelfTimer Timed(SelfTimed::TraceWrites);
   std::lock_guard<std::mutex> L(M);
   if (!F)
     return;
