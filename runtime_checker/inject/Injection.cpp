@@ -132,9 +132,8 @@ void atExit() {
                  "these, writing the trace %.3f ms\n",
                  ms(SelfTimed::RuntimeCallbacks), n(RuntimeCallbacks),
                  ms(SelfTimed::DriverCallbacks), n(DriverCallbacks), n(DriverInRuntime),
-                 ms(SelfTimed::ResourceCallbacks), n(ResourceCallbacks),
-                 ms(SelfTimed::BlockEvents), static_cast<unsigned long long>(blockFreeCount()),
-                 ms(SelfTimed::TraceWrites));
+                 ms(SelfTimed::ResourceCallbacks), n(ResourceCallbacks), ms(SelfTimed::BlockEvents),
+                 static_cast<unsigned long long>(blockFreeCount()), ms(SelfTimed::TraceWrites));
   }
   trace().writeEvent(J);
   trace().close();
