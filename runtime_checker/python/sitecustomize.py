@@ -33,6 +33,24 @@ def _spent(hook, t0):
     spent[1] += 1
 
 
+def _timed(hook):
+    """Adds what the function takes to hook's share under GRAPHCHECK_SELF_TIME;
+    else the function itself, at no cost."""
+    def wrap(fn):
+        if not _TIMED:
+            return fn
+
+        @functools.wraps(fn)
+        def timed(*args, **kwargs):
+            t0 = time.perf_counter_ns()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _spent(hook, t0)
+        return timed
+    return wrap
+
+
 def _report_self_time():
     total = sum(ns for ns, _ in _self_ns.values())
     parts = ", ".join(f"{hook} {ns / 1e6:.3f} ms ({calls})"
@@ -257,15 +275,13 @@ def _patch_torch(torch):
 
     counter = itertools.count()
 
+    @_timed("output_freed")
     def dead(tid):
-        t0 = time.perf_counter_ns() if _TIMED else 0
         _event(ev="tensor_dead", tensor=tid)
-        if _TIMED:
-            _spent("output_freed", t0)
 
+    @_timed("graphed_output")
     def hand_out(result):
         # Outputs of a graphed callable live in the graph's static memory.
-        t0 = time.perf_counter_ns() if _TIMED else 0
         try:
             flat = result if isinstance(result, (tuple, list)) else (result,)
             for t in flat:
@@ -276,8 +292,6 @@ def _patch_torch(torch):
                     weakref.finalize(t, dead, tid)
         except Exception:
             pass
-        if _TIMED:
-            _spent("graphed_output", t0)
         return result
 
     def observed(fn):
@@ -308,28 +322,30 @@ def _patch_torch(torch):
 
     torch.cuda.make_graphed_callables = make_graphed_callables
 
+    @_timed("zero_grad")
+    def in_graph_before_zeroing(owner, watch_owner):
+        try:
+            watch_owner(owner)
+            return grads.in_graph_memory()
+        except Exception:  # An observer must never break the program.
+            return []
+
+    @_timed("zero_grad")
+    def released_by_zeroing(before):
+        try:
+            grads.released(before)
+        except Exception:
+            pass
+
     def zeroing(zero_grad, watch_owner):
         @functools.wraps(zero_grad)
         def wrapped(self, *args, **kwargs):
-            t0 = time.perf_counter_ns() if _TIMED else 0
-            try:
-                watch_owner(self)
-                before = grads.in_graph_memory()
-            except Exception:  # An observer must never break the program.
-                before = []
-            if _TIMED:
-                _spent("zero_grad", t0)
+            before = in_graph_before_zeroing(self, watch_owner)
             if not before:
                 return zero_grad(self, *args, **kwargs)
             with _FreeSite():
                 out = zero_grad(self, *args, **kwargs)
-            t0 = time.perf_counter_ns() if _TIMED else 0
-            try:
-                grads.released(before)
-            except Exception:
-                pass
-            if _TIMED:
-                _spent("zero_grad", t0)
+            released_by_zeroing(before)
             return out
         return wrapped
 
@@ -341,32 +357,31 @@ def _patch_torch(torch):
     torch.nn.Module.zero_grad = zeroing(torch.nn.Module.zero_grad, watch_module_once)
     torch.optim.Optimizer.zero_grad = zeroing(torch.optim.Optimizer.zero_grad, watch_optimizer)
 
+    @_timed("optimizer_step")
     def step_pre_hook(optimizer, args, kwargs):
-        t0 = time.perf_counter_ns() if _TIMED else 0
         watch_optimizer(optimizer)
         try:
             grads.check()
         except Exception:
             pass
-        if _TIMED:
-            _spent("optimizer_step", t0)
 
     importlib.import_module("torch.optim.optimizer").register_optimizer_step_pre_hook(step_pre_hook)
 
     # Autograd adopts a graph's output buffer as .grad here, when .grad was None.
     autograd_backward = torch.autograd.backward
 
-    @functools.wraps(autograd_backward)
-    def backward(*args, **kwargs):
-        out = autograd_backward(*args, **kwargs)
-        t0 = time.perf_counter_ns() if _TIMED else 0
+    @_timed("backward")
+    def after_backward():
         if grads.suspects:
             try:
                 grads.check()
             except Exception:
                 pass
-        if _TIMED:
-            _spent("backward", t0)
+
+    @functools.wraps(autograd_backward)
+    def backward(*args, **kwargs):
+        out = autograd_backward(*args, **kwargs)
+        after_backward()
         return out
 
     torch.autograd.backward = backward
