@@ -317,8 +317,9 @@ inline constexpr std::string_view ClassFact = "&class=";
 
 // The storage key for what the Python function with USR `py:Q` returns
 // (`py:ret:Q`): the front end stores returns there, the walk reads them.
+inline constexpr std::string_view PyReturnPrefix = "py:ret:";
 inline std::string pyReturnKey(const std::string &FunctionUsr) {
-  return "py:ret:" + FunctionUsr.substr(3);
+  return std::string(PyReturnPrefix) + FunctionUsr.substr(3);
 }
 
 // What a parameter (storage key Param) holds when a call leaves it to its

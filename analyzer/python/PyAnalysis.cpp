@@ -153,21 +153,18 @@ std::vector<std::string> learnedCallees(const PyProgram &P, PyTypeCache &Cache,
                                         const std::string &Callee) {
   if (Callee.rfind("py:", 0) == 0 && P.isFunction(Callee.substr(3)))
     return {Callee.substr(3)};
-  const std::string Returns = pyReturnKey("py:");
-  if (Callee.rfind(Returns, 0) != 0)
+  if (Callee.rfind(PyReturnPrefix, 0) != 0)
     return {};
-  const std::string Maker = Callee.substr(Returns.size());
+  const std::string Maker = Callee.substr(PyReturnPrefix.size());
   const PyFunctionDef *Def = P.function(Maker);
   const PyModuleInfo *Mod = P.moduleOfFunction(Maker);
   if (!Def || !Mod || Def->IsModuleBody || Def->IsLambda)
     return {};
-  auto &T = Cache.Methods[{Def, ""}];
-  if (!T)
-    T = std::make_unique<PyTypes>(P, *Mod, *Def, Cache);
+  const PyTypes &T = cachedTypes(P, *Mod, *Def, Cache);
   std::vector<std::string> Out;
   walk(Def->body(), [&](TSNode N) {
     if (is(N, "return_statement"))
-      for (const auto &K : valueTargets(*T, ts_node_named_child(N, 0)))
+      for (const auto &K : valueTargets(T, ts_node_named_child(N, 0)))
         if (K.rfind("py:", 0) == 0 && P.isFunction(K.substr(3)))
           Out.push_back(K.substr(3));
     return !is(N, "return_statement");

@@ -768,15 +768,13 @@ std::optional<std::vector<std::string>> factoryBases(const PyTypes &T, const PyC
   for (TSNode B : namedChildren(field(Def, "superclasses"))) {
     if (!is(B, "identifier"))
       continue;
-    auto &Factory = T.cache().Methods[{&*Fn, ""}];
-    if (!Factory)
-      Factory = std::make_unique<PyTypes>(T.P, Home, *Fn, T.cache());
-    if (Factory->parameterAt(Home.Src->text(B), beginOf(B)) < 0 &&
-        ts_node_is_null(Factory->boundExpr(Home.Src->text(B), beginOf(B))))
+    const PyTypes &Factory = cachedTypes(T.P, Home, *Fn, T.cache());
+    if (Factory.parameterAt(Home.Src->text(B), beginOf(B)) < 0 &&
+        ts_node_is_null(Factory.boundExpr(Home.Src->text(B), beginOf(B))))
       continue;
     if (!Out)
       Out.emplace();
-    for (auto &Q : Factory->classObjects(B))
+    for (auto &Q : Factory.classObjects(B))
       Out->push_back(std::move(Q));
   }
   return Out;

@@ -274,8 +274,6 @@ private:
     return Fr.Exits;
   }
 
-  static Sym current(const Path &Pa, const std::string &Key) { return valueOn(Pa, Key); }
-
   static Tri triOf(const Sym &V) {
     return V.Kind != Sym::K::Known ? Tri::Unknown : V.Truthy ? Tri::True : Tri::False;
   }
@@ -302,7 +300,7 @@ private:
     if (isLocal(T, Text, beginOf(Name), Fr.Globals))
       return {};
     std::string Key = globalKey(T.M, Text);
-    Sym V = current(Pa, Key);
+    Sym V = valueOn(Pa, Key);
     // Only flags the function declares global are followed back to entry:
     // module constants (HAVE_X = True at import) would only split paths.
     if (V.Kind == Sym::K::Entry && !Fr.Globals.count(Text))
@@ -337,7 +335,7 @@ private:
     if (is(E, "call")) {
       std::string Fn = calledFunction(Fr.T, E);
       if (std::string Key = Fn.empty() ? "" : getterGlobal(P, Fn); !Key.empty())
-        return current(Pa, Key);
+        return valueOn(Pa, Key);
     }
     return {};
   }
@@ -426,7 +424,7 @@ private:
         Path Q = Pa;
         bool Feasible = true;
         for (const auto &[Key, Was] : E.Entry) {
-          Sym Now = current(Q, Key);
+          Sym Now = valueOn(Q, Key);
           if (Now.Kind == Sym::K::Known && Now.Truthy != Was)
             Feasible = false;
           else if (Now.Kind == Sym::K::Entry)

@@ -919,9 +919,7 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
     if (Fn.ClassQName != C.QualName || !reads(Fn.Name))
       continue;
     bool Buffers = holds(C.SelfCallsBy, Fn.Name, "register_buffer");
-    auto &T = Cache.Methods[{&Fn, ViewFrom}];
-    if (!T)
-      T = std::make_unique<PyTypes>(P, Home, Fn, Cache, ViewFrom);
+    PyTypes *T = &cachedTypes(P, Home, Fn, Cache, ViewFrom);
     const PySource &S = *Home.Src;
     walk(field(Fn.Node, "body"), [&](TSNode N) {
       // `if use_npu: self.model = NpuModel(...)`: no capture meets it.
@@ -1041,6 +1039,14 @@ Value PyTypes::selfAttr(const std::string &Class, const std::string &Attr,
         return V;
     }
   return {};
+}
+
+PyTypes &cachedTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
+                     PyTypeCache &Cache, const std::string &View) {
+  auto &T = Cache.Methods[{&F, View}];
+  if (!T)
+    T = std::make_unique<PyTypes>(P, M, F, Cache, View);
+  return *T;
 }
 
 std::string PyTypes::resolve(TSNode E) const {

@@ -303,6 +303,11 @@ private:
   PyTypeCache &Cache;
 };
 
+// F's types read as View (a subclass's; "" for F's own class), made the first
+// time a reader in this cache asks and kept for the others.
+PyTypes &cachedTypes(const PyProgram &P, const PyModuleInfo &M, const PyFunctionDef &F,
+                     PyTypeCache &Cache, const std::string &View = "");
+
 bool startsWith(std::string_view S, std::string_view Prefix);
 
 } // namespace graphsafe::lint::py
