@@ -1,5 +1,6 @@
 #include "PyParser.h"
 
+#include <atomic>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -169,10 +170,12 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
     TSTree *Again = ts_parser_parse_string(P, nullptr, Fixed.data(), Fixed.size());
     if (Again &&
         errorRows(ts_tree_root_node(Again)).size() < errorRows(ts_tree_root_node(S->Tree)).size()) {
+      forgetFlatBodies();
       ts_tree_delete(S->Tree);
       S->Tree = Again;
       S->Text = std::move(Fixed);
     } else if (Again) {
+      forgetFlatBodies();
       ts_tree_delete(Again);
     }
   }
@@ -216,6 +219,7 @@ bool PySource::skipTooDeep(TSParser *P) {
     if (Text[I] != '\n' && Text[I] != '\r')
       Text[I] = ' ';
   Text.replace(B, std::min(4u, E - B), std::string("pass").substr(0, std::min(4u, E - B)));
+  forgetFlatBodies();
   ts_tree_delete(Tree);
   Tree = ts_parser_parse_string(P, nullptr, Text.data(), Text.size());
   return Tree != nullptr;
@@ -249,8 +253,94 @@ std::string notSourceText(std::string_view Text) {
 }
 
 PySource::~PySource() {
-  if (Tree)
+  if (Tree) {
+    forgetFlatBodies();
     ts_tree_delete(Tree);
+  }
+}
+
+namespace {
+
+std::atomic<unsigned> TreeGeneration{0};
+
+struct FlatKey {
+  const void *Tree, *Id;
+  bool operator==(const FlatKey &O) const { return Tree == O.Tree && Id == O.Id; }
+};
+struct FlatKeyHash {
+  size_t operator()(const FlatKey &K) const {
+    return std::hash<const void *>()(K.Id) ^ (std::hash<const void *>()(K.Tree) << 1);
+  }
+};
+// The bodies one thread walked, dropped together when they grow past
+// MaxNodes (a thread reads a module and what it imports at a time).
+struct FlatBodies {
+  unsigned Generation = 0;
+  size_t Nodes = 0;
+  std::unordered_map<FlatKey, std::shared_ptr<const std::vector<FlatNode>>, FlatKeyHash> Roots;
+  static constexpr size_t MaxNodes = 1 << 19;
+};
+
+} // namespace
+
+void forgetFlatBodies() { ++TreeGeneration; }
+
+std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root) {
+  const char *Kind = ts_node_type(Root);
+  if (std::strcmp(Kind, "block") != 0 && std::strcmp(Kind, "module") != 0)
+    return nullptr;
+  thread_local FlatBodies Bodies;
+  unsigned Generation = TreeGeneration.load(std::memory_order_acquire);
+  if (Bodies.Generation != Generation || Bodies.Nodes > FlatBodies::MaxNodes) {
+    Bodies.Roots.clear();
+    Bodies.Nodes = 0;
+    Bodies.Generation = Generation;
+  }
+  auto &Slot = Bodies.Roots[{Root.tree, Root.id}];
+  if (Slot)
+    return Slot;
+  auto Nodes = std::make_shared<std::vector<FlatNode>>();
+  // The nodes whose subtree is still open: each one's End is filled in when
+  // the cursor leaves it.
+  std::vector<uint32_t> Open;
+  TSTreeCursor C = ts_tree_cursor_new(Root);
+  // Only named nodes are kept, and walk enters neither anonymous nodes nor
+  // a nested scope.
+  auto enter = [&] {
+    TSNode N = ts_tree_cursor_current_node(&C);
+    if (!ts_node_is_named(N))
+      return false;
+    Open.push_back(Nodes->size());
+    Nodes->push_back({N, 0, uint32_t(Open.size() - 1)});
+    return Open.size() == 1 || !isScope(N);
+  };
+  bool Descend = enter();
+  for (bool Done = false; !Done;) {
+    if (Descend && ts_tree_cursor_goto_first_child(&C)) {
+      Descend = enter();
+      continue;
+    }
+    // Leaving the current node: closed if it was kept (an anonymous one
+    // was not pushed).
+    for (bool Kept = Descend || ts_node_is_named(ts_tree_cursor_current_node(&C));;) {
+      if (Kept) {
+        (*Nodes)[Open.back()].End = Nodes->size();
+        Open.pop_back();
+      }
+      if ((Done = Open.empty()))
+        break;
+      if (ts_tree_cursor_goto_next_sibling(&C)) {
+        Descend = enter();
+        break;
+      }
+      ts_tree_cursor_goto_parent(&C);
+      Kept = true;
+    }
+  }
+  ts_tree_cursor_delete(&C);
+  Bodies.Nodes += Nodes->size();
+  Slot = std::move(Nodes);
+  return Slot;
 }
 
 SourceLoc PySource::locAtByte(unsigned Byte) const {
