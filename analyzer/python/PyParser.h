@@ -244,7 +244,7 @@ template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
       Path.resize(Nodes[I].Depth + 2);
       Path.push_back(Nodes[I].Node);
       I = Visit(Nodes[I].Node, Path[Nodes[I].Depth + 1], Path[Nodes[I].Depth]) ? I + 1
-                                                                                : Nodes[I].End;
+                                                                               : Nodes[I].End;
     }
     return;
   }
