@@ -858,7 +858,11 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       return false;
     }
     Redone[I] = 1;
-    PyProgram::ReadLog Log(Records[I].Reads[S]);
+    // What a stage read is kept for the cache alone: without one, noting
+    // every read would cost a set insertion per look-up.
+    std::optional<PyProgram::ReadLog> Log;
+    if (Cache)
+      Log.emplace(Records[I].Reads[S]);
     Run();
     return true;
   };

@@ -728,6 +728,7 @@ void PyProgram::link() {
       for (auto &[Attr, B] : C.ClassLevelNames)
         Qualify(B);
       ClassByName[Name] = &C;
+      ClassIndex[Name] = &C;
     }
   for (const auto &[Name, C] : ClassByName) {
     std::set<std::string> Visiting;
@@ -1004,7 +1005,7 @@ std::string PyProgram::canonical(const std::string &Name) const {
   // `pkg.Net` where pkg/__init__.py does `from .model import Net`.
   std::string Cur = Name;
   for (int Hops = 0; Hops < 8; ++Hops) {
-    if (ClassByName.count(Cur) || FunctionNames.count(Cur))
+    if (ClassIndex.count(Cur) || FunctionNames.count(Cur))
       return Cur;
     bool Moved = false;
     for (size_t Cut = Cur.rfind('.'); Cut != std::string::npos && Cut > 0;
@@ -1130,8 +1131,8 @@ const PyModuleInfo *PyProgram::moduleFor(const std::string &Dotted) const {
 }
 
 const PyClassDef *PyProgram::classNamed(const std::string &QName) const {
-  auto It = ClassByName.find(QName);
-  return It == ClassByName.end() ? nullptr : It->second;
+  auto It = ClassIndex.find(QName);
+  return It == ClassIndex.end() ? nullptr : It->second;
 }
 
 std::string PyProgram::methodOf(const std::string &Class, const std::string &Method) const {

@@ -12,6 +12,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace graphsafe::lint::py {
@@ -378,6 +380,8 @@ private:
                                   : std::vector<std::string>(At->second.begin(), At->second.end());
   }
   std::map<std::string, const PyClassDef *> ClassByName;
+  // The same, for look-ups (ClassByName keeps the order walks rely on).
+  std::unordered_map<std::string, const PyClassDef *> ClassIndex;
   // Each class's method resolution order, library classes included.
   std::map<std::string, std::vector<std::string>> Mro;
   const std::vector<std::string> &linearize(const std::string &Class,
@@ -393,18 +397,21 @@ private:
   mutable std::mutex DispatchMutex;
   bool BuiltKnown = false;
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;
-  std::set<std::string> FunctionNames;
+  // Looked up by every resolution: hashed, since qualified names share long
+  // prefixes that an ordered map compares again at every level.
+  std::unordered_set<std::string> FunctionNames;
   std::set<std::string, std::less<>> CaptureNames;
-  std::map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>> FunctionByName;
+  std::unordered_map<std::string, std::pair<const PyFunctionDef *, const PyModuleInfo *>>
+      FunctionByName;
   std::pair<const PyFunctionDef *, const PyModuleInfo *>
   readFunction(const std::pair<const PyFunctionDef *, const PyModuleInfo *> &Def,
                bool SignatureOnly) const;
   // M's tree, recording nothing.
   const PyModuleInfo &parsed(const PyModuleInfo &M) const;
-  std::map<std::string, const PyModuleInfo *> ByModule;
+  std::unordered_map<std::string, const PyModuleInfo *> ByModule;
   std::set<const PyModuleInfo *> DefaultDeviceIn;
   // The modules by their aliases; an alias two files share is left out (null).
-  std::map<std::string, const PyModuleInfo *> ByAlias;
+  std::unordered_map<std::string, const PyModuleInfo *> ByAlias;
   const PyModuleInfo *moduleFor(const std::string &Dotted) const;
   void bindSiblingImports();
   void bindStarImports();

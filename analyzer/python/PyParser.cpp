@@ -278,7 +278,7 @@ struct FlatBodies {
   unsigned Generation = 0;
   size_t Nodes = 0;
   std::unordered_map<FlatKey, std::shared_ptr<const std::vector<FlatNode>>, FlatKeyHash> Roots;
-  static constexpr size_t MaxNodes = 1 << 19;
+  static constexpr size_t MaxNodes = 1 << 17;
 };
 
 } // namespace
