@@ -129,6 +129,62 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
   return Text;
 }
 
+// tree-sitter-python reads a subscripted annotation (`dict[str, int]`) as a
+// generic type, after which `or` is an error, though Python evaluates
+// `x: dict[str, int] or None = None` like any expression: on the rows with
+// errors, such an `or` after a parameter's subscripted annotation becomes `|`
+// (a union type, which the grammar reads), in parentheses or on a row of its
+// own in a multi-line signature.
+std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_t> &Rows) {
+  uint32_t Row = 0;
+  size_t Line = 0;
+  while (Line < Text.size()) {
+    size_t End = Text.find('\n', Line);
+    if (End == std::string::npos)
+      End = Text.size();
+    if (Rows.count(Row)) {
+      // Per bracket depth: the bracket, and whether an annotation's `:` was
+      // seen since the last `,` at that depth.
+      std::vector<std::pair<char, bool>> Open = {{'(', false}};
+      char Quote = 0;
+      for (size_t I = Line; I < End; ++I) {
+        char C = Text[I];
+        if (Quote) {
+          if (C == '\\')
+            ++I;
+          else if (C == Quote)
+            Quote = 0;
+          continue;
+        }
+        if (C == '\'' || C == '"') {
+          Quote = C;
+        } else if (C == '#') {
+          break;
+        } else if (C == '(' || C == '[' || C == '{') {
+          Open.push_back({C, false});
+        } else if (C == ')' || C == ']' || C == '}') {
+          if (Open.size() > 1)
+            Open.pop_back();
+          size_t Or = Text.find_first_not_of(" \t", I + 1);
+          if (C == ']' && Open.back().first == '(' && Open.back().second && Or != std::string::npos &&
+              Or + 3 < End &&
+              Text.compare(Or, 3, "or ") == 0) {
+            Text[Or] = '|';
+            Text[Or + 1] = ' ';
+          }
+        } else if (C == ':' && Open.back().first == '(') {
+          Open.back().second = true;
+        } else if (C == ',' || C == '=') {
+          Open.back().second = false;
+        }
+      }
+    }
+    Line = End + 1;
+    ++Row;
+  }
+  return Text;
+}
+
 } // namespace
 
 std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, std::string &Error) {
@@ -161,7 +217,8 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
   // An error hides the ones after it on the same statement's way: the
   // rewrite of starred elements runs again on what its last pass left.
   for (auto Rewrite :
-       {blankCommentLines, unstarTupleElements, unstarTupleElements, unstarTupleElements}) {
+       {blankCommentLines, unstarTupleElements, unstarTupleElements, unstarTupleElements,
+        unionAnnotationAlternatives}) {
     if (!S->Tree || !ts_node_has_error(ts_tree_root_node(S->Tree)))
       break;
     std::string Fixed = Rewrite(S->Text, errorRows(ts_tree_root_node(S->Tree)));
