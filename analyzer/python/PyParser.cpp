@@ -166,9 +166,8 @@ std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_
           if (Open.size() > 1)
             Open.pop_back();
           size_t Or = Text.find_first_not_of(" \t", I + 1);
-          if (C == ']' && Open.back().first == '(' && Open.back().second && Or != std::string::npos &&
-              Or + 3 < End &&
-              Text.compare(Or, 3, "or ") == 0) {
+          if (C == ']' && Open.back().first == '(' && Open.back().second &&
+              Or != std::string::npos && Or + 3 < End && Text.compare(Or, 3, "or ") == 0) {
             Text[Or] = '|';
             Text[Or + 1] = ' ';
           }
@@ -216,9 +215,8 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
   // worked around, each rewrite kept where it leaves fewer errors.
   // An error hides the ones after it on the same statement's way: the
   // rewrite of starred elements runs again on what its last pass left.
-  for (auto Rewrite :
-       {blankCommentLines, unstarTupleElements, unstarTupleElements, unstarTupleElements,
-        unionAnnotationAlternatives}) {
+  for (auto Rewrite : {blankCommentLines, unstarTupleElements, unstarTupleElements,
+                       unstarTupleElements, unionAnnotationAlternatives}) {
     if (!S->Tree || !ts_node_has_error(ts_tree_root_node(S->Tree)))
       break;
     std::string Fixed = Rewrite(S->Text, errorRows(ts_tree_root_node(S->Tree)));
