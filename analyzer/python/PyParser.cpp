@@ -72,12 +72,11 @@ std::string blankCommentLines(std::string Text, const std::set<uint32_t> &) {
   return Text;
 }
 
-// tree-sitter-python rejects starred elements of a bare tuple (`return a,
-// *b`, `x = *a, b`, `host, *rest = ...`), valid since Python 3.8: on the rows
-// with errors, such a star (outside brackets and strings, after `,`, `=`,
-// `return`, `yield` or `in`) becomes a space, so the element is read as the
-// iterable it unpacks.
-std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows) {
+// Hands Visit(I, Line, End) each character of the given rows outside string
+// literals and comments, with where its row begins and ends; StartRow() is
+// called at each row first. Visit may rewrite the text, keeping its length.
+template <typename Start, typename Fn>
+void scanRows(std::string &Text, const std::set<uint32_t> &Rows, Start StartRow, Fn Visit) {
   uint32_t Row = 0;
   size_t Line = 0;
   while (Line < Text.size()) {
@@ -85,7 +84,7 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
     if (End == std::string::npos)
       End = Text.size();
     if (Rows.count(Row)) {
-      int Depth = 0;
+      StartRow();
       char Quote = 0;
       for (size_t I = Line; I < End; ++I) {
         char C = Text[I];
@@ -94,38 +93,51 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
             ++I;
           else if (C == Quote)
             Quote = 0;
-          continue;
-        }
-        if (C == '\'' || C == '"') {
+        } else if (C == '\'' || C == '"') {
           Quote = C;
-        } else if (C == '(' || C == '[' || C == '{') {
-          ++Depth;
-        } else if (C == ')' || C == ']' || C == '}') {
-          --Depth;
         } else if (C == '#') {
           break;
-        } else if (C == '*' && Depth == 0 && I > Line && I + 1 < End && Text[I + 1] != '*' &&
-                   Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
-          size_t Before = Text.find_last_not_of(" \t", I - 1);
-          if (Before == std::string::npos || Before < Line)
-            continue;
-          std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
-          auto endsWord = [&](std::string_view W) {
-            return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
-                   (Prefix.size() == W.size() || !std::isalnum(static_cast<unsigned char>(
-                                                     Prefix[Prefix.size() - W.size() - 1])));
-          };
-          char P = Text[Before];
-          bool Assign = P == '=' && Before > Line &&
-                        std::strchr("=!<>+-*/%&|^@:", Text[Before - 1]) == nullptr;
-          if (P == ',' || Assign || endsWord("return") || endsWord("yield") || endsWord("in"))
-            Text[I] = ' ';
+        } else {
+          Visit(I, Line, End);
         }
       }
     }
     Line = End + 1;
     ++Row;
   }
+}
+
+// tree-sitter-python rejects starred elements of a bare tuple (`return a,
+// *b`, `x = *a, b`, `host, *rest = ...`), valid since Python 3.8: on the rows
+// with errors, such a star (outside brackets and strings, after `,`, `=`,
+// `return`, `yield` or `in`) becomes a space, so the element is read as the
+// iterable it unpacks.
+std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows) {
+  int Depth = 0;
+  scanRows(Text, Rows, [&] { Depth = 0; }, [&](size_t I, size_t Line, size_t End) {
+    char C = Text[I];
+    if (C == '(' || C == '[' || C == '{') {
+      ++Depth;
+    } else if (C == ')' || C == ']' || C == '}') {
+      --Depth;
+    } else if (C == '*' && Depth == 0 && I > Line && I + 1 < End && Text[I + 1] != '*' &&
+               Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
+      size_t Before = Text.find_last_not_of(" \t", I - 1);
+      if (Before == std::string::npos || Before < Line)
+        return;
+      std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
+      auto endsWord = [&](std::string_view W) {
+        return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
+               (Prefix.size() == W.size() ||
+                !std::isalnum(static_cast<unsigned char>(Prefix[Prefix.size() - W.size() - 1])));
+      };
+      char P = Text[Before];
+      bool Assign = P == '=' && Before > Line &&
+                    std::strchr("=!<>+-*/%&|^@:", Text[Before - 1]) == nullptr;
+      if (P == ',' || Assign || endsWord("return") || endsWord("yield") || endsWord("in"))
+        Text[I] = ' ';
+    }
+  });
   return Text;
 }
 
@@ -136,51 +148,28 @@ std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows
 // (a union type, which the grammar reads), in parentheses or on a row of its
 // own in a multi-line signature.
 std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_t> &Rows) {
-  uint32_t Row = 0;
-  size_t Line = 0;
-  while (Line < Text.size()) {
-    size_t End = Text.find('\n', Line);
-    if (End == std::string::npos)
-      End = Text.size();
-    if (Rows.count(Row)) {
-      // Per bracket depth: the bracket, and whether an annotation's `:` was
-      // seen since the last `,` at that depth.
-      std::vector<std::pair<char, bool>> Open = {{'(', false}};
-      char Quote = 0;
-      for (size_t I = Line; I < End; ++I) {
-        char C = Text[I];
-        if (Quote) {
-          if (C == '\\')
-            ++I;
-          else if (C == Quote)
-            Quote = 0;
-          continue;
-        }
-        if (C == '\'' || C == '"') {
-          Quote = C;
-        } else if (C == '#') {
-          break;
-        } else if (C == '(' || C == '[' || C == '{') {
-          Open.push_back({C, false});
-        } else if (C == ')' || C == ']' || C == '}') {
-          if (Open.size() > 1)
-            Open.pop_back();
-          size_t Or = Text.find_first_not_of(" \t", I + 1);
-          if (C == ']' && Open.back().first == '(' && Open.back().second &&
-              Or != std::string::npos && Or + 3 < End && Text.compare(Or, 3, "or ") == 0) {
-            Text[Or] = '|';
-            Text[Or + 1] = ' ';
-          }
-        } else if (C == ':' && Open.back().first == '(') {
-          Open.back().second = true;
-        } else if (C == ',' || C == '=') {
-          Open.back().second = false;
-        }
+  // Per bracket open on the row: the bracket, and whether an annotation's
+  // `:` was seen since the last `,` inside it.
+  std::vector<std::pair<char, bool>> Open;
+  scanRows(Text, Rows, [&] { Open = {{'(', false}}; }, [&](size_t I, size_t, size_t End) {
+    char C = Text[I];
+    if (C == '(' || C == '[' || C == '{') {
+      Open.push_back({C, false});
+    } else if (C == ')' || C == ']' || C == '}') {
+      if (Open.size() > 1)
+        Open.pop_back();
+      size_t Or = Text.find_first_not_of(" \t", I + 1);
+      if (C == ']' && Open.back().first == '(' && Open.back().second &&
+          Or != std::string::npos && Or + 3 < End && Text.compare(Or, 3, "or ") == 0) {
+        Text[Or] = '|';
+        Text[Or + 1] = ' ';
       }
+    } else if (C == ':' && Open.back().first == '(') {
+      Open.back().second = true;
+    } else if (C == ',' || C == '=') {
+      Open.back().second = false;
     }
-    Line = End + 1;
-    ++Row;
-  }
+  });
   return Text;
 }
 
