@@ -114,30 +114,32 @@ void scanRows(std::string &Text, const std::set<uint32_t> &Rows, Start StartRow,
 // iterable it unpacks.
 std::string unstarTupleElements(std::string Text, const std::set<uint32_t> &Rows) {
   int Depth = 0;
-  scanRows(Text, Rows, [&] { Depth = 0; }, [&](size_t I, size_t Line, size_t End) {
-    char C = Text[I];
-    if (C == '(' || C == '[' || C == '{') {
-      ++Depth;
-    } else if (C == ')' || C == ']' || C == '}') {
-      --Depth;
-    } else if (C == '*' && Depth == 0 && I > Line && I + 1 < End && Text[I + 1] != '*' &&
-               Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
-      size_t Before = Text.find_last_not_of(" \t", I - 1);
-      if (Before == std::string::npos || Before < Line)
-        return;
-      std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
-      auto endsWord = [&](std::string_view W) {
-        return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
-               (Prefix.size() == W.size() ||
-                !std::isalnum(static_cast<unsigned char>(Prefix[Prefix.size() - W.size() - 1])));
-      };
-      char P = Text[Before];
-      bool Assign = P == '=' && Before > Line &&
-                    std::strchr("=!<>+-*/%&|^@:", Text[Before - 1]) == nullptr;
-      if (P == ',' || Assign || endsWord("return") || endsWord("yield") || endsWord("in"))
-        Text[I] = ' ';
-    }
-  });
+  scanRows(
+      Text, Rows, [&] { Depth = 0; },
+      [&](size_t I, size_t Line, size_t End) {
+        char C = Text[I];
+        if (C == '(' || C == '[' || C == '{') {
+          ++Depth;
+        } else if (C == ')' || C == ']' || C == '}') {
+          --Depth;
+        } else if (C == '*' && Depth == 0 && I > Line && I + 1 < End && Text[I + 1] != '*' &&
+                   Text[I + 1] != '=' && !std::isspace(static_cast<unsigned char>(Text[I + 1]))) {
+          size_t Before = Text.find_last_not_of(" \t", I - 1);
+          if (Before == std::string::npos || Before < Line)
+            return;
+          std::string_view Prefix(Text.data() + Line, Before + 1 - Line);
+          auto endsWord = [&](std::string_view W) {
+            return Prefix.size() >= W.size() && Prefix.substr(Prefix.size() - W.size()) == W &&
+                   (Prefix.size() == W.size() || !std::isalnum(static_cast<unsigned char>(
+                                                     Prefix[Prefix.size() - W.size() - 1])));
+          };
+          char P = Text[Before];
+          bool Assign = P == '=' && Before > Line &&
+                        std::strchr("=!<>+-*/%&|^@:", Text[Before - 1]) == nullptr;
+          if (P == ',' || Assign || endsWord("return") || endsWord("yield") || endsWord("in"))
+            Text[I] = ' ';
+        }
+      });
   return Text;
 }
 
@@ -151,25 +153,30 @@ std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_
   // Per bracket open on the row: the bracket, and whether an annotation's
   // `:` was seen since the last `,` inside it.
   std::vector<std::pair<char, bool>> Open;
-  scanRows(Text, Rows, [&] { Open = {{'(', false}}; }, [&](size_t I, size_t, size_t End) {
-    char C = Text[I];
-    if (C == '(' || C == '[' || C == '{') {
-      Open.push_back({C, false});
-    } else if (C == ')' || C == ']' || C == '}') {
-      if (Open.size() > 1)
-        Open.pop_back();
-      size_t Or = Text.find_first_not_of(" \t", I + 1);
-      if (C == ']' && Open.back().first == '(' && Open.back().second &&
-          Or != std::string::npos && Or + 3 < End && Text.compare(Or, 3, "or ") == 0) {
-        Text[Or] = '|';
-        Text[Or + 1] = ' ';
-      }
-    } else if (C == ':' && Open.back().first == '(') {
-      Open.back().second = true;
-    } else if (C == ',' || C == '=') {
-      Open.back().second = false;
-    }
-  });
+  scanRows(
+      Text, Rows,
+      [&] {
+        Open = {{'(', false}};
+      },
+      [&](size_t I, size_t, size_t End) {
+        char C = Text[I];
+        if (C == '(' || C == '[' || C == '{') {
+          Open.push_back({C, false});
+        } else if (C == ')' || C == ']' || C == '}') {
+          if (Open.size() > 1)
+            Open.pop_back();
+          size_t Or = Text.find_first_not_of(" \t", I + 1);
+          if (C == ']' && Open.back().first == '(' && Open.back().second &&
+              Or != std::string::npos && Or + 3 < End && Text.compare(Or, 3, "or ") == 0) {
+            Text[Or] = '|';
+            Text[Or + 1] = ' ';
+          }
+        } else if (C == ':' && Open.back().first == '(') {
+          Open.back().second = true;
+        } else if (C == ',' || C == '=') {
+          Open.back().second = false;
+        }
+      });
   return Text;
 }
 
