@@ -26,3 +26,16 @@ def checked_step(x):
 
 with torch.cuda.graph(torch.cuda.CUDAGraph()):
     checked_step(static_x)
+
+
+def logged_step(x):
+    y = x.relu()
+    # The copy is the sync, reported where it is made; what is printed is
+    # host memory, and the print itself runs once.
+    print(y.cpu())  # expected-error {{sync-device-to-host-copy}} expected-warning {{host-io-in-capture}}
+    note = f"{y.to('cpu')}"  # expected-error {{sync-device-to-host-copy}}
+    return y, note
+
+
+with torch.cuda.graph(torch.cuda.CUDAGraph()):
+    logged_step(static_x)

@@ -273,9 +273,31 @@ private:
     return false;
   }
 
+  // `x.cpu()`, `x.to("cpu")`: a copy to the host, reported as such where it
+  // is made (sync-device-to-host-copy). Printing or formatting its result
+  // reads host memory: one sync, one finding.
+  static bool copiedToHost(const PySource &S, TSNode E) {
+    E = unparen(E);
+    TSNode Fn = unparen(field(E, "function"));
+    if (!is(E, "call") || !is(Fn, "attribute"))
+      return false;
+    std::string_view Method = S.text(field(Fn, "attribute"));
+    if (Method == "cpu")
+      return true;
+    if (Method != "to")
+      return false;
+    CallArgs A = argsOf(S, E);
+    TSNode Device = A.keyword("device");
+    if (ts_node_is_null(Device) && !A.Positional.empty())
+      Device = A.Positional.front();
+    return !ts_node_is_null(Device) && (S.text(Device) == "\"cpu\"" || S.text(Device) == "'cpu'");
+  }
+
+  // A tensor still on the device, interpolated into Str.
   static bool hasTensorInterpolation(const PyTypes &T, TSNode Str) {
     for (TSNode C : namedChildren(Str))
-      if (is(C, "interpolation") && T.valueOf(field(C, "expression")).tensor())
+      if (TSNode E = field(C, "expression");
+          is(C, "interpolation") && T.valueOf(E).tensor() && !copiedToHost(*T.M.Src, E))
         return true;
     return false;
   }
@@ -283,7 +305,7 @@ private:
   void printCall(PyFunctionContext &Ctx, TSNode Call) {
     CallArgs A = argsOf(Ctx.S, Call);
     for (TSNode P : A.Positional)
-      if (Ctx.T.valueOf(P).tensor()) {
+      if (Ctx.T.valueOf(P).tensor() && !copiedToHost(Ctx.S, P)) {
         Ctx.reportCheck("tensor-in-format", Call,
                         fmt::format("'print' of tensor '{}' copies it to the host: a GPU sync, "
                                     "illegal during CUDA graph capture",
