@@ -29,6 +29,16 @@ TSFieldId fieldId(std::string_view Name) {
 
 namespace {
 
+// Counts deleted trees: a later tree may take a deleted one's node
+// addresses, which key the laid-out bodies (flatBody), so each thread drops
+// its bodies when the count moves.
+std::atomic<unsigned> TreeGeneration{0};
+
+void deleteTree(TSTree *Tree) {
+  ++TreeGeneration;
+  ts_tree_delete(Tree);
+}
+
 // The rows where the tree has an error or a missing token.
 std::set<uint32_t> errorRows(TSNode Root) {
   std::set<uint32_t> Out;
@@ -221,13 +231,11 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
     TSTree *Again = ts_parser_parse_string(P, nullptr, Fixed.data(), Fixed.size());
     if (Again &&
         errorRows(ts_tree_root_node(Again)).size() < errorRows(ts_tree_root_node(S->Tree)).size()) {
-      forgetFlatBodies();
-      ts_tree_delete(S->Tree);
+      deleteTree(S->Tree);
       S->Tree = Again;
       S->Text = std::move(Fixed);
     } else if (Again) {
-      forgetFlatBodies();
-      ts_tree_delete(Again);
+      deleteTree(Again);
     }
   }
   // Each pass blanks one statement; a file of nothing but such statements
@@ -270,8 +278,7 @@ bool PySource::skipTooDeep(TSParser *P) {
     if (Text[I] != '\n' && Text[I] != '\r')
       Text[I] = ' ';
   Text.replace(B, std::min(4u, E - B), std::string("pass").substr(0, std::min(4u, E - B)));
-  forgetFlatBodies();
-  ts_tree_delete(Tree);
+  deleteTree(Tree);
   Tree = ts_parser_parse_string(P, nullptr, Text.data(), Text.size());
   return Tree != nullptr;
 }
@@ -304,15 +311,11 @@ std::string notSourceText(std::string_view Text) {
 }
 
 PySource::~PySource() {
-  if (Tree) {
-    forgetFlatBodies();
-    ts_tree_delete(Tree);
-  }
+  if (Tree)
+    deleteTree(Tree);
 }
 
 namespace {
-
-std::atomic<unsigned> TreeGeneration{0};
 
 struct FlatKey {
   const void *Tree, *Id;
@@ -334,11 +337,8 @@ struct FlatBodies {
 
 } // namespace
 
-void forgetFlatBodies() { ++TreeGeneration; }
-
 std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root) {
-  const char *Kind = ts_node_type(Root);
-  if (std::strcmp(Kind, "block") != 0 && std::strcmp(Kind, "module") != 0)
+  if (!is(Root, "block") && !is(Root, "module"))
     return nullptr;
   thread_local FlatBodies Bodies;
   unsigned Generation = TreeGeneration.load(std::memory_order_acquire);
@@ -373,7 +373,7 @@ std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root) {
     }
     // Leaving the current node: closed if it was kept (an anonymous one
     // was not pushed).
-    for (bool Kept = Descend || ts_node_is_named(ts_tree_cursor_current_node(&C));;) {
+    for (bool Kept = ts_node_is_named(ts_tree_cursor_current_node(&C));;) {
       if (Kept) {
         (*Nodes)[Open.back()].End = Nodes->size();
         Open.pop_back();

@@ -178,9 +178,6 @@ struct FlatNode {
 // null for other roots (most walks are of a call's few nodes, where a
 // look-up costs more than the walk).
 std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root);
-// Said before a tree is deleted: a later tree may take its nodes'
-// addresses, which key the laid-out bodies.
-void forgetFlatBodies();
 
 // Visits Root and every node below it in source order, with its depth below
 // Root; Visit returns whether to enter the node's children. A tree cursor,
@@ -210,20 +207,27 @@ template <typename Fn> void walkWithDepth(TSNode Root, Fn &&Visit) {
   ts_tree_cursor_delete(&C);
 }
 
-// Visits N and its named descendants in source order. Nested functions and
-// classes are visited but not entered. Visit returns false to skip children.
-template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
+// Visits Root and its named descendants in source order, with their depth
+// below Root. Nested functions and classes are visited but not entered.
+// Visit returns false to skip children. A function, class or module body is
+// read from its layout.
+template <typename Fn> void walkNamed(TSNode Root, Fn &&Visit) {
   if (ts_node_is_null(Root))
     return;
   if (auto Flat = flatBody(Root)) {
     const std::vector<FlatNode> &Nodes = *Flat;
     for (size_t I = 0; I < Nodes.size();)
-      I = Visit(Nodes[I].Node) ? I + 1 : Nodes[I].End;
+      I = Visit(Nodes[I].Node, Nodes[I].Depth) ? I + 1 : Nodes[I].End;
     return;
   }
   walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
-    return ts_node_is_named(N) && Visit(N) && (Depth == 0 || !isScope(N));
+    return ts_node_is_named(N) && Visit(N, Depth) && (Depth == 0 || !isScope(N));
   });
+}
+
+// As walkNamed, without the depth.
+template <typename Fn> void walk(TSNode Root, Fn &&Visit) {
+  walkNamed(Root, [&](TSNode N, unsigned) { return Visit(N); });
 }
 
 // As walk, handing Visit each node's parent and grandparent as well:
@@ -238,21 +242,10 @@ template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
   Path[1] = ts_node_parent(Root);
   if (!ts_node_is_null(Path[1]))
     Path[0] = ts_node_parent(Path[1]);
-  if (auto Flat = flatBody(Root)) {
-    const std::vector<FlatNode> &Nodes = *Flat;
-    for (size_t I = 0; I < Nodes.size();) {
-      Path.resize(Nodes[I].Depth + 2);
-      Path.push_back(Nodes[I].Node);
-      I = Visit(Nodes[I].Node, Path[Nodes[I].Depth + 1], Path[Nodes[I].Depth]) ? I + 1
-                                                                               : Nodes[I].End;
-    }
-    return;
-  }
-  walkWithDepth(Root, [&](TSNode N, unsigned Depth) {
+  walkNamed(Root, [&](TSNode N, unsigned Depth) {
     Path.resize(Depth + 2);
     Path.push_back(N);
-    return ts_node_is_named(N) && Visit(N, Path[Depth + 1], Path[Depth]) &&
-           (Depth == 0 || !isScope(N));
+    return Visit(N, Path[Depth + 1], Path[Depth]);
   });
 }
 
