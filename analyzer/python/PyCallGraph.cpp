@@ -400,8 +400,20 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
     } else if (Value O = T.valueOf(field(E, "object"));
                O.K == VK::Instance && !O.Many && !T.P.classNamed(O.Name)) {
       Out.push_back(external(O.Name + "." + Attr)); // a library object's method
+      Out.push_back(attrKey(O.Name, Attr));         // or what its constructor kept
     }
   }
+}
+
+// The library class whose object Call builds (`Pipeline(...)`,
+// `Pipeline.from_pretrained(...)`); empty for other calls.
+std::string libraryConstructed(const PyTypes &T, TSNode Call) {
+  TSNode Fn = unparen(field(Call, "function"));
+  if (std::string Q = T.libraryClass(Fn); !Q.empty())
+    return Q;
+  if (is(Fn, "attribute") && buildsCalledClass(T.M.Src->text(field(Fn, "attribute"))))
+    return T.libraryClass(field(Fn, "object"));
+  return {};
 }
 
 // Whether calling E goes through a value the program fills at run time (a
@@ -883,8 +895,12 @@ Callees resolveCallees(const PyTypes &T, TSNode Call) {
     Out.Keys.push_back(external(Q)); // a library's function: torch.cuda.synchronize
   } else if (Value V = is(Fn, "attribute") ? T.valueOf(field(Fn, "object")) : Value{};
              V.K == VK::Instance && !V.Many && !V.Name.empty() && !T.P.classNamed(V.Name)) {
-    // A method of a library class's instance (`linear.forward`).
-    Out.Keys.push_back(external(V.Name + "." + std::string(S.text(field(Fn, "attribute")))));
+    // A method of a library class's instance (`linear.forward`), or what its
+    // constructor was handed under that name (`pipeline.unet(x)`).
+    std::string Attr(S.text(field(Fn, "attribute")));
+    Out.Keys.push_back(external(V.Name + "." + Attr));
+    Out.Keys.push_back(attrKey(V.Name, Attr));
+    Out.Dynamic = true; // what it holds gets this call's arguments
   } else if (auto Members = is(Fn, "attribute") ? namespaceMember(T, field(Fn, "object"),
                                                                   S.text(field(Fn, "attribute")))
                                                 : std::vector<std::string>{};
@@ -1263,6 +1279,13 @@ void collectStores(const PyTypes &T, TSNode N,
                 keep(K, El.Node);
       }
     }
+    // A library's object keeps what its constructor is handed by keyword as
+    // the attribute of that name (`Pipeline.from_pretrained(path,
+    // unet=unet)`, then `pipeline.unet(x)`): diffusers' and transformers'
+    // pipelines, and Python's `self.x = x` habit generally.
+    if (std::string Class = libraryConstructed(T, N); !Class.empty())
+      for (const auto &[Name, Value] : argsOf(S, N).Keywords)
+        store({attrKey(Class, std::string(Name))}, Value);
     Callees C = calleesOf(T, N);
     for (const auto &Key : C.Keys) {
       if (isStorageKey(Key)) {

@@ -296,10 +296,17 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
         V = passed(Passed);
       else
         V = {VK::Instance, Q};
-    } else
+    } else {
       // An annotation naming a library base (`model: torch.nn.Module`) says
       // less than the project classes callers pass.
       V = passed(callerClasses(Index));
+      // Another library's class (`pipeline: StableDiffusionXLPipeline`) no
+      // caller is seen to pass a project class for: that library's object,
+      // whose attributes hold what its constructors were handed.
+      if (V.K == VK::Unknown)
+        if (std::string Q = libraryClass(TypeExpr); !Q.empty())
+          V = {VK::Instance, Q};
+    }
   } else if (!ts_node_is_null(Default) && isLiteral(Default) && !is(Default, "none")) {
     V.K = VK::Host;
   } else if (((F.Name == "forward" && !staticMethod()) || P.tensorParam(F.QualName, Index)) &&
@@ -1366,6 +1373,9 @@ Value PyTypes::callValue(TSNode Call) const {
         V.Exact = true;
         return V;
       }
+      // `Pipeline.from_pretrained(path, unet=unet)` of a library's class.
+      if (std::string Q = libraryClass(field(Fn, "object")); !Q.empty())
+        return {VK::Instance, Q};
     }
   }
   std::string Q = resolve(Fn);
@@ -1491,17 +1501,34 @@ Value PyTypes::callValue(TSNode Call) const {
   Value Callee = valueOf(Fn);
   if (Callee.K == VK::Instance && (P.classNamed(Callee.Name) || startsWith(Callee.Name, "torch.")))
     return {VK::Tensor, ""};
-  // `Cls(...)` of a class another library defines (named in CapWords, as
-  // classes are): an instance, whose methods are that library's.
-  if (std::string Q = resolve(Fn); !Q.empty() && !startsWith(Q, "torch.")) {
-    TSNode Head = Fn;
-    while (is(Head, "attribute"))
-      Head = unparen(field(Head, "object"));
-    std::string_view Last = std::string_view(Q).substr(Q.rfind('.') + 1);
-    if (is(Head, "identifier") && M.Imports.count(std::string(S.text(Head))) && !Last.empty() &&
-        isupper(static_cast<unsigned char>(Last[0])) && !P.isFunction(Q))
-      return {VK::Instance, Q};
-  }
+  // `Cls(...)` of a class another library defines: an instance, whose
+  // methods are that library's.
+  if (std::string Q = libraryClass(Fn); !Q.empty())
+    return {VK::Instance, Q};
+  return {};
+}
+
+std::string PyTypes::libraryClass(TSNode E) const {
+  std::string Q = resolve(E);
+  auto Dot = Q.rfind('.');
+  if (Dot == std::string::npos || startsWith(Q, "torch.") || P.classNamed(Q) || P.isFunction(Q))
+    return {};
+  // A project module's own global (a TypeVar, an alias of a union), and the
+  // names of typing and the standard library's abstract types (`Any`,
+  // `Callable`, `Sequence`), which say nothing of the object's class.
+  static const std::set<std::string, std::less<>> Abstract = {
+      "typing", "typing_extensions", "collections.abc", "types", "numbers", "abc", "builtins"};
+  std::string_view Module = std::string_view(Q).substr(0, Dot);
+  if (P.moduleNamed(std::string(Module)) || Abstract.count(Module))
+    return {};
+  TSNode Head = unparen(E);
+  while (is(Head, "attribute"))
+    Head = unparen(field(Head, "object"));
+  // Named in CapWords, as classes are, through an import.
+  std::string_view Last = std::string_view(Q).substr(Dot + 1);
+  if (is(Head, "identifier") && M.Imports.count(std::string(M.Src->text(Head))) && !Last.empty() &&
+      isupper(static_cast<unsigned char>(Last[0])))
+    return Q;
   return {};
 }
 

@@ -175,6 +175,9 @@ public:
   // a class named, a `functools.partial` of one, a project factory's result,
   // a pick from a dict or tuple of classes, what callers pass a parameter.
   std::vector<std::string> classObjects(TSNode E, int Depth = 0) const;
+  // The qualified name of the class of another library (not torch) that E
+  // names through an import, in CapWords; empty otherwise.
+  std::string libraryClass(TSNode E) const;
   // The project classes a container E holds as class objects: a literal's
   // elements (a dict's values), what the code stores into it by item, and
   // the same through `.values()`, `iter()`, `list()`.
