@@ -1,5 +1,8 @@
 # expected-no-diagnostics
-# Locals, in-place tensor updates on attributes, and state changed outside capture.
+# Locals, in-place tensor updates on attributes, state changed outside
+# capture, and operators of a namespace whose names are containers' methods.
+import operator
+
 import torch
 
 
@@ -18,7 +21,8 @@ class Model(torch.nn.Module):
         y = self.lin(x)
         self.running += y.mean(0)
         self.running.mul_(0.9)
-        return y
+        y = torch.ops.my_kernels.add(y, x)
+        return operator.add(y, x)
 
 
 class StepOutput:

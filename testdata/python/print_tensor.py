@@ -34,6 +34,7 @@ def logged_step(x):
     # host memory, and the print itself runs once.
     print(y.cpu())  # expected-error {{sync-device-to-host-copy}} expected-warning {{host-io-in-capture}}
     note = f"{y.to('cpu')}"  # expected-error {{sync-device-to-host-copy}}
+    print(y.to(torch.device("cpu")))  # expected-error {{sync-device-to-host-copy}} expected-warning {{host-io-in-capture}}
     return y, note
 
 

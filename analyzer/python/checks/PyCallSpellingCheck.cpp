@@ -29,20 +29,6 @@ bool receiverIs(const PyTypes &T, TSNode Recv, const std::string &On) {
   return false;
 }
 
-bool deviceNamed(const PySource &S, const CallArgs &A, const std::string &Device) {
-  auto Names = [&](TSNode N) {
-    std::string_view Tx = S.text(N);
-    return (is(N, "string") || is(N, "call") || is(N, "attribute")) &&
-           Tx.find(Device) != std::string_view::npos;
-  };
-  if (TSNode D = A.keyword("device"); !ts_node_is_null(D))
-    return Names(D);
-  for (TSNode P : A.Positional)
-    if (Names(P))
-      return true;
-  return false;
-}
-
 class PyCallSpellingCheck : public PyCheck {
 public:
   explicit PyCallSpellingCheck(const RuleSet &Rules) {
@@ -149,6 +135,20 @@ private:
 
 std::unique_ptr<PyCheck> makePyCallSpellingCheck(const RuleSet &Rules) {
   return std::make_unique<PyCallSpellingCheck>(Rules);
+}
+
+bool deviceNamed(const PySource &S, const CallArgs &A, const std::string &Device) {
+  auto Names = [&](TSNode N) {
+    std::string_view Tx = S.text(N);
+    return (is(N, "string") || is(N, "call") || is(N, "attribute")) &&
+           Tx.find(Device) != std::string_view::npos;
+  };
+  if (TSNode D = A.keyword("device"); !ts_node_is_null(D))
+    return Names(D);
+  for (TSNode P : A.Positional)
+    if (Names(P))
+      return true;
+  return false;
 }
 
 } // namespace graphsafe::lint::py

@@ -40,6 +40,9 @@ std::string_view replayedGraph(const PySource &S, const CaptureSpec &Spec, TSNod
 bool mayBeTensor(const PyTypes &T, TSNode E);
 // The spelling of a call's callee for messages (`loss.item`, `torch.cuda.synchronize`).
 std::string calleeText(const PySource &S, TSNode Call);
+// Whether a call's `device=` keyword, or else one of its positional
+// arguments, names Device (`"cpu"`, `"cpu:0"`, `torch.device("cpu")`).
+bool deviceNamed(const PySource &S, const CallArgs &A, const std::string &Device);
 // The names an assignment target binds (`a`, `a, (b, c)`).
 void collectNames(const PySource &S, TSNode Target, std::set<std::string> &Into);
 

@@ -187,7 +187,8 @@ public:
         TSNode Fn = unparen(field(N, "function"));
         std::string_view Method = is(Fn, "attribute") ? S.text(field(Fn, "attribute")) : "";
         if (ContainerMutators.count(Method) && outlivesCall(Ctx, field(Fn, "object"), Globals) &&
-            !mayBeTensorOrModule(T, field(Fn, "object")) && !madeHere(field(Fn, "object"), N))
+            !mayBeTensorOrModule(T, field(Fn, "object")) && !opsNamespace(T, field(Fn, "object")) &&
+            !madeHere(field(Fn, "object"), N))
           Ctx.reportCheck("host-state-mutation", N,
                           fmt::format("'{}' changes a host container in captured code: it "
                                       "happens once, at capture, and replays never repeat it",
@@ -252,6 +253,13 @@ private:
     return V.tensor() || V.K == VK::Instance;
   }
 
+  // `torch.ops.my_lib.add(a, b)`, `operator.add(a, b)`: a function of a
+  // namespace of operators, not a container's method.
+  static bool opsNamespace(const PyTypes &T, TSNode E) {
+    std::string Q = T.resolve(E);
+    return Q == "torch" || startsWith(Q, "torch.") || Q == "operator";
+  }
+
   static bool isStoreTarget(TSNode N) {
     TSNode P = ts_node_parent(N);
     return is(P, "assignment") && ts_node_eq(field(P, "left"), N);
@@ -284,13 +292,7 @@ private:
     std::string_view Method = S.text(field(Fn, "attribute"));
     if (Method == "cpu")
       return true;
-    if (Method != "to")
-      return false;
-    CallArgs A = argsOf(S, E);
-    TSNode Device = A.keyword("device");
-    if (ts_node_is_null(Device) && !A.Positional.empty())
-      Device = A.Positional.front();
-    return !ts_node_is_null(Device) && (S.text(Device) == "\"cpu\"" || S.text(Device) == "'cpu'");
+    return Method == "to" && deviceNamed(S, argsOf(S, E), "cpu");
   }
 
   // A tensor still on the device, interpolated into Str.
