@@ -1,6 +1,7 @@
 #include "PyCallGraph.h"
 
 #include "PyObjectFacts.h"
+#include "TorchApi.h"
 #include "resolve/ArgumentForwarding.h"
 #include "resolve/AttributeOrder.h"
 #include "resolve/Containers.h"
@@ -303,11 +304,17 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
         valueTargetsAt(T, A.Positional[0], Depth + 1, Out);
       return;
     }
+    TSNode Fn = unparen(field(E, "function"));
     if (Value V = T.valueOf(E); V.K == VK::Instance && !V.Many) {
       if (T.P.classNamed(V.Name))
         addInstanceCall(T.P, V, Out);
       else
         Out.push_back(external(V.Name)); // torch.nn.Linear(...)
+    } else if (is(Fn, "attribute") && Q.empty() &&
+               moduleReturnsItself(S.text(field(Fn, "attribute")))) {
+      // `model.eval()`, `model.to(device)` on a module known only by what
+      // the program stores (a loader's result): the same module.
+      valueTargetsAt(T, field(Fn, "object"), Depth + 1, Out);
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));
     } else {

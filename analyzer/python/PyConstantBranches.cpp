@@ -52,11 +52,20 @@ bool assignsAttribute(std::string_view Text, std::string_view Attr) {
 // inputs do not.
 bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
   const PySource &S = *T.M.Src;
+  // Self, or a local bound to something self keeps (`slot =
+  // self._slots[ticket]`): `if slot.buf is None: slot.buf = ...` fills it once.
+  auto keptBySelf = [&](TSNode E) {
+    E = unparen(E);
+    if (is(E, "identifier") && !T.isSelf(E))
+      for (E = unparen(T.onlyBoundExpr(S.text(E), beginOf(E)));
+           is(E, "attribute") || is(E, "subscript");)
+        E = unparen(field(E, is(E, "attribute") ? "object" : "value"));
+    return !ts_node_is_null(E) && T.isSelf(E);
+  };
   auto selfAttribute = [&](TSNode E) {
     E = unparen(E);
-    return is(E, "attribute") && T.isSelf(unparen(field(E, "object")))
-               ? S.text(field(E, "attribute"))
-               : std::string_view();
+    return is(E, "attribute") && keptBySelf(field(E, "object")) ? S.text(field(E, "attribute"))
+                                                                : std::string_view();
   };
   // A dict the module binds (a name this function neither binds nor
   // receives): `_CACHE.get(key)`.
@@ -78,10 +87,18 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
       });
     return Kept ? S.text(E) : std::string_view();
   };
+  // A dict of self's, also through a local bound to it alone (`cache =
+  // self._cache; if k not in cache: ... cache[k] = v`).
+  auto selfDict = [&](TSNode E) {
+    std::string_view Attr = selfAttribute(E);
+    if (E = unparen(E); Attr.empty() && is(E, "identifier"))
+      Attr = selfAttribute(T.onlyBoundExpr(S.text(E), beginOf(E)));
+    return Attr;
+  };
   std::string Attr;
   std::string_view Cache, Global, Kept;
   auto cacheOf = [&](TSNode Dict) {
-    Cache = selfAttribute(Dict);
+    Cache = selfDict(Dict);
     Global = Cache.empty() ? moduleDict(Dict) : std::string_view();
   };
   auto cacheLookup = [&](TSNode E) {
@@ -160,7 +177,7 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
         Assigns =
             Assigns ||
             (!Attr.empty() && selfAttribute(Left) == Attr && !(Truth && Lit && !Lit->Truthy)) ||
-            (!Cache.empty() && !ts_node_is_null(Dict) && selfAttribute(Dict) == Cache) ||
+            (!Cache.empty() && !ts_node_is_null(Dict) && selfDict(Dict) == Cache) ||
             (!Global.empty() && !ts_node_is_null(Dict) && moduleDict(Dict) == Global) ||
             (!Kept.empty() && is(Left, "identifier") && S.text(Left) == Kept);
       }

@@ -3,6 +3,8 @@
 #include "cache/BinaryArchive.h"
 #include "cache/ContentHash.h"
 
+#include <algorithm>
+
 namespace graphsafe::lint::py {
 
 namespace {
@@ -33,10 +35,21 @@ bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
 }
 
 std::string interfaceHash(const PyModuleInfo &M) {
+  // A call a function's returns hand on (ReturnedByCall) is a fact of its
+  // body: its readers note a read of that body (PyTypes::returnedClassObjects),
+  // so an edit of a `return f(x)` redoes them alone, not every module.
+  auto bodyFact = [](const std::string &S) { return S.rfind(ReturnedByCall, 0) == 0; };
+  auto dropBodyFacts = [&](std::vector<std::string> &Spelled) {
+    Spelled.erase(std::remove_if(Spelled.begin(), Spelled.end(), bodyFact), Spelled.end());
+  };
   std::vector<PyFunctionDef> Named;
   for (const auto &F : M.Functions)
-    if (!F.IsLambda)
+    if (!F.IsLambda) {
       Named.push_back(F);
+      dropBodyFacts(Named.back().ReturnsClassObjects);
+      for (auto &Element : Named.back().ReturnsElementClassObjects)
+        dropBodyFacts(Element);
+    }
   return contentHash(
       indexFields(M, Named, [](const auto &...Fields) { return packBinary(Fields...); }));
 }

@@ -14,8 +14,8 @@ namespace graphsafe::lint::py {
 
 template <class A> void serialize(A &Ar, PyFunctionDef &F) {
   Ar(F.QualName, F.Name, F.ClassQName, F.IsModuleBody, F.IsLambda, F.ReturnsBuilt, F.ReturnsParams,
-     F.Returns, F.ReturnsElementsBuilt, F.ReturnsClassObjects, F.Decorators, F.PlainDecorator,
-     F.MentionsCapture, F.MentionsDevice, F.NoSelf);
+     F.Returns, F.ReturnsElementsBuilt, F.ReturnsClassObjects, F.ReturnsElementClassObjects,
+     F.Decorators, F.PlainDecorator, F.MentionsCapture, F.MentionsDevice, F.NoSelf);
 }
 template <class A> void serialize(A &Ar, PyClassDef &C) {
   Ar(C.QualName, C.Bases, C.Methods, C.AssignedAttrs, C.StoresBy, C.SelfCallsBy, C.ClassLevelNames);

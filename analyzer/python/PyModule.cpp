@@ -3,6 +3,7 @@
 #include "PyParts.h"
 #include "TorchApi.h"
 #include "resolve/ImportSystem.h"
+#include "resolve/ImportedByName.h"
 
 #include <algorithm>
 #include <cctype>
@@ -320,36 +321,67 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     while (!F.ReturnsElementsBuilt.empty() && F.ReturnsElementsBuilt.back().empty())
       F.ReturnsElementsBuilt.pop_back();
   }
-  std::function<void(TSNode, int)> classSpellings = [&](TSNode E, int Depth) {
+  // The one value a local is bound to, for an argument read through it.
+  auto onlyValue = [&](TSNode E) {
     E = unparen(E);
-    if (ts_node_is_null(E) || Depth > 4)
-      return;
-    if (is(E, "identifier") && LocalValues.count(S.text(E))) {
-      for (TSNode R : LocalValues.find(S.text(E))->second)
-        classSpellings(R, Depth + 1);
-    } else if ((is(E, "identifier") &&
-                std::find(Params.begin(), Params.end(), S.text(E)) == Params.end()) ||
-               is(E, "attribute")) {
-      F.ReturnsClassObjects.push_back(dotted(S, E));
-    } else if (is(E, "call")) {
-      std::string Callee = dotted(S, field(E, "function"));
-      CallArgs A = argsOf(S, E);
-      if ((Callee == "partial" || Callee == "functools.partial") && !A.Positional.empty())
-        classSpellings(A.Positional[0], Depth + 1);
-    } else if (is(E, "conditional_expression")) {
-      auto Parts = namedChildren(E);
-      if (Parts.size() == 3) {
-        classSpellings(Parts[0], Depth + 1);
-        classSpellings(Parts[2], Depth + 1);
-      }
-    }
+    if (is(E, "identifier"))
+      if (auto It = LocalValues.find(S.text(E)); It != LocalValues.end() && It->second.size() == 1)
+        return unparen(It->second.front());
+    return E;
+  };
+  std::function<void(TSNode, int, std::vector<std::string> &)> classSpellings =
+      [&](TSNode E, int Depth, std::vector<std::string> &Out) {
+        E = unparen(E);
+        if (ts_node_is_null(E) || Depth > 4)
+          return;
+        if (is(E, "identifier") && LocalValues.count(S.text(E))) {
+          for (TSNode R : LocalValues.find(S.text(E))->second)
+            classSpellings(R, Depth + 1, Out);
+        } else if ((is(E, "identifier") &&
+                    std::find(Params.begin(), Params.end(), S.text(E)) == Params.end()) ||
+                   is(E, "attribute")) {
+          Out.push_back(dotted(S, E));
+        } else if (is(E, "call")) {
+          TSNode Fn = unparen(field(E, "function"));
+          std::string Callee = dotted(S, Fn);
+          CallArgs A = argsOf(S, E);
+          if ((Callee == "partial" || Callee == "functools.partial") && !A.Positional.empty())
+            classSpellings(A.Positional[0], Depth + 1, Out);
+          else if (Callee == "getattr" && A.Positional.size() >= 2) {
+            if (auto Spelled = importedClassSpelling(S, onlyValue(A.Positional[0]),
+                                                     onlyValue(A.Positional[1])))
+              Out.push_back(std::move(*Spelled));
+          } else if (is(Fn, "identifier") || is(Fn, "attribute")) {
+            // Whatever class objects that function's returns hold (a
+            // registry's lookup handed on: `return Registry._get_model(a)`).
+            Out.push_back(std::string(ReturnedByCall) + Callee);
+          }
+        } else if (is(E, "conditional_expression")) {
+          auto Parts = namedChildren(E);
+          if (Parts.size() == 3) {
+            classSpellings(Parts[0], Depth + 1, Out);
+            classSpellings(Parts[2], Depth + 1, Out);
+          }
+        }
+      };
+  auto sorted = [](std::vector<std::string> &V) {
+    std::sort(V.begin(), V.end());
+    V.erase(std::unique(V.begin(), V.end()), V.end());
   };
   for (TSNode V : Returned)
-    classSpellings(V, 0);
-  std::sort(F.ReturnsClassObjects.begin(), F.ReturnsClassObjects.end());
-  F.ReturnsClassObjects.erase(
-      std::unique(F.ReturnsClassObjects.begin(), F.ReturnsClassObjects.end()),
-      F.ReturnsClassObjects.end());
+    classSpellings(V, 0, F.ReturnsClassObjects);
+  sorted(F.ReturnsClassObjects);
+  // `return (model_cls, arch)`: the class objects each position holds.
+  if (!OtherThanTuples && !TupleReturns.empty()) {
+    F.ReturnsElementClassObjects.assign(Arity, {});
+    for (const auto &T : TupleReturns)
+      for (size_t I = 0; I < Arity && I < T.size(); ++I)
+        classSpellings(T[I], 0, F.ReturnsElementClassObjects[I]);
+    for (auto &Spelled : F.ReturnsElementClassObjects)
+      sorted(Spelled);
+    while (!F.ReturnsElementClassObjects.empty() && F.ReturnsElementClassObjects.back().empty())
+      F.ReturnsElementClassObjects.pop_back();
+  }
   F.PlainDecorator = F.ClassQName.empty() && !Params.empty() && PlainReturns && !OtherReturns &&
                      !Rebound.count(Params.front());
   walk(F.IsLambda ? F.Node : F.body(), [&](TSNode N) {

@@ -22,6 +22,14 @@ namespace graphsafe::lint::py {
 // Python name starts so); PyProgram::link binds m's names in its place.
 inline constexpr const char *StarImport = "*";
 
+// How PyFunctionDef::ReturnsClassObjects spells what is not a name: a call
+// whose returns are handed on (ReturnedByCall and the callee as spelled),
+// and the classes `getattr(importlib.import_module(...), name)` may give
+// (ImportedClasses, the module or its package with a final dot, `|`, the
+// names the class may have, comma-separated).
+inline constexpr std::string_view ReturnedByCall = "call:";
+inline constexpr std::string_view ImportedClasses = "import:";
+
 struct PyFunctionDef {
   std::string QualName; // module.Class.method; module.<module> for top-level code
   std::string Name;
@@ -47,7 +55,12 @@ struct PyFunctionDef {
   // named, a `partial` of one, either side of `x if c else y`, through the
   // locals they are bound to (`mixer_cls = partial(mha_cls, ...); return
   // mixer_cls`). Calling the result builds them (a factory of layer classes).
+  // Besides names: ReturnedByCall and a callee's spelling for a call whose
+  // returns it hands on, and ImportedClasses spellings for a class looked up
+  // in an imported module (`getattr(importlib.import_module(...), name)`).
   std::vector<std::string> ReturnsClassObjects;
+  // The same for each position of the tuple every return gives.
+  std::vector<std::vector<std::string>> ReturnsElementClassObjects;
   // Its decorators as spelled, outermost first (`timed`, `factory()` for a
   // call, `?` for other expressions); and whether it is itself a plain
   // decorator: a function (no method) whose every return is its first

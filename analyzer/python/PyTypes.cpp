@@ -2,6 +2,7 @@
 
 #include "PyPlatform.h"
 #include "TorchApi.h"
+#include "resolve/ImportedByName.h"
 #include "resolve/LibrarySemantics.h"
 #include "resolve/ReturnsByCall.h"
 
@@ -1140,6 +1141,55 @@ Value PyTypes::returnedElement(TSNode Call, size_t I) const {
   return Value::instanceOfAny(Classes);
 }
 
+// The class objects a project function's returns hold, or (Element >= 0)
+// position Element of the tuple every return gives, also where it returns
+// another function's call: from its index entry, so a caller depends on the
+// callee's interface, not its body.
+std::vector<std::string> PyTypes::returnedClassObjects(const std::string &Function, int Element,
+                                                       int Depth) const {
+  std::vector<std::string> Out;
+  const auto [Def, Home] = P.signature(Function);
+  if (!Def || !Home || Depth > 4)
+    return Out;
+  // `return Registry._get_model(arch)`, or `cls._get_model(arch)` in a class
+  // method: what that function's returns hold.
+  auto handedOn = [&](const std::string &Spelled, int At) {
+    // A fact of Function's body, not of its interface (interfaceHash): a
+    // cache redoes this reader when that body changes.
+    (void)P.function(Function);
+    std::string Callee = Spelled.substr(ReturnedByCall.size());
+    std::string Q = P.qualify(*Home, Callee);
+    if (auto Dot = Callee.find('.');
+        !P.isFunction(Q) && Dot != std::string::npos && !Def->ClassQName.empty() &&
+        (Callee.compare(0, Dot, "cls") == 0 || Callee.compare(0, Dot, "self") == 0))
+      Q = P.methodOf(Def->ClassQName, Callee.substr(Dot + 1));
+    if (P.isFunction(Q) && Q != Function)
+      for (auto &C : returnedClassObjects(Q, At, Depth + 1))
+        Out.push_back(std::move(C));
+  };
+  // One spelling; At is the position wanted of a call handed on, and a
+  // name or a module's lookup is never a tuple.
+  auto take = [&](const std::string &S, int At) {
+    if (startsWith(S, ReturnedByCall))
+      handedOn(S, At);
+    else if (At >= 0)
+      return;
+    else if (startsWith(S, ImportedClasses))
+      for (const auto &C :
+           importedClasses(P, Cache, std::string_view(S).substr(ImportedClasses.size()),
+                           Home->RootPrefix))
+        Out.push_back(C);
+    else if (std::string Q = P.qualify(*Home, S); P.classNamed(Q))
+      Out.push_back(std::move(Q));
+  };
+  for (const auto &S : Def->ReturnsClassObjects)
+    take(S, Element);
+  if (Element >= 0 && static_cast<size_t>(Element) < Def->ReturnsElementClassObjects.size())
+    for (const auto &S : Def->ReturnsElementClassObjects[Element])
+      take(S, -1);
+  return Out;
+}
+
 // The project classes E may hold as a class object: the class named, a
 // local bound to one, a parameter callers hand one, a `functools.partial` of one (calling it builds
 // the class), one picked from a dict or tuple of classes (`{"a": A, "b": B}[kind]`), either side of
@@ -1182,6 +1232,12 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
         // `for cls in (Llama, Mixtral):` takes each class in turn.
         for (auto &Q : elementClassObjects(Seq, Depth + 1))
           Out.push_back(std::move(Q));
+      } else if (auto [Call, Element] = boundElement(Name, At); Element >= 0) {
+        // `model_cls, arch = resolve_model_cls(archs)`: what that position
+        // of the tuple the function returns holds.
+        if (std::string Fn = resolve(field(Call, "function")); P.isFunction(Fn))
+          for (auto &Q : returnedClassObjects(Fn, Element, Depth + 1))
+            Out.push_back(std::move(Q));
       } else {
         add(boundExpr(Name, At));
       }
@@ -1190,12 +1246,9 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
       add(A.Positional[0]);
   } else if (std::string Fn = is(E, "call") ? resolve(field(E, "function")) : "";
              !Fn.empty() && P.isFunction(Fn)) {
-    // A project function's result: the class objects its returns hold,
-    // from its index entry (a factory of layer classes).
-    if (const auto [Def, Home] = P.signature(Fn); Def && Home)
-      for (const auto &Spelled : Def->ReturnsClassObjects)
-        if (std::string Q = P.qualify(*Home, Spelled); P.classNamed(Q))
-          Out.push_back(std::move(Q));
+    // A project function's result: the class objects its returns hold
+    // (a factory of layer classes, a registry's lookup).
+    Out = returnedClassObjects(Fn, -1, Depth);
   } else if (is(E, "subscript")) {
     for (auto &Q : elementClassObjects(field(E, "value"), Depth))
       Out.push_back(std::move(Q));
@@ -1327,7 +1380,9 @@ Value PyTypes::returnValue(const std::string &Function) const {
     return {VK::Tensor, ""};
   if (T == "bool" || T == "int" || T == "float" || T == "str" || T == "None")
     return {VK::Host, ""};
-  return {};
+  // `-> BaseModelLoader` over `return DummyModelLoader(cfg)`: the classes
+  // its returns build say more than the base the annotation names.
+  return returnedInstances(Function);
 }
 
 Value PyTypes::callValue(TSNode Call) const {
@@ -1338,6 +1393,11 @@ Value PyTypes::callValue(TSNode Call) const {
     std::string_view Method = S.text(field(Fn, "attribute"));
     if (Recv.tensor()) {
       if (HostResultMethods.count(Method))
+        return {VK::Host, ""};
+      // `t.type()` names the type ('torch.cuda.FloatTensor'); `t.type(dtype)`
+      // casts.
+      if (Method == "type" && argsOf(S, Call).Positional.empty() &&
+          argsOf(S, Call).Keywords.empty())
         return {VK::Host, ""};
       if (auto Declared = tensorMethodKind(Method); Declared && *Declared == TorchKind::Host)
         return {VK::Host, ""};

@@ -125,6 +125,9 @@ struct PyTypeCache {
   // What calling each project function does to capture state
   // (PyCaptureEffects.cpp, its own type).
   std::shared_ptr<void> CaptureEffects;
+  // The classes each ImportedClasses spelling may give
+  // (resolve/ImportedByName.cpp).
+  std::map<std::string, std::vector<std::string>> ImportedClassObjects;
   // The instances each unannotated project function returns (PyTypes.cpp).
   std::map<std::string, Value> ReturnedInstances;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
@@ -293,6 +296,8 @@ private:
   Value returnedInstances(const std::string &Function) const;
   Value returnedElement(TSNode Call, size_t I) const;
   std::vector<std::string> callerClasses(unsigned Index) const;
+  std::vector<std::string> returnedClassObjects(const std::string &Function, int Element,
+                                                int Depth) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
   const PyTypes *enclosing() const;

@@ -18,6 +18,9 @@ class Gate(torch.nn.Module):
             x = x * self.scale
         if x.dim() == 1:
             x = x.unsqueeze(0)
+        # The type's name, a string: `x.type(torch.half)` would cast.
+        if x.type() == "torch.cuda.HalfTensor":
+            x = x.float()
         return torch.where(x > 0, x, -x)
 
 

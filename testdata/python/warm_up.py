@@ -3,6 +3,7 @@
 # before its own capture region. A lazy initialisation (`if self.x is None:
 # self.x = ...`, `if not hasattr(self, "x"):`) took its branch then, not
 # under capture. Without a warm-up the first call is the captured one.
+import collections
 import functools
 from functools import lru_cache
 
@@ -122,6 +123,11 @@ def graphed_cache(x):
     return torch.cuda.make_graphed_callables(KeyedCache().cuda(), (x,))
 
 
+class Slot:
+    def __init__(self):
+        self.scale = None
+
+
 class WinnerCache(torch.nn.Module):
     """A choice cached per input bucket in a dict: `cache.get(key)` then
     `if winner is None:`, or `if key not in cache:`, filled in the block."""
@@ -131,15 +137,24 @@ class WinnerCache(torch.nn.Module):
         self._winners = {}
         self._plans = {}
         self._seen = {}
+        self._slots = collections.defaultdict(Slot)
 
     def forward(self, x):
         bucket = x.shape[0]
+        # A field of an object self keeps, filled on the miss.
+        slot = self._slots[bucket]
+        if slot.scale is None:
+            slot.scale = x.abs().sum().item()
         winner = self._winners.get(bucket)
         if winner is None:
             winner = int(x.argmax().item())
             self._winners[bucket] = winner
         if bucket not in self._plans:
             self._plans[bucket] = x.abs().max().item()
+        # The same dict through a local bound to it alone.
+        plans = self._plans
+        if -bucket not in plans:
+            plans[-bucket] = x.abs().min().item()
         seen = self._seen.get(bucket)
         if seen is None:
             # Looks the cache up, never fills it: every call syncs.

@@ -1,0 +1,115 @@
+#include "ImportedByName.h"
+
+#include "../PyTypes.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace graphsafe::lint::py {
+
+namespace {
+
+// The text of a plain string literal (no interpolation), quotes and prefix
+// letters taken off; with AllowFormat, an f-string's text up to its first
+// interpolation, and Cut says whether it was cut there.
+std::optional<std::string_view> literalText(const PySource &S, TSNode Str, bool AllowFormat,
+                                            bool *Cut = nullptr) {
+  if (!is(Str, "string"))
+    return std::nullopt;
+  std::string_view Text = S.text(Str);
+  size_t Open = Text.find_first_of("'\"");
+  if (Open == std::string_view::npos || Text.substr(Open, 3) == "\"\"\"" ||
+      Text.substr(Open, 3) == "'''")
+    return std::nullopt;
+  std::string_view Body = Text.substr(Open + 1);
+  Body = Body.substr(0, Body.find(Text[Open]));
+  bool Format = Text.substr(0, Open).find_first_of("fF") != std::string_view::npos;
+  size_t Brace = Format ? Body.find('{') : std::string_view::npos;
+  if (Brace != std::string_view::npos && !AllowFormat)
+    return std::nullopt;
+  if (Cut)
+    *Cut = Brace != std::string_view::npos;
+  return Body.substr(0, Brace);
+}
+
+// The plain string literals of a module that could name a class.
+std::vector<std::string> identifierStrings(const PySource &S) {
+  std::set<std::string> Names;
+  walk(S.root(), [&](TSNode N) {
+    if (!is(N, "string"))
+      return true;
+    if (auto Text = literalText(S, N, false);
+        Text && !Text->empty() && !isdigit(static_cast<unsigned char>(Text->front())) &&
+        std::all_of(Text->begin(), Text->end(),
+                    [](char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; }))
+      Names.emplace(*Text);
+    return false;
+  });
+  return {Names.begin(), Names.end()};
+}
+
+} // namespace
+
+std::optional<std::string> importedClassSpelling(const PySource &S, TSNode Module, TSNode Name) {
+  std::string_view Callee = is(Module, "call") ? S.text(field(Module, "function")) : "";
+  if (Callee != "importlib.import_module" && Callee != "import_module")
+    return std::nullopt;
+  CallArgs A = argsOf(S, Module);
+  if (A.Positional.empty())
+    return std::nullopt;
+  TSNode Arg = unparen(A.Positional[0]);
+  bool Joined = is(Arg, "binary_operator"); // "serve.models." + name
+  bool Cut = false;
+  auto Prefix = literalText(S, Joined ? unparen(field(Arg, "left")) : Arg, true, &Cut);
+  if (!Prefix || Prefix->empty() || ((Joined || Cut) && Prefix->back() != '.'))
+    return std::nullopt;
+  std::vector<std::string> Names;
+  if (auto Literal = literalText(S, unparen(Name), false))
+    Names.emplace_back(*Literal);
+  else
+    Names = identifierStrings(S);
+  if (Names.empty())
+    return std::nullopt;
+  std::string Out = std::string(ImportedClasses) + std::string(*Prefix) + "|";
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I ? "," : "") + Names[I];
+  return Out;
+}
+
+const std::vector<std::string> &importedClasses(const PyProgram &P, PyTypeCache &Cache,
+                                                std::string_view Spec,
+                                                const std::string &RootPrefix) {
+  auto [It, New] = Cache.ImportedClassObjects.try_emplace(RootPrefix + "|" + std::string(Spec));
+  std::vector<std::string> &Out = It->second;
+  size_t Bar = Spec.find('|');
+  if (!New || Bar == std::string_view::npos || Bar == 0)
+    return Out;
+  const std::string Prefix = RootPrefix + std::string(Spec.substr(0, Bar));
+  std::vector<std::string_view> Names;
+  for (std::string_view Rest = Spec.substr(Bar + 1); !Rest.empty();) {
+    size_t Comma = Rest.find(',');
+    Names.push_back(Rest.substr(0, Comma));
+    Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
+  }
+  // The package's own modules, not those of its subpackages.
+  auto named = [&](std::string_view Module) {
+    if (Prefix.back() != '.')
+      return Module == Prefix;
+    return Module.size() > Prefix.size() && startsWith(Module, Prefix) &&
+           Module.find('.', Prefix.size()) == std::string_view::npos;
+  };
+  for (const auto &Mod : P.Modules) {
+    bool Match = named(Mod->Module);
+    for (const auto &A : Mod->Aliases)
+      Match = Match || named(A);
+    if (!Match)
+      continue;
+    for (std::string_view Name : Names)
+      if (std::string Q = P.canonical(Mod->Module + "." + std::string(Name)); P.classNamed(Q))
+        Out.push_back(std::move(Q));
+  }
+  return Out;
+}
+
+} // namespace graphsafe::lint::py

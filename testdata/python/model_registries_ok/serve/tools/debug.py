@@ -1,0 +1,7 @@
+# expected-no-diagnostics
+from torch import nn
+
+
+class GPT2LMHeadModel(nn.Module):
+    def forward(self, input_ids):
+        return input_ids.nonzero()
