@@ -1175,9 +1175,8 @@ std::vector<std::string> PyTypes::returnedClassObjects(const std::string &Functi
     else if (At >= 0)
       return;
     else if (startsWith(S, ImportedClasses))
-      for (const auto &C :
-           importedClasses(P, Cache, std::string_view(S).substr(ImportedClasses.size()),
-                           Home->RootPrefix))
+      for (const auto &C : importedClasses(
+               P, Cache, std::string_view(S).substr(ImportedClasses.size()), Home->RootPrefix))
         Out.push_back(C);
     else if (std::string Q = P.qualify(*Home, S); P.classNamed(Q))
       Out.push_back(std::move(Q));
