@@ -190,6 +190,59 @@ std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_
   return Text;
 }
 
+// In an f-string, `{title:=^{width}}` formats `title` centred with `=` as
+// the fill (a walrus needs parentheses there), but tree-sitter-python reads
+// `:=` as one: on the rows with errors, the `=` right after an
+// interpolation's format colon becomes `_`, another fill character.
+std::string formatSpecFills(std::string Text, const std::set<uint32_t> &Rows) {
+  uint32_t Row = 0;
+  for (size_t Line = 0; Line < Text.size(); ++Row) {
+    size_t End = std::min(Text.find('\n', Line), Text.size());
+    for (size_t I = Line; Rows.count(Row) && I < End; ++I) {
+      char Quote = Text[I];
+      if (Quote == '#')
+        break;
+      if (Quote != '\'' && Quote != '"')
+        continue;
+      size_t Letters = I;
+      while (Letters > Line && std::isalpha(static_cast<unsigned char>(Text[Letters - 1])))
+        --Letters;
+      bool Format = false;
+      for (size_t L = Letters; L < I; ++L)
+        Format |= Text[L] == 'f' || Text[L] == 'F';
+      // Braces open in the interpolation (1: its expression), and brackets
+      // open in the expression.
+      int Braces = 0, Brackets = 0;
+      for (++I; I < End && (Braces > 0 || Text[I] != Quote); ++I) {
+        char C = Text[I];
+        if (C == '\\' && Braces == 0) {
+          ++I;
+        } else if (!Format) {
+        } else if (C == '{' && Braces == 0 && I + 1 < End && Text[I + 1] == '{') {
+          ++I;
+        } else if (C == '{' && (Braces == 0 || Brackets == 0)) {
+          ++Braces;
+          Brackets = 0;
+        } else if (C == '}' && Brackets == 0) {
+          --Braces;
+        } else if (Braces > 0 && (C == '(' || C == '[' || C == '{')) {
+          ++Brackets;
+        } else if (Braces > 0 && (C == ')' || C == ']' || C == '}')) {
+          --Brackets;
+        } else if (Braces == 1 && Brackets == 0 && C == ':' && I + 1 < End &&
+                   Text[I + 1] == '=') {
+          Text[I + 1] = '_';
+        } else if (Braces > 0 && (C == '\'' || C == '"') && C != Quote) {
+          size_t Close = Text.find(C, I + 1);
+          I = Close < End ? Close : End;
+        }
+      }
+    }
+    Line = End + 1;
+  }
+  return Text;
+}
+
 } // namespace
 
 std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, std::string &Error) {
@@ -222,7 +275,7 @@ std::unique_ptr<PySource> PySource::parse(std::string Path, std::string Text, st
   // An error hides the ones after it on the same statement's way: the
   // rewrite of starred elements runs again on what its last pass left.
   for (auto Rewrite : {blankCommentLines, unstarTupleElements, unstarTupleElements,
-                       unstarTupleElements, unionAnnotationAlternatives}) {
+                       unstarTupleElements, unionAnnotationAlternatives, formatSpecFills}) {
     if (!S->Tree || !ts_node_has_error(ts_tree_root_node(S->Tree)))
       break;
     std::string Fixed = Rewrite(S->Text, errorRows(ts_tree_root_node(S->Tree)));
