@@ -229,8 +229,7 @@ std::string formatSpecFills(std::string Text, const std::set<uint32_t> &Rows) {
           ++Brackets;
         } else if (Braces > 0 && (C == ')' || C == ']' || C == '}')) {
           --Brackets;
-        } else if (Braces == 1 && Brackets == 0 && C == ':' && I + 1 < End &&
-                   Text[I + 1] == '=') {
+        } else if (Braces == 1 && Brackets == 0 && C == ':' && I + 1 < End && Text[I + 1] == '=') {
           Text[I + 1] = '_';
         } else if (Braces > 0 && (C == '\'' || C == '"') && C != Quote) {
           size_t Close = Text.find(C, I + 1);
