@@ -1143,8 +1143,9 @@ Value PyTypes::returnedElement(TSNode Call, size_t I) const {
 
 // The class objects a project function's returns hold, or (Element >= 0)
 // position Element of the tuple every return gives, also where it returns
-// another function's call: from its index entry, so a caller depends on the
-// callee's interface, not its body.
+// another function's call: from its index entry, read without its tree (a
+// call handed on is noted as a read of the body, the others are its
+// interface).
 std::vector<std::string> PyTypes::returnedClassObjects(const std::string &Function, int Element,
                                                        int Depth) const {
   std::vector<std::string> Out;

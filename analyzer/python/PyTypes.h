@@ -287,8 +287,9 @@ private:
   std::string tensorInstanceTest(TSNode Cond, unsigned At, bool &Negated) const;
   void narrowAway(const std::string &Name, unsigned At, unsigned Begin, unsigned End);
   Value callValue(TSNode Call) const;
-  // What a project function's return annotation says it returns; without
-  // one, the instances its returns build (returnedInstances).
+  // What a project function's return annotation says it returns (a tensor,
+  // a host value); otherwise, annotated with a class or not, the instances
+  // its returns build (returnedInstances).
   Value returnValue(const std::string &Function) const;
   // The same for Call's own arguments: only the returns they let run
   // (resolve/ReturnsByCall.h).
@@ -296,6 +297,7 @@ private:
   Value returnedInstances(const std::string &Function) const;
   Value returnedElement(TSNode Call, size_t I) const;
   std::vector<std::string> callerClasses(unsigned Index) const;
+  // The class objects Function's returns hold (PyTypes.cpp).
   std::vector<std::string> returnedClassObjects(const std::string &Function, int Element,
                                                 int Depth) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
