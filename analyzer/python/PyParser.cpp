@@ -82,39 +82,43 @@ std::string blankCommentLines(std::string Text, const std::set<uint32_t> &) {
   return Text;
 }
 
+// Hands Visit(Line, End) where each of the given rows of Text begins and
+// ends. Visit may rewrite the text, keeping its length.
+template <typename Fn>
+void forEachRow(std::string &Text, const std::set<uint32_t> &Rows, Fn Visit) {
+  uint32_t Row = 0;
+  for (size_t Line = 0; Line < Text.size(); ++Row) {
+    size_t End = std::min(Text.find('\n', Line), Text.size());
+    if (Rows.count(Row))
+      Visit(Line, End);
+    Line = End + 1;
+  }
+}
+
 // Hands Visit(I, Line, End) each character of the given rows outside string
 // literals and comments, with where its row begins and ends; StartRow() is
 // called at each row first. Visit may rewrite the text, keeping its length.
 template <typename Start, typename Fn>
 void scanRows(std::string &Text, const std::set<uint32_t> &Rows, Start StartRow, Fn Visit) {
-  uint32_t Row = 0;
-  size_t Line = 0;
-  while (Line < Text.size()) {
-    size_t End = Text.find('\n', Line);
-    if (End == std::string::npos)
-      End = Text.size();
-    if (Rows.count(Row)) {
-      StartRow();
-      char Quote = 0;
-      for (size_t I = Line; I < End; ++I) {
-        char C = Text[I];
-        if (Quote) {
-          if (C == '\\')
-            ++I;
-          else if (C == Quote)
-            Quote = 0;
-        } else if (C == '\'' || C == '"') {
-          Quote = C;
-        } else if (C == '#') {
-          break;
-        } else {
-          Visit(I, Line, End);
-        }
+  forEachRow(Text, Rows, [&](size_t Line, size_t End) {
+    StartRow();
+    char Quote = 0;
+    for (size_t I = Line; I < End; ++I) {
+      char C = Text[I];
+      if (Quote) {
+        if (C == '\\')
+          ++I;
+        else if (C == Quote)
+          Quote = 0;
+      } else if (C == '\'' || C == '"') {
+        Quote = C;
+      } else if (C == '#') {
+        break;
+      } else {
+        Visit(I, Line, End);
       }
     }
-    Line = End + 1;
-    ++Row;
-  }
+  });
 }
 
 // tree-sitter-python rejects starred elements of a bare tuple (`return a,
@@ -195,10 +199,8 @@ std::string unionAnnotationAlternatives(std::string Text, const std::set<uint32_
 // `:=` as one: on the rows with errors, the `=` right after an
 // interpolation's format colon becomes `_`, another fill character.
 std::string formatSpecFills(std::string Text, const std::set<uint32_t> &Rows) {
-  uint32_t Row = 0;
-  for (size_t Line = 0; Line < Text.size(); ++Row) {
-    size_t End = std::min(Text.find('\n', Line), Text.size());
-    for (size_t I = Line; Rows.count(Row) && I < End; ++I) {
+  forEachRow(Text, Rows, [&](size_t Line, size_t End) {
+    for (size_t I = Line; I < End; ++I) {
       char Quote = Text[I];
       if (Quote == '#')
         break;
@@ -237,8 +239,7 @@ std::string formatSpecFills(std::string Text, const std::set<uint32_t> &Rows) {
         }
       }
     }
-    Line = End + 1;
-  }
+  });
   return Text;
 }
 

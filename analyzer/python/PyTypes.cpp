@@ -1396,9 +1396,9 @@ Value PyTypes::callValue(TSNode Call) const {
         return {VK::Host, ""};
       // `t.type()` names the type ('torch.cuda.FloatTensor'); `t.type(dtype)`
       // casts.
-      if (Method == "type" && argsOf(S, Call).Positional.empty() &&
-          argsOf(S, Call).Keywords.empty())
-        return {VK::Host, ""};
+      if (Method == "type")
+        if (CallArgs A = argsOf(S, Call); A.Positional.empty() && A.Keywords.empty())
+          return {VK::Host, ""};
       if (auto Declared = tensorMethodKind(Method); Declared && *Declared == TorchKind::Host)
         return {VK::Host, ""};
       if (BoolMethods.count(Method) || Method == "any" || Method == "all")

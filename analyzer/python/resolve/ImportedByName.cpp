@@ -10,27 +10,25 @@ namespace graphsafe::lint::py {
 
 namespace {
 
-// The text of a plain string literal (no interpolation), quotes and prefix
-// letters taken off; with AllowFormat, an f-string's text up to its first
-// interpolation, and Cut says whether it was cut there.
-std::optional<std::string_view> literalText(const PySource &S, TSNode Str, bool AllowFormat,
-                                            bool *Cut = nullptr) {
+// The module an import_module argument names: a plain string's text, or
+// an f-string's text up to its first interpolation (Cut then says so).
+std::optional<std::string> moduleSpelling(const PySource &S, TSNode Str, bool &Cut) {
+  Cut = false;
+  if (auto Plain = plainString(S, Str))
+    return Plain;
   if (!is(Str, "string"))
     return std::nullopt;
   std::string_view Text = S.text(Str);
   size_t Open = Text.find_first_of("'\"");
-  if (Open == std::string_view::npos || Text.substr(Open, 3) == "\"\"\"" ||
-      Text.substr(Open, 3) == "'''")
+  if (Open == std::string_view::npos ||
+      Text.substr(0, Open).find_first_of("fF") == std::string_view::npos ||
+      Text.substr(Open, 3) == "\"\"\"" || Text.substr(Open, 3) == "'''")
     return std::nullopt;
-  std::string_view Body = Text.substr(Open + 1);
-  Body = Body.substr(0, Body.find(Text[Open]));
-  bool Format = Text.substr(0, Open).find_first_of("fF") != std::string_view::npos;
-  size_t Brace = Format ? Body.find('{') : std::string_view::npos;
-  if (Brace != std::string_view::npos && !AllowFormat)
+  size_t Brace = Text.find('{', Open);
+  if (Brace == std::string_view::npos)
     return std::nullopt;
-  if (Cut)
-    *Cut = Brace != std::string_view::npos;
-  return Body.substr(0, Brace);
+  Cut = true;
+  return std::string(Text.substr(Open + 1, Brace - Open - 1));
 }
 
 // The plain string literals of a module that could name a class.
@@ -39,11 +37,11 @@ std::vector<std::string> identifierStrings(const PySource &S) {
   walk(S.root(), [&](TSNode N) {
     if (!is(N, "string"))
       return true;
-    if (auto Text = literalText(S, N, false);
+    if (auto Text = plainString(S, N);
         Text && !Text->empty() && !isdigit(static_cast<unsigned char>(Text->front())) &&
         std::all_of(Text->begin(), Text->end(),
                     [](char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; }))
-      Names.emplace(*Text);
+      Names.emplace(std::move(*Text));
     return false;
   });
   return {Names.begin(), Names.end()};
@@ -61,17 +59,17 @@ std::optional<std::string> importedClassSpelling(const PySource &S, TSNode Modul
   TSNode Arg = unparen(A.Positional[0]);
   bool Joined = is(Arg, "binary_operator"); // "serve.models." + name
   bool Cut = false;
-  auto Prefix = literalText(S, Joined ? unparen(field(Arg, "left")) : Arg, true, &Cut);
+  auto Prefix = moduleSpelling(S, Joined ? unparen(field(Arg, "left")) : Arg, Cut);
   if (!Prefix || Prefix->empty() || ((Joined || Cut) && Prefix->back() != '.'))
     return std::nullopt;
   std::vector<std::string> Names;
-  if (auto Literal = literalText(S, unparen(Name), false))
-    Names.emplace_back(*Literal);
+  if (auto Literal = plainString(S, Name))
+    Names.push_back(std::move(*Literal));
   else
     Names = identifierStrings(S);
   if (Names.empty())
     return std::nullopt;
-  std::string Out = std::string(ImportedClasses) + std::string(*Prefix) + "|";
+  std::string Out = std::string(ImportedClasses) + *Prefix + "|";
   for (size_t I = 0; I < Names.size(); ++I)
     Out += (I ? "," : "") + Names[I];
   return Out;
