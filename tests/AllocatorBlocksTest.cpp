@@ -75,8 +75,10 @@ protected:
     std::vector<json> All;
     for (const auto &Entry : fs::directory_iterator(Dir)) {
       std::ifstream In(Entry.path());
+      // Read while the writer has it: its unwritten rest is zero bytes.
       for (std::string Line; std::getline(In, Line);)
-        All.push_back(json::parse(Line));
+        if (Line.erase(std::min(Line.find('\0'), Line.size())); !Line.empty())
+          All.push_back(json::parse(Line));
     }
     std::vector<json> Out(All.begin() + std::min(Seen, All.size()), All.end());
     Seen = All.size();

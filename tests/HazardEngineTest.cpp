@@ -178,6 +178,22 @@ TEST(TraceFormat, MalformedLinesAreReportedAndSkipped) {
   EXPECT_NE(Errors[1].Message.find("teleport"), std::string::npos);
 }
 
+TEST(TraceFormat, TheZeroBytesACrashLeavesAreNoLines) {
+  // A process killed mid-run leaves its mapped trace file at the mapping's
+  // size: the lines it wrote, then zero bytes, possibly after half a line.
+  std::string Body = "{\"ev\":\"alloc\",\"addr\":\"0x10\",\"size\":16}\n";
+  Body += std::string(4096, '\0');
+  std::stringstream Whole(Body);
+  std::vector<rt::TraceError> Errors;
+  EXPECT_EQ(rt::readTrace(Whole, Errors).size(), 1u);
+  EXPECT_TRUE(Errors.empty());
+  std::stringstream Cut(Body.substr(0, Body.find('\n') + 1) + "{\"ev\":\"al" +
+                        std::string(100, '\0'));
+  EXPECT_EQ(rt::readTrace(Cut, Errors).size(), 1u);
+  ASSERT_EQ(Errors.size(), 1u); // the half line, as a write cut by the crash always was
+  EXPECT_EQ(Errors[0].Line, 2u);
+}
+
 TEST(TraceFormat, WrittenEventsReadBack) {
   rt::Event E;
   E.K = rt::Event::Kind::GraphExec;

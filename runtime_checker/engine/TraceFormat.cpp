@@ -81,6 +81,10 @@ std::vector<Event> readTrace(std::istream &In, std::vector<TraceError> &Errors) 
   std::vector<Event> Out;
   std::string Line;
   for (unsigned N = 1; std::getline(In, Line); ++N) {
+    // A process that never closed its trace (a crash) leaves the part of the
+    // file it never reached as zero bytes; no JSON line holds a raw one.
+    if (size_t Unwritten = Line.find('\0'); Unwritten != std::string::npos)
+      Line.erase(Unwritten);
     if (Line.find_first_not_of(" \t\r") == std::string::npos || Line[0] == '#')
       continue;
     try {

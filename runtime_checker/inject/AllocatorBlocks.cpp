@@ -102,8 +102,10 @@ const Block *blockAt(const std::vector<Block> &Blocks, uint64_t P) {
 void unwatchLocked(std::vector<Use> &Uses) {
   for (const Use &U : Uses) {
     auto It = S.Watched.find(U.Start);
-    if (It != S.Watched.end() && It->second.Id == U.Id && --It->second.Uses == 0)
+    if (It != S.Watched.end() && It->second.Id == U.Id && --It->second.Uses == 0) {
       S.Watched.erase(It);
+      graphMemoryChanged();
+    }
   }
   Uses.clear();
 }
@@ -126,6 +128,7 @@ void onBlockEvent(int Event, uint64_t Addr, uint64_t Size) {
     Size = It->second.Size;
     InPool = It->second.InPool;
     S.Watched.erase(It);
+    graphMemoryChanged();
   }
   // The tracker runs under the allocator's lock, where waiting for the GIL
   // could deadlock: Python frames only when this thread already holds it.
@@ -190,6 +193,7 @@ void watchExecBlocks(CUgraphExec Exec, const std::vector<uint64_t> &Pointers) {
       auto [It, Added] =
           S.Watched.try_emplace(B->Start, WatchedBlock{B->Size, S.NextId, 0, B->InPool});
       if (Added) {
+        graphMemoryChanged();
         ++S.NextId;
         New.push_back(*B);
       }

@@ -216,6 +216,12 @@ extern "C" int graphcheck_graph_memory(unsigned long long Addr) {
   return graphsafe::inject::memory().isGraphOwned(Addr) || graphsafe::inject::inWatchedBlock(Addr);
 }
 
+// The answers above hold until this moves: a grad that autograd hands back at
+// last step's address needs no new question while it has not.
+extern "C" unsigned long long graphcheck_graph_memory_epoch() {
+  return graphsafe::inject::graphMemoryEpoch();
+}
+
 extern "C" void graphcheck_python_site(const char *Frame) {
   graphsafe::inject::setPythonFreeSite(Frame);
 }

@@ -10,8 +10,16 @@ MemoryMap &memory() {
   return *Map;
 }
 
+namespace {
+std::atomic<uint64_t> Epoch{0};
+} // namespace
+
+uint64_t graphMemoryEpoch() { return Epoch.load(std::memory_order_acquire); }
+void graphMemoryChanged() { Epoch.fetch_add(1, std::memory_order_acq_rel); }
+
 void MemoryMap::add(uint64_t Addr, uint64_t Size, bool GraphOwned) {
   std::lock_guard<std::mutex> L(M);
+  graphMemoryChanged();
   // A reused address replaces the old entry (the free was not seen).
   auto [It, New] = Live.insert_or_assign(Addr, Entry{Size, GraphOwned});
   if (GraphOwned || !New)
@@ -34,6 +42,7 @@ bool MemoryMap::remove(uint64_t Addr) {
   auto It = Live.find(Addr);
   if (It == Live.end())
     return false;
+  graphMemoryChanged();
   bool Owned = It->second.GraphOwned;
   Live.erase(It);
   if (Owned)
@@ -48,8 +57,10 @@ std::vector<uint64_t> MemoryMap::removeRange(uint64_t Addr, uint64_t Size) {
     Out.push_back(It->first);
     It = Live.erase(It);
   }
-  if (!Out.empty())
+  if (!Out.empty()) {
+    graphMemoryChanged();
     updateOwnedHull();
+  }
   return Out;
 }
 

@@ -52,4 +52,10 @@ private:
 
 MemoryMap &memory();
 
+// Moves on whenever what graph memory is may have changed: an allocation made
+// or freed, a block a graph points into watched or let go. The Python shim
+// asks again about an address it already asked about only after it moved.
+uint64_t graphMemoryEpoch();
+void graphMemoryChanged();
+
 } // namespace graphsafe::inject

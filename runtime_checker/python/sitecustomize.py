@@ -18,6 +18,7 @@ import time
 _emit = None
 _site = None  # graphcheck_python_site: the line blamed for frees made below it.
 _matters = None  # graphcheck_graph_memory: whether an address can matter to a graph.
+_epoch = None  # graphcheck_graph_memory_epoch: moves whenever an answer of _matters may change.
 _yield = None  # graphcheck_yield_cupti: hands CUPTI over to a profiler.
 
 # GRAPHCHECK_SELF_TIME=1: the shim adds up the time its own code takes in the
@@ -66,6 +67,14 @@ def _graph_memory(addr):
         return True
 
 
+def _memory_epoch():
+    """None when the injection cannot say: every address is then asked anew."""
+    try:
+        return None if _epoch is None else _epoch()
+    except Exception:
+        return None
+
+
 def _event(**fields):
     _emit_lines([json.dumps(fields)])
 
@@ -99,7 +108,7 @@ class _FreeSite:
     def __enter__(self):
         if _site is not None:
             try:
-                _site(_caller().encode())
+                _site(_caller_site().encoded)
             except Exception:
                 pass
 
@@ -112,16 +121,50 @@ class _FreeSite:
         return False
 
 
-def _caller():
-    """The innermost Python frame outside this shim and torch (hooks run from C++)."""
-    frame = sys._getframe(0)
-    while frame is not None:
-        name = frame.f_code.co_filename
-        if name != __file__ and "/torch/" not in name:
-            return f"{name}:{frame.f_lineno} {frame.f_code.co_name}"
-        frame = frame.f_back
-    return "?"
+class _Where:
+    """A user's line as the trace spells it, formatted once per line: the same
+    backward() or step() line comes back every training step."""
+    __slots__ = ("text", "stack", "encoded")
 
+    def __init__(self, text):
+        self.text = text
+        self.stack = json.dumps([text])
+        self.encoded = text.encode()
+
+
+_NOWHERE = _Where("?")
+_skipped = {}  # code object -> whether its frames are this shim's or torch's
+_lines = {}  # (code object, line) -> _Where
+_MAX_LINES = 4096  # Generated code can make lines without end: forget them then.
+
+
+def _caller_site():
+    """The innermost Python frame outside this shim and torch (hooks run from C++)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        skip = _skipped.get(code)
+        if skip is None:
+            name = code.co_filename
+            skip = _skipped[code] = name == __file__ or "/torch/" in name
+        if not skip:
+            key = (code, frame.f_lineno)
+            where = _lines.get(key)
+            if where is None:
+                if len(_lines) >= _MAX_LINES:
+                    _lines.clear()
+                    _skipped.clear()
+                where = _lines[key] = _Where(f"{code.co_filename}:{frame.f_lineno} {code.co_name}")
+            return where
+        frame = frame.f_back
+    return _NOWHERE
+
+
+def _caller():
+    return _caller_site().text
+
+
+_UNREAD = object()
 
 # Checks that find a parameter's grad outside graph memory before that
 # parameter stops being checked, until the next capture: a grad that aliases a
@@ -131,11 +174,19 @@ _QUIET = 3
 
 
 class _Suspect:
-    __slots__ = ("name", "name_json", "ref", "quiet", "addr", "size")
+    __slots__ = ("name", "name_json", "ref", "quiet", "addr", "size", "asked", "epoch", "answer")
 
     def __init__(self, name, ref):
         self.name, self.ref, self.quiet, self.addr, self.size = name, ref, 0, 0, 0
         self.name_json = json.dumps(name)
+        # The last address asked about, at which epoch, and the answer: the
+        # buffer autograd hands back each step is asked about once.
+        self.asked, self.epoch, self.answer = 0, None, False
+
+    def in_graph_memory(self, addr, epoch):
+        if epoch is None or addr != self.asked or epoch != self.epoch:
+            self.asked, self.epoch, self.answer = addr, epoch, _graph_memory(addr)
+        return self.answer
 
 
 class _GradWatch:
@@ -185,6 +236,7 @@ class _GradWatch:
         if not self.suspects:
             return
         stack = capturing = None
+        epoch = _UNREAD
         batch = []
         for key, s in list(self.suspects.items()):
             p = s.ref()
@@ -200,20 +252,23 @@ class _GradWatch:
                 s.addr = 0
             if not addr:
                 continue
-            # Asked again even for last step's buffer: its graph may be gone
-            # and the address ordinary memory now (one ctypes call, ~2 us).
-            # A grad made during capture is the documented whole-network
-            # pattern: the graph refills it at every replay by design, and the
-            # trace is told so while the capture is still open. Asked second:
-            # the status query is a CUDA call (~14 us), and a grad in graph
-            # memory needs no answer.
-            in_graph = _graph_memory(addr)
+            # Last step's buffer is asked about again once graph memory
+            # changed: its graph may be gone and the address ordinary memory
+            # now (the epoch is read before the question, so a change while
+            # asking means asking again next time). A grad made during capture
+            # is the documented whole-network pattern: the graph refills it at
+            # every replay by design, and the trace is told so while the
+            # capture is still open. Asked second: the status query is a CUDA
+            # call (~14 us), and a grad in graph memory needs no answer.
+            if epoch is _UNREAD:
+                epoch = _memory_epoch()
+            in_graph = s.in_graph_memory(addr, epoch)
             if not in_graph and capturing is None:
                 capturing = self.capturing()
             if in_graph or capturing:
                 if stack is None:
-                    where = _caller()  # The user's backward() or step() line.
-                    stack = json.dumps([where] if where != "?" else [])
+                    where = _caller_site()  # The user's backward() or step() line.
+                    stack = where.stack if where is not _NOWHERE else "[]"
                 s.addr, s.size, s.quiet = addr, g.numel() * g.element_size(), 0
                 batch.append(_grad_line("grad_installed", s, stack))
             else:
@@ -275,21 +330,36 @@ def _patch_torch(torch):
 
     counter = itertools.count()
 
+    # id of a weak reference to a graphed output -> the reference and the
+    # output's id in the trace. Keyed by the reference's id: equal references
+    # compare their tensors, and a tensor's == is no bool.
+    outputs = {}
+
     @_timed("output_freed")
-    def dead(tid):
-        _event(ev="tensor_dead", tensor=tid)
+    def dead(ref):
+        _, tid = outputs.pop(id(ref), (None, None))
+        if tid is not None:
+            _emit_lines([f'{{"ev": "tensor_dead", "tensor": "{tid}"}}'])
 
     @_timed("graphed_output")
     def hand_out(result):
         # Outputs of a graphed callable live in the graph's static memory.
+        # Written by hand like grad lines: this runs every step.
         try:
             flat = result if isinstance(result, (tuple, list)) else (result,)
+            lines = []
             for t in flat:
                 if isinstance(t, torch.Tensor) and t.is_cuda:
                     tid = f"out#{next(counter)}"
-                    _event(ev="tensor_out", tensor=tid, addr=hex(t.data_ptr()),
-                           size=t.numel() * t.element_size(), stack=[_caller()])
-                    weakref.finalize(t, dead, tid)
+                    lines.append(f'{{"ev": "tensor_out", "tensor": "{tid}", '
+                                 f'"addr": "{t.data_ptr():#x}", '
+                                 f'"size": {t.numel() * t.element_size()}, '
+                                 f'"stack": {_caller_site().stack}}}')
+                    # A plain weak reference, not weakref.finalize: its death
+                    # is told the same way at a fraction of the cost.
+                    ref = weakref.ref(t, dead)
+                    outputs[id(ref)] = (ref, tid)
+            _emit_lines(lines)
         except Exception:
             pass
         return result
@@ -495,7 +565,7 @@ class _TorchHook(importlib.abc.MetaPathFinder):
 
 
 def _install():
-    global _emit, _site, _matters, _yield
+    global _emit, _site, _matters, _epoch, _yield
     lib = os.environ.get("CUDA_INJECTION64_PATH")
     # GRAPHCHECK_PYTHON_SHIM=off leaves torch unpatched (to rule the shim out
     # when a program misbehaves, or to measure what it costs); CUDA is still
@@ -513,6 +583,11 @@ def _install():
         _yield = injection.graphcheck_yield_cupti
         _yield.argtypes = [ctypes.c_char_p]
         _yield.restype = ctypes.c_int
+        # Without the epoch every address is asked anew.
+        _epoch = getattr(injection, "graphcheck_graph_memory_epoch", None)
+        if _epoch is not None:
+            _epoch.argtypes = []
+            _epoch.restype = ctypes.c_ulonglong
     except (OSError, AttributeError) as exc:
         print(f"graphcheck: Python shim cannot reach the injection library ({exc})", file=sys.stderr)
         return

@@ -62,6 +62,8 @@ class GradWatchTest(unittest.TestCase):
 
         self.shim._emit = emit
         self.shim._matters = matters
+        self.epoch = 0  # What graph memory is changes only where a test moves it.
+        self.shim._epoch = lambda: self.epoch
         self.capturing = False
         self.watch = self.shim._GradWatch(weakref, lambda: self.capturing)
 
@@ -144,6 +146,7 @@ class GradWatchTest(unittest.TestCase):
         # The graph was destroyed and its memory reused: the same address is
         # ordinary memory now, and the parameter stands down in time.
         saved, GRAPH = GRAPH, 0x10000
+        self.epoch += 1
         try:
             for _ in range(self.shim._QUIET):
                 w.grad = Grad(0x7100)
@@ -153,6 +156,46 @@ class GradWatchTest(unittest.TestCase):
             GRAPH = saved
         self.assertEqual(self.kinds(), [])
         self.assertEqual(self.watch.suspects, {})
+
+    def test_the_buffer_handed_back_each_step_is_asked_about_once_per_epoch(self):
+        w = Param()
+        self.watch.watch("weight", w)
+        for _ in range(3):  # backward installs it, zero_grad releases it
+            w.grad = Grad(0x7100)
+            self.watch.check()
+            before = self.watch.in_graph_memory()
+            w.grad = None
+            self.watch.released(before)
+        self.assertEqual(self.asked, [0x7100])
+        self.assertEqual([e[0] for e in self.kinds()], ["grad_installed", "grad_released"] * 3)
+        self.epoch += 1  # A graph was instantiated or a watched block freed.
+        w.grad = Grad(0x7100)
+        self.watch.check()
+        self.assertEqual(self.asked, [0x7100, 0x7100])
+        w.grad = Grad(0x7200)  # Another address: asked whatever the epoch.
+        self.watch.check()
+        self.assertEqual(self.asked, [0x7100, 0x7100, 0x7200])
+
+    def test_without_an_epoch_every_install_is_asked_about(self):
+        self.shim._epoch = None
+        w = Param()
+        self.watch.watch("weight", w)
+        for _ in range(2):
+            w.grad = Grad(0x7100)
+            self.watch.check()
+            w.grad = None
+            self.watch.check()
+        self.assertEqual(self.asked, [0x7100, 0x7100])
+
+    def test_the_users_line_is_formatted_once_per_line(self):
+        def from_here():
+            return self.shim._caller_site()
+        first, again = from_here(), from_here()
+        self.assertIs(first, again)
+        self.assertTrue(first.text.startswith(f"{__file__}:"))
+        self.assertTrue(first.text.endswith(" from_here"))
+        self.assertEqual(json.loads(first.stack), [first.text])
+        self.assertIsNot(self.shim._caller_site(), first)  # another line
 
     def test_grad_replaced_by_own_memory_is_released(self):
         w = Param()
