@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <string>
 #include <iterator>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
