@@ -130,6 +130,23 @@ PY
     fi
   done
 fi
+# A program killed outright (SIGKILL: no exit handler runs, nothing is
+# flushed at the end): the report still holds every finding made before the
+# kill and says the run stopped there.
+if [ -z "${GPU_TESTS_ONLY:-}" ] || [[ " $GPU_TESTS_ONLY " == *" killed "* ]]; then
+  rm -f /tmp/killed.json
+  "$bin" run --format json -o /tmp/killed.json -- python3 -c "import os, runpy, signal
+runpy.run_path('testdata/runtime/scenarios/accumulation_bug.py', run_name='__main__')
+os.kill(os.getpid(), signal.SIGKILL)" >/dev/null 2>/tmp/killed.err
+  got=$(python3 -c "import json; r = json.load(open('/tmp/killed.json'))
+print(' '.join(sorted(f['rule'] for f in r['findings'])), 'complete' if r.get('complete') else 'incomplete')" 2>/dev/null)
+  want="grad-aliases-graph-buffer grad-aliases-graph-buffer incomplete"
+  if [ "$got" == "$want" ] && grep -q "killed by signal 9" /tmp/killed.err; then
+    pass=$((pass+1)); echo "PASS killed by SIGKILL: [$got], the kill named"
+  else
+    fail=$((fail+1)); echo "FAIL killed by SIGKILL: got [$got], want [$want] and the kill named"; tail -c 2000 /tmp/killed.err
+  fi
+fi
 # A peer's suite: PyTorch's own graph tests, plain and under both modes.
 if [ -z "${GPU_TESTS_ONLY:-}" ] || [[ " $GPU_TESTS_ONLY " == *" pytorch "* ]]; then
   scripts/pytorch-graph-tests.sh "$build"; rc=$?
