@@ -148,8 +148,9 @@ int runUnderChecker(const std::vector<std::string> &Command, const CheckOptions 
   }
   int Status = Signals.wait(Child);
   int ProgramCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
-  // A crash or a kill: the trace went to disk line by line, so what was
-  // recorded until then is still analysed, and the report says it stops there.
+  // A crash or a kill: every line written to the trace's mapping is in the
+  // file whatever became of the process, so what was recorded until then is
+  // still analysed, and the report says it stops there.
   std::string Fate;
   if (WIFSIGNALED(Status))
     Fate = "the program was killed by signal " + std::to_string(WTERMSIG(Status)) + " (" +
