@@ -460,6 +460,17 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       if (!is(N, "call"))
         return true;
       collectStores(T, N, Out.CallableStores);
+      // What a call on the capturing side of a capture-status test reaches
+      // keeps the capture's books.
+      struct MarkMechanism {
+        std::vector<CallEdge> &Calls;
+        size_t From;
+        bool On;
+        ~MarkMechanism() {
+          for (size_t I = From; On && I < Calls.size(); ++I)
+            Calls[I].Mechanism = true;
+        }
+      } Mark{FS.Calls, FS.Calls.size(), Ctx.captureOnly(beginOf(N))};
       SourceLoc RegionBegin;
       CaptureContext C = Ctx.contextAt(beginOf(N), &RegionBegin);
       std::string Q = T.resolve(field(N, "function"));

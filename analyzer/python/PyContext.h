@@ -80,6 +80,15 @@ public:
   const RuleSet &Rules;
   std::vector<PyRegion> Regions;
   std::vector<std::pair<unsigned, unsigned>> Guarded;
+  // The side of a capture-status test that runs only while capturing (`if
+  // torch.cuda.is_current_stream_capturing(): keep.append(buf)`): its author
+  // means it to happen once, at capture, so its host bookkeeping and logging
+  // are no finding, here or in what its calls reach (CallEdge::Mechanism).
+  std::vector<std::pair<unsigned, unsigned>> CaptureOnly;
+  bool captureOnly(unsigned Offset) const {
+    return std::any_of(CaptureOnly.begin(), CaptureOnly.end(),
+                       [&](const auto &R) { return R.first <= Offset && Offset < R.second; });
+  }
   // What the calls here do to capture state, in source order, as
   // findRegions found it (PyCaptureEffects.h).
   std::vector<std::pair<TSNode, CaptureEffect>> CallEffects;

@@ -564,7 +564,10 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
           Else = field(C, "body");
       if (Test < 0) {
         Ctx.Guarded.push_back({beginOf(Then), endOf(Then)});
+        if (!ts_node_is_null(Else))
+          Ctx.CaptureOnly.push_back({beginOf(Else), endOf(Else)});
       } else {
+        Ctx.CaptureOnly.push_back({beginOf(Then), endOf(Then)});
         if (!ts_node_is_null(Else))
           Ctx.Guarded.push_back({beginOf(Else), endOf(Else)});
         // `if capturing: return` keeps the rest of the block out of capture.
@@ -608,7 +611,8 @@ CaptureContext PyFunctionContext::contextAt(unsigned Offset, SourceLoc *RegionBe
 void PyFunctionContext::report(const Rule &R, TSNode N, const std::string &Callee) {
   Site Site;
   Site.Context = contextAt(beginOf(N), &Site.RegionBegin);
-  if (Site.Context == CaptureContext::Outside || Site.Context == CaptureContext::Guarded)
+  if (Site.Context == CaptureContext::Outside || Site.Context == CaptureContext::Guarded ||
+      (R.isHostSideEffect() && captureOnly(beginOf(N))))
     return;
   Site.RuleId = R.Id;
   if (R.Python.Message.empty()) {
@@ -646,7 +650,7 @@ void PyFunctionContext::reportCheckIn(const std::string &Check, TSNode N,
                                       CaptureContext Context, SourceLoc RegionBegin,
                                       std::vector<ParamTest> Also) {
   auto It = CheckRules.find(Check);
-  if (It == CheckRules.end())
+  if (It == CheckRules.end() || (It->second->isHostSideEffect() && captureOnly(beginOf(N))))
     return;
   Site Site;
   Site.Context = Context;

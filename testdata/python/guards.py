@@ -28,12 +28,33 @@ def validate(bounds):
 
 
 def validate_late(bounds):
-    # A check that only logs does not stop the copy after it.
+    # A check that only logs does not stop the copy after it. The log itself
+    # is meant for the capture alone: no finding.
     with torch.cuda.device(bounds.device):
         if torch.cuda.is_current_stream_capturing():
-            print("validating under capture")  # expected-warning {{host-io-in-capture}}
+            print("validating under capture")
     low, high = bounds.cpu().tolist()  # expected-error {{sync-device-to-host-copy}}
     return low < high
+
+
+class Plans:
+    def __init__(self):
+        self.kept = []
+        self.calls = 0
+
+    def _peek(self, x):
+        return x.max().item()  # expected-error {{sync-tensor-read}}
+
+    def plan(self, x):
+        # Only the host's bookkeeping is the capture's own on the capturing
+        # side: a sync there, directly or in a helper, still fails the capture.
+        capturing = torch.cuda.is_current_stream_capturing()
+        if capturing:
+            self.kept.append(x)
+            top = self._peek(x)
+            low = x.min().item()  # expected-error {{sync-tensor-read}}
+        self.calls += 1  # expected-warning {{host-state-mutation}}
+        return x
 
 
 static_x = torch.randn(4, device="cuda")
@@ -43,3 +64,4 @@ with torch.cuda.graph(g):
     z = maybe_log(static_x)
     ok = validate(static_x)
     late = validate_late(static_x)
+    planned = Plans().plan(static_x)
