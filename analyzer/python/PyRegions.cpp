@@ -5,6 +5,7 @@
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 #include <fmt/args.h>
 #include <fmt/format.h>
@@ -533,9 +534,12 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
         else if (E.K == CaptureEffect::Ends)
           close(E.Graph, N, E.Stream);
       }
-    } else if (K == "if_statement") {
+    } else if (K == "if_statement" || K == "elif_clause") {
       TSNode Cond = field(N, "condition");
       int Test = statusTest(Ctx, Spec, Cond);
+      // An elif counts only where its own test asks for the capture status.
+      if (Test == 0 && K == "elif_clause")
+        return true;
       if (Test == 0) {
         TSNode Plain = unparen(Cond);
         int Polarity = -1;
@@ -558,21 +562,27 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
         return true;
       }
       TSNode Then = field(N, "consequence");
-      TSNode Else{};
-      for (TSNode C : namedChildren(N))
-        if (is(C, "else_clause"))
-          Else = field(C, "body");
+      // What runs when the test fails: the elif and else clauses after it
+      // (`if ready: ... elif capturing: ... else: <sync>`).
+      TSNode If = K == "if_statement" ? N : ts_node_parent(N);
+      std::optional<std::pair<unsigned, unsigned>> Else;
+      for (TSNode C : namedChildren(If))
+        if ((is(C, "elif_clause") || is(C, "else_clause")) && beginOf(C) >= endOf(Then)) {
+          Else = {beginOf(C), endOf(If)};
+          break;
+        }
       if (Test < 0) {
         Ctx.Guarded.push_back({beginOf(Then), endOf(Then)});
-        if (!ts_node_is_null(Else))
-          Ctx.CaptureOnly.push_back({beginOf(Else), endOf(Else)});
+        if (Else)
+          Ctx.CaptureOnly.push_back(*Else);
       } else {
         Ctx.CaptureOnly.push_back({beginOf(Then), endOf(Then)});
-        if (!ts_node_is_null(Else))
-          Ctx.Guarded.push_back({beginOf(Else), endOf(Else)});
-        // `if capturing: return` keeps the rest of the block out of capture.
-        if (endsFlow(Then))
-          guardRest(N, leavesFunction(Then));
+        if (Else)
+          Ctx.Guarded.push_back(*Else);
+        // `if capturing: return` keeps the rest of the block out of capture
+        // (after an elif, an earlier branch may have run instead).
+        if (K == "if_statement" && endsFlow(Then))
+          guardRest(If, leavesFunction(Then));
       }
     }
     return true;

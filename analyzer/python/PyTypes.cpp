@@ -1302,6 +1302,8 @@ std::vector<std::string> PyTypes::elementClassObjects(TSNode E, int Depth) const
     else if ((Q == "iter" || Q == "list" || Q == "tuple" || Q == "sorted" || Q == "reversed") &&
              A.Positional.size() == 1)
       Out = elementClassObjects(A.Positional[0], Depth);
+    else if (Q == "globals" && A.Positional.empty() && A.Keywords.empty())
+      Out = namespaceClasses(P, Cache, M);
   } else if (is(E, "identifier")) {
     // A registry: the literal the name is bound to, and the classes the
     // scope binding it stores by item (`BACKBONES["torch"] = TorchBackbone`),

@@ -37,6 +37,27 @@ def validate_late(bounds):
     return low < high
 
 
+def max_len(lens, known):
+    # The status test in an elif: the else after it never runs in capture.
+    if known is not None:
+        n = int(known)
+    elif torch.cuda.is_current_stream_capturing():
+        n = lens.shape[0]
+    else:
+        n = lens.max().item()
+    return n
+
+
+def max_len_late(lens, known):
+    # An elif that returns under capture does not stop what follows the
+    # statement: the first branch may have run instead.
+    if known is not None:
+        n = int(known)
+    elif torch.cuda.is_current_stream_capturing():
+        return lens.shape[0]
+    return lens.max().item()  # expected-error {{sync-tensor-read}}
+
+
 class Plans:
     def __init__(self):
         self.kept = []
@@ -65,3 +86,5 @@ with torch.cuda.graph(g):
     ok = validate(static_x)
     late = validate_late(static_x)
     planned = Plans().plan(static_x)
+    n = max_len(static_x, None)
+    m = max_len_late(static_x, None)

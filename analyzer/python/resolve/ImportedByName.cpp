@@ -110,4 +110,37 @@ const std::vector<std::string> &importedClasses(const PyProgram &P, PyTypeCache 
   return Out;
 }
 
+const std::vector<std::string> &namespaceClasses(const PyProgram &P, PyTypeCache &Cache,
+                                                 const PyModuleInfo &M) {
+  auto [It, New] = Cache.ImportedClassObjects.try_emplace("globals()|" + M.Path);
+  std::vector<std::string> &Out = It->second;
+  if (!New)
+    return Out;
+  std::vector<std::pair<std::string, std::string>> Bound; // local name, class
+  auto bind = [&](const std::map<std::string, std::string> &Names) {
+    for (const auto &[Local, Q] : Names)
+      if (std::string C = P.canonical(Q); P.classNamed(C))
+        Bound.push_back({Local, std::move(C)});
+  };
+  bind(M.Defs);
+  bind(M.Imports);
+  std::set<std::string> Named;
+  auto literalsOf = [&](const PyModuleInfo &Mod) {
+    for (auto &Name : identifierStrings(*P.tree(Mod).Src))
+      Named.insert(std::move(Name));
+  };
+  literalsOf(M);
+  for (const auto &Imported : M.ImportedModules)
+    if (const PyModuleInfo *Mod = P.moduleNamed(Imported); Mod && Mod != &M)
+      literalsOf(*Mod);
+  bool Narrowed = std::any_of(Bound.begin(), Bound.end(),
+                              [&](const auto &B) { return Named.count(B.first) > 0; });
+  for (auto &[Local, C] : Bound)
+    if (!Narrowed || Named.count(Local))
+      Out.push_back(std::move(C));
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 } // namespace graphsafe::lint::py

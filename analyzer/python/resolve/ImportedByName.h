@@ -16,6 +16,7 @@ namespace graphsafe::lint::py {
 
 class PyProgram;
 struct PyTypeCache;
+struct PyModuleInfo;
 
 // `getattr(Module, Name)` where Module is `importlib.import_module(...)` of
 // a literal module name, or of an f-string or `+` whose literal part ends
@@ -33,5 +34,14 @@ std::optional<std::string> importedClassSpelling(const PySource &S, TSNode Modul
 const std::vector<std::string> &importedClasses(const PyProgram &P, PyTypeCache &Cache,
                                                 std::string_view Spec,
                                                 const std::string &RootPrefix);
+
+// `globals()[name]`, `globals().get(name)`: the module's own namespace looked
+// up by a name known at run time (a training script's
+// `globals()[args.model]`, a runner's `globals().get(spec.class_name)`):
+// the project classes M binds at top level, defined or imported. When string
+// literals of M or of project modules it imports (a registry's table,
+// argparse's choices) name some of them, those alone. Kept in Cache per module.
+const std::vector<std::string> &namespaceClasses(const PyProgram &P, PyTypeCache &Cache,
+                                                 const PyModuleInfo &M);
 
 } // namespace graphsafe::lint::py
