@@ -5,10 +5,10 @@
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
-#include <optional>
 #include <cctype>
 #include <fmt/args.h>
 #include <fmt/format.h>
+#include <optional>
 
 namespace graphsafe::lint::py {
 
