@@ -233,6 +233,16 @@ EffectList effectsOf(const PyTypes &Caller, const CaptureSpec &Spec, const std::
 
 } // namespace
 
+bool leavesCaptureOpen(const PyTypes &Caller, const CaptureSpec &Spec, const std::string &Q) {
+  // Only a body the index marks as speaking of capture is read.
+  const PyFunctionDef *Indexed = Caller.P.functionIndex(Q);
+  if (!Indexed || !Indexed->MentionsCapture)
+    return false;
+  EffectList Effects = effectsOf(Caller, Spec, Q, 0);
+  return std::any_of(Effects.begin(), Effects.end(),
+                     [](const CaptureEffect &E) { return E.K == CaptureEffect::Begins; });
+}
+
 std::vector<CaptureEffect> captureEffects(const PyTypes &Caller, const CaptureSpec &Spec,
                                           TSNode Call) {
   EffectList Out;

@@ -32,6 +32,11 @@ struct CaptureEffect {
 std::vector<CaptureEffect> captureEffects(const PyTypes &Caller, const CaptureSpec &Spec,
                                           TSNode Call);
 
+// Whether running the project function Q leaves a capture begun for its
+// caller to end: a context manager class's `__enter__` that calls
+// `capture_begin`, its `__exit__` the end.
+bool leavesCaptureOpen(const PyTypes &Caller, const CaptureSpec &Spec, const std::string &Q);
+
 // The stream `with torch.cuda.stream(s):` makes current at N, as spelled in
 // N's function; empty when no such block holds N.
 std::string streamAt(const PyTypes &T, TSNode N);

@@ -157,8 +157,15 @@ bool capturingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int D
   Call = unparen(Call);
   if (!is(Call, "call"))
     return false;
-  if (listed(Spec.PyContextManagers, T.resolve(field(Call, "function"))))
+  std::string Q = T.resolve(field(Call, "function"));
+  if (listed(Spec.PyContextManagers, Q))
     return true;
+  // An instance of a project class whose `__enter__` begins a capture (and
+  // whose `__exit__` ends it): `with DeviceGraphContext(graph):`.
+  if (T.P.classNamed(Q))
+    if (std::string Enter = T.P.methodOf(Q, "__enter__");
+        !Enter.empty() && leavesCaptureOpen(T, Spec, Enter))
+      return true;
   for (const auto &K : calleesOf(T, Call).Keys)
     if (K.rfind("py:", 0) == 0 && T.P.isFunction(K.substr(3)) &&
         opensCapture(T, K.substr(3), Spec, Depth + 1))
