@@ -535,7 +535,22 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         Passed.insert(Passed.end(), Closed.begin(), Closed.end());
         std::vector<ConstArg> Framed = Ctx.closureFrameFacts(C);
         Passed.insert(Passed.end(), Framed.begin(), Framed.end());
-        std::vector<ConstArg> Modes = modeFactsAt(T, N, C == CaptureContext::InRegion);
+        // Into a function that speaks of capture (one holding a region), the
+        // modes every path to the call set matter too: they hold where its
+        // capture begins (`set_context(False, ...)` in the caller, then
+        // `self._capture(...)`).
+        auto speaksOfCapture = [&](const std::string &Q) {
+          const PyFunctionDef *D = P.functionIndex(Q);
+          return D && D->MentionsCapture;
+        };
+        bool IntoCapture = std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {
+          return K.rfind("py:", 0) == 0 && speaksOfCapture(K.substr(3));
+        });
+        if (!Cs.SelfMethod.empty() && !F.ClassQName.empty())
+          for (const auto &M : P.dispatch(F.ClassQName, Cs.SelfMethod, false))
+            IntoCapture = IntoCapture || speaksOfCapture(M);
+        std::vector<ConstArg> Modes =
+            modeFactsAt(T, N, C == CaptureContext::InRegion || IntoCapture);
         // A call the modes set around it rule out is never made.
         if (!runsWith(When, Modes))
           return true;

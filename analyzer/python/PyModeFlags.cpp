@@ -50,9 +50,14 @@ bool isLocal(const PyTypes &T, std::string_view Name, unsigned Offset,
          !ts_node_is_null(T.enteredExpr(Name, Offset)) || T.closureScope(Name);
 }
 
-// The one project function a call runs, if the call names one directly.
+// The one project function a call runs, if the call names one directly, or
+// is `self.m()` that no subclass overrides (a runner's own helper).
 std::string calledFunction(const PyTypes &T, TSNode Call) {
   Callees Cs = calleesOf(T, Call);
+  if (!Cs.SelfMethod.empty() && !Cs.Dynamic && !T.F.ClassQName.empty()) {
+    std::vector<std::string> Runs = T.P.dispatch(T.F.ClassQName, Cs.SelfMethod, false);
+    return Runs.size() == 1 && T.P.isFunction(Runs.front()) ? Runs.front() : "";
+  }
   if (Cs.Dynamic || !Cs.SelfMethod.empty() || Cs.Keys.size() != 1)
     return "";
   const std::string &K = Cs.Keys.front();
