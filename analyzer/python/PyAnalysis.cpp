@@ -538,15 +538,20 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
         // Into a function that speaks of capture (one holding a region), the
         // modes every path to the call set matter too: they hold where its
         // capture begins (`set_context(False, ...)` in the caller, then
-        // `self._capture(...)`).
+        // `self._capture(...)`). Such a call is a statement or an assignment;
+        // a capture-status query tested in a condition is not one, and its
+        // caller does not read what runs before it.
         auto speaksOfCapture = [&](const std::string &Q) {
           const PyFunctionDef *D = P.functionIndex(Q);
           return D && D->MentionsCapture;
         };
-        bool IntoCapture = std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {
-          return K.rfind("py:", 0) == 0 && speaksOfCapture(K.substr(3));
-        });
-        if (!Cs.SelfMethod.empty() && !F.ClassQName.empty())
+        TSNode Up = ts_node_parent(N);
+        bool Statement = is(Up, "expression_statement") || is(Up, "assignment");
+        bool IntoCapture =
+            Statement && std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {
+              return K.rfind("py:", 0) == 0 && speaksOfCapture(K.substr(3));
+            });
+        if (Statement && !Cs.SelfMethod.empty() && !F.ClassQName.empty())
           for (const auto &M : P.dispatch(F.ClassQName, Cs.SelfMethod, false))
             IntoCapture = IntoCapture || speaksOfCapture(M);
         std::vector<ConstArg> Modes =
