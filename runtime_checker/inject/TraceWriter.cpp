@@ -71,7 +71,7 @@ bool TraceWriter::reserveLocked(size_t Bytes) {
 }
 
 void TraceWriter::unmapLocked() {
-  // What is written stays; from here on lines go through write(2) after it.
+  // What is written stays; any line after it goes through write(2).
   if (Map)
     ::munmap(Map, Mapped);
   Map = nullptr;
@@ -129,13 +129,9 @@ void TraceWriter::close() {
   if (Fd < 0)
     return;
   appendLocked("{\"ev\":\"end\"}");
-  if (Map)
-    ::munmap(Map, Mapped);
-  Map = nullptr;
-  Mapped = 0;
-  if (::ftruncate(Fd, static_cast<off_t>(Used)) != 0) {
-    // The end marker is written; readers drop the zero bytes after it.
-  }
+  // Cut to what was written; should that fail, readers drop the zero bytes
+  // after the end marker.
+  unmapLocked();
   ::close(Fd);
   Fd = -1;
 }

@@ -39,6 +39,7 @@ private:
   // Makes room for Bytes more; false when the file cannot grow, and then
   // writing goes on through write(2).
   bool reserveLocked(size_t Bytes);
+  // Lets go of the mapping and cuts the file to what was written.
   void unmapLocked();
   // A forked child (a DataLoader worker) shares the parent's file and
   // mapping: it writes nothing, as it runs no CUDA work of its own.
