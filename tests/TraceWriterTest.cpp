@@ -120,3 +120,17 @@ TEST(TraceWriter, AForkedChildLeavesTheParentsTraceAlone) {
   graphsafe::inject::trace().close();
   EXPECT_EQ(lines(T.bytes()), (std::vector<std::string>{"checker_start", "graph_launch", "end"}));
 }
+
+TEST(TraceWriter, AWriterOpenedAgainAfterCloseStartsAFreshFile) {
+  TraceDir T;
+  TraceWriter W;
+  ASSERT_TRUE(W.open(T.Dir.string()));
+  W.writeEvent({{"ev", "checker_start"}});
+  W.close();
+  ASSERT_TRUE(W.open(T.Dir.string()));
+  W.writeEvent({{"ev", "launch"}});
+  W.close();
+  std::string Bytes = T.bytes();
+  EXPECT_EQ(Bytes.find(TraceWriter::Unwritten), std::string::npos);
+  EXPECT_EQ(lines(Bytes), (std::vector<std::string>{"launch", "end"}));
+}

@@ -43,6 +43,7 @@ bool TraceWriter::open(const std::string &Dir) {
   Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (Fd < 0)
     return false;
+  Used = 0; // A writer opened again after close starts a new file.
   if (this == &trace()) {
     static std::once_flag AtFork;
     std::call_once(AtFork, [] { pthread_atfork(nullptr, nullptr, forgetInChild); });
