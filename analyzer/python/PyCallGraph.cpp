@@ -253,8 +253,13 @@ void boundTargets(const PyTypes &T, std::string_view Name, unsigned Offset, int 
   if (auto [Call, Element] = T.boundElement(Name, Offset); Element >= 0) {
     // `model, opt = prepare(args)`: element Element of what prepare returns.
     for (const auto &K : calleesOf(T, Call).Keys)
-      if (isProjectFunctionKey(T.P, K))
+      if (isProjectFunctionKey(T.P, K)) {
         Out.push_back(returnElementKey(K.substr(3), static_cast<unsigned>(Element)));
+        // A parameter handed back there is what this call passes.
+        if (Depth < 4)
+          for (TSNode Arg : returnedArguments(T, K.substr(3), Call, Element))
+            valueTargetsAt(T, Arg, Depth + 1, Out);
+      }
   } else if (int Index = T.parameterAt(Name, Offset); Index >= 0) {
     Out.push_back(paramKey(T.F.QualName, Index));
   } else if (TSNode Bound = T.boundExpr(Name, Offset); !ts_node_is_null(Bound)) {
@@ -333,10 +338,8 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
           } else {
             Out.push_back(returnKey(K.substr(3)));
           }
-          for (unsigned Index : returnedParameters(T, K.substr(3)))
-            for (const auto &[At, Arg] : boundArguments(T, K.substr(3), E))
-              if (At == Index)
-                valueTargetsAt(T, Arg, Depth + 1, Out);
+          for (TSNode Arg : returnedArguments(T, K.substr(3), E, -1))
+            valueTargetsAt(T, Arg, Depth + 1, Out);
         } else if (isStorageKey(K)) {
           Out.push_back(resultKey(K));
         }
@@ -624,11 +627,6 @@ bool fromParameter(const PyTypes &T, TSNode E) {
     E = unparen(Bound);
   }
   return false;
-}
-
-std::vector<unsigned> returnedParameters(const PyTypes &T, const std::string &Function) {
-  const PyFunctionDef *F = T.P.signature(Function).first;
-  return F ? F->ReturnsParams : std::vector<unsigned>{};
 }
 
 bool isSuperCall(const PyTypes &T, TSNode N) {
@@ -1227,7 +1225,7 @@ void collectStores(const PyTypes &T, TSNode N,
     // What hangs off a parameter (the parameter itself, `model.module`,
     // `getattr(model, name)`) is the caller's: joining it over every caller
     // would hand each one what all the others passed. A parameter handed
-    // back as it is is bound at each call instead (returnedParameters).
+    // back as it is is bound at each call instead (returnedArguments).
     if (TSNode V = ts_node_named_child(N, 0); !ts_node_is_null(V) && !fromParameter(T, V))
       store({returnKey(T.F.QualName)}, V);
     // `return model, optimizer`: each element for the caller that unpacks it.

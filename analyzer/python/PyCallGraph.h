@@ -67,9 +67,6 @@ std::vector<std::string> iterationCalls(const PyTypes &T, TSNode E,
 // `model`, `model.module`, `getattr(model, attr)`, through locals.
 bool fromParameter(const PyTypes &T, TSNode E);
 
-// The parameters (caller-side indices) Function hands back as they are
-// (`return f`, a lambda `lambda x: x`).
-std::vector<unsigned> returnedParameters(const PyTypes &T, const std::string &Function);
 
 // The functions stored so that a call through the storage passes its
 // arguments at other positions, or fewer: bound by a functools.partial, or

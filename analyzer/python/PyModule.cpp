@@ -200,6 +200,22 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     Params.emplace_back(ts_node_is_null(Name) ? std::string_view() : S.text(Name));
   }
   std::set<std::string, std::less<>> Rebound;
+  // Names rebound otherwise than keeping the object (ReturnsKeptParams).
+  std::set<std::string, std::less<>> RebindsOther;
+  auto keeps = [&](TSNode R, std::string_view Name) {
+    if (!is(R, "call"))
+      return false;
+    TSNode Fn = unparen(field(R, "function"));
+    if (is(Fn, "attribute") && is(unparen(field(Fn, "object")), "identifier") &&
+        S.text(unparen(field(Fn, "object"))) == Name)
+      return moduleReturnsItself(S.text(field(Fn, "attribute")));
+    CallArgs A = argsOf(S, R);
+    if ((!is(Fn, "identifier") && !is(Fn, "attribute")) || A.Positional.empty() ||
+        !is(unparen(A.Positional[0]), "identifier") || S.text(unparen(A.Positional[0])) != Name)
+      return false;
+    F.KeptBy.emplace_back(S.text(Fn));
+    return true;
+  };
   bool PlainReturns = false, OtherReturns = false;
   std::set<std::string, std::less<>> NestedDefs;
   for (TSNode Stmt : namedChildren(F.body())) {
@@ -215,15 +231,21 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   // Every value each local is bound to with `=`, and what is returned, for
   // the class objects the returns hold.
   std::map<std::string, std::vector<TSNode>, std::less<>> LocalValues;
-  std::vector<TSNode> Returned;
+  std::vector<TSNode> Returned, OwnReturned;
   // The elements of each tuple returned; a return of anything else (a bare
   // `return`, a call) leaves the positions unknown.
   std::vector<std::vector<TSNode>> TupleReturns;
   bool OtherThanTuples = false;
+  // Locals bound otherwise than by `=` (unpacked, looped over, updated).
+  std::set<std::string, std::less<>> BoundOtherwise;
+  bool Yields = false;
   auto otherBinding = [&](TSNode Target) {
     walk(Target, [&](TSNode I) {
-      if (is(I, "identifier"))
+      if (is(I, "identifier")) {
         LocalsOther.emplace(S.text(I));
+        RebindsOther.emplace(S.text(I));
+        BoundOtherwise.emplace(S.text(I));
+      }
       return !is(I, "attribute") && !is(I, "subscript");
     });
   };
@@ -232,7 +254,12 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       TSNode L = unparen(field(N, "left"));
       if (is(L, "identifier")) {
         Rebound.emplace(S.text(L));
+        if (!is(N, "assignment"))
+          BoundOtherwise.emplace(S.text(L));
         TSNode R = unparen(field(N, "right"));
+        if (std::find(Params.begin(), Params.end(), S.text(L)) == Params.end() ||
+            !is(N, "assignment") || !keeps(R, S.text(L)))
+          RebindsOther.emplace(S.text(L));
         if (is(N, "assignment"))
           LocalValues[std::string(S.text(L))].push_back(R);
         if (Globals.count(S.text(L)) && is(R, "call"))
@@ -249,6 +276,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       }
       return true;
     }
+    Yields |= is(N, "yield");
     if (is(N, "for_statement") || is(N, "for_in_clause"))
       otherBinding(field(N, "left"));
     else if (is(N, "as_pattern_target") || is(N, "named_expression"))
@@ -277,11 +305,10 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
         F.ReturnsBuilt.push_back(*Built);
     } else if (is(V, "identifier") && Globals.count(S.text(V)))
       F.ReturnsBuilt.push_back("global:" + std::string(S.text(V)));
-    else if (is(V, "identifier") && (LocalsReturned.emplace(S.text(V)), true))
-      for (unsigned I = 0; I < Params.size(); ++I)
-        if (!Params[I].empty() && Params[I] == S.text(V) && !Rebound.count(Params[I]) &&
-            std::find(F.ReturnsParams.begin(), F.ReturnsParams.end(), I) == F.ReturnsParams.end())
-          F.ReturnsParams.push_back(I);
+    else if (is(V, "identifier"))
+      LocalsReturned.emplace(S.text(V));
+    if (Own)
+      OwnReturned.push_back(V);
     return false;
   });
   auto builtLocal = [&](std::string_view Name) -> const std::vector<std::string> * {
@@ -321,6 +348,62 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     while (!F.ReturnsElementsBuilt.empty() && F.ReturnsElementsBuilt.back().empty())
       F.ReturnsElementsBuilt.pop_back();
   }
+  // Parameters handed back as the caller passed them, or kept by every
+  // rebinding: a call's argument is what such a return gives it back.
+  auto keptParameter = [&](TSNode E) {
+    E = unparen(E);
+    for (unsigned I = 0; is(E, "identifier") && I < Params.size(); ++I)
+      if (!Params[I].empty() && Params[I] == S.text(E) && !RebindsOther.count(Params[I]))
+        return static_cast<int>(I);
+    return -1;
+  };
+  for (TSNode V : OwnReturned)
+    if (int I = keptParameter(V); I >= 0) {
+      auto &Into = Rebound.count(Params[I]) ? F.ReturnsKeptParams : F.ReturnsParams;
+      if (std::find(Into.begin(), Into.end(), static_cast<unsigned>(I)) == Into.end())
+        Into.push_back(I);
+    }
+  if (!OtherThanTuples && !TupleReturns.empty()) {
+    F.ReturnsElementsParams.assign(Arity, -1);
+    for (size_t I = 0; I < Arity; ++I) {
+      int Kept = I < TupleReturns.front().size() ? keptParameter(TupleReturns.front()[I]) : -1;
+      for (const auto &T : TupleReturns)
+        if (I >= T.size() || keptParameter(T[I]) != Kept)
+          Kept = -1;
+      F.ReturnsElementsParams[I] = Kept;
+    }
+    while (!F.ReturnsElementsParams.empty() && F.ReturnsElementsParams.back() < 0)
+      F.ReturnsElementsParams.pop_back();
+  }
+  if (F.ReturnsKeptParams.empty() && F.ReturnsElementsParams.empty())
+    F.KeptBy.clear();
+  // Every return a call's result (ReturnsCalls): falling off the end gives
+  // None, a generator's returns are not its value.
+  std::vector<TSNode> Stmts = F.IsLambda ? std::vector<TSNode>{} : namedChildren(F.body());
+  while (!Stmts.empty() && is(Stmts.back(), "comment"))
+    Stmts.pop_back();
+  bool OnlyCalls = !Yields && !OwnReturned.empty() && !Stmts.empty() &&
+                   (is(Stmts.back(), "return_statement") || is(Stmts.back(), "raise_statement"));
+  for (size_t I = 0; OnlyCalls && I < OwnReturned.size(); ++I) {
+    TSNode V = unparen(OwnReturned[I]);
+    auto Values = is(V, "identifier") && !BoundOtherwise.count(S.text(V))
+                      ? LocalValues.find(S.text(V))
+                      : LocalValues.end();
+    std::vector<TSNode> Calls = {V};
+    if (Values != LocalValues.end())
+      Calls = Values->second;
+    for (TSNode C : Calls) {
+      C = unparen(C);
+      OnlyCalls &= is(C, "call");
+      if (OnlyCalls)
+        F.ReturnsCalls.push_back(dotted(S, field(C, "function")));
+    }
+  }
+  if (!OnlyCalls)
+    F.ReturnsCalls.clear();
+  std::sort(F.ReturnsCalls.begin(), F.ReturnsCalls.end());
+  F.ReturnsCalls.erase(std::unique(F.ReturnsCalls.begin(), F.ReturnsCalls.end()),
+                       F.ReturnsCalls.end());
   // The one value a local is bound to, for an argument read through it.
   auto onlyValue = [&](TSNode E) {
     E = unparen(E);
@@ -663,6 +746,23 @@ void indexModule(PyModuleInfo &M) {
           It->second.push_back(*Built);
     return true;
   });
+  // ReturnsCalls keeps only what may be a tensor: a torch function that
+  // gives none (`torch.cuda.is_current_stream_capturing()`) rules the
+  // function out here, so that an edit among such returns leaves the
+  // module's interface as it was.
+  for (auto &F : M.Functions)
+    for (const auto &Spelled : F.ReturnsCalls) {
+      auto Import = M.Imports.find(Spelled.substr(0, Spelled.find('.')));
+      if (Import == M.Imports.end())
+        continue;
+      std::string Q = Import->second + Spelled.substr(Import->first.size());
+      auto Declared = torchReturnKind(Q);
+      if (Q.rfind("torch.", 0) == 0 && !(Declared && *Declared == TorchKind::Tensor) &&
+          Q.rfind("torch.nn.functional.", 0) != 0) {
+        F.ReturnsCalls.clear();
+        break;
+      }
+    }
 }
 
 void PyLearned::merge(const PyLearned &Other) {
@@ -1093,6 +1193,19 @@ void PyProgram::bindSiblingImports() {
         NamesIn[P.parent_path().parent_path()][P.parent_path().filename().string()] = M->Module;
     } else if (!isPackage(P.parent_path())) {
       NamesIn[P.parent_path()][P.stem().string()] = M->Module;
+      // A folder without an __init__.py next to a script is a namespace
+      // package to it (`from utils.trainer import Trainer` with utils/
+      // holding trainer.py alone): named as the modules in it name it.
+      fs::path Folder = P.parent_path();
+      std::string Dotted = M->Module.substr(0, M->Module.rfind('.'));
+      for (int Up = 0; Up < 4 && Dotted.size() < M->Module.size() && !isPackage(Folder); ++Up) {
+        std::string Last = Dotted.substr(Dotted.rfind('.') + 1);
+        if (Last != Folder.filename().string() || Last == Dotted)
+          break;
+        NamesIn[Folder.parent_path()].emplace(Last, Dotted);
+        Folder = Folder.parent_path();
+        Dotted = Dotted.substr(0, Dotted.rfind('.'));
+      }
     }
   }
   for (auto &M : Modules) {

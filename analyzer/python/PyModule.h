@@ -51,6 +51,20 @@ struct PyFunctionDef {
   // for each position, the callees spelled as ReturnsBuilt has them, empty
   // where some return's element is anything else.
   std::vector<std::vector<std::string>> ReturnsElementsBuilt;
+  // Parameters handed back after rebinding that keeps what the caller
+  // passed, as far as its class and its forward go (`model =
+  // model.to(dev)`; `model = DDP(model)`, whose callee spellings KeptBy
+  // lists: a reader takes these only where each names a module wrapper):
+  // the plain returns' (besides ReturnsParams), and for each position of
+  // the tuple every return gives, the parameter there or -1.
+  std::vector<unsigned> ReturnsKeptParams;
+  std::vector<int> ReturnsElementsParams;
+  std::vector<std::string> KeptBy;
+  // Where every value it returns is a call's result (`return
+  // torch.mean(d)`, or a local bound to calls alone) and it cannot end
+  // without a return or yield anything: those callees as spelled, for
+  // PyTypes::returnedTensors; empty otherwise.
+  std::vector<std::string> ReturnsCalls;
   // The names its returns may hold as class objects, as spelled: a class
   // named, a `partial` of one, either side of `x if c else y`, through the
   // locals they are bound to (`mixer_cls = partial(mha_cls, ...); return

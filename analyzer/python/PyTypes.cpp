@@ -125,7 +125,8 @@ void PyTypes::bindDeferred(TSNode Target, TSNode Expr, unsigned Offset) {
 const Value &PyTypes::valueOf(const Binding &B) const {
   if (B.State == Binding::Eval::Deferred) {
     B.State = Binding::Eval::Busy;
-    Value V = valueOf(B.Expr);
+    Value V = B.Element >= 0 ? returnedElement(B.Expr, static_cast<size_t>(B.Element))
+                             : valueOf(B.Expr);
     B.V = std::move(V);
     B.State = Binding::Eval::Ready;
   }
@@ -163,7 +164,7 @@ void PyTypes::bindPattern(TSNode Target, TSNode Expr, unsigned Offset) {
           Binding &B = Bindings[std::string(M.Src->text(Name))].back();
           B.Expr = E;
           B.Element = static_cast<int>(I);
-          B.V = returnedElement(E, I);
+          B.State = Binding::Eval::Deferred;
         }
     return;
   }
@@ -1128,7 +1129,13 @@ Value PyTypes::returnedElement(TSNode Call, size_t I) const {
     if (Value Recv = valueOf(field(Fn, "object")); Recv.K == VK::Instance && !Recv.Many)
       Function = P.methodOf(Recv.Name, std::string(M.Src->text(field(Fn, "attribute"))));
   const auto [Def, Mod] = P.signature(Function);
-  if (!Def || !Mod || I >= Def->ReturnsElementsBuilt.size())
+  if (!Def || !Mod)
+    return {};
+  // `model, dist = distribute(model)`: the argument handed back there.
+  if (std::vector<TSNode> Args = returnedArguments(*this, Function, Call, static_cast<int>(I));
+      !Args.empty())
+    return valueOf(Args.front());
+  if (I >= Def->ReturnsElementsBuilt.size())
     return {};
   std::vector<std::string> Classes;
   for (const auto &Spelled : Def->ReturnsElementsBuilt[I])
@@ -1343,10 +1350,28 @@ std::vector<std::string> PyTypes::elementClassObjects(TSNode E, int Depth) const
   return Out;
 }
 
+namespace {
+// What a function gives back where its returns give A or B: as far as the
+// known one goes when the other is not known.
+Value joinReturned(const Value &A, const Value &B) {
+  if (A.K == VK::Unknown)
+    return B;
+  if (B.K == VK::Unknown || (A.K == B.K && A.K != VK::Instance))
+    return A;
+  return Value::either(A, B);
+}
+} // namespace
+
 Value PyTypes::returnValueAt(const std::string &Function, TSNode Call) const {
   auto Live = liveReturns(*this, Function, Call);
-  if (!Live)
-    return returnValue(Function);
+  if (!Live) {
+    // `model = prepare(model)` handing its argument back: what this call
+    // passes, not what every caller's would.
+    Value Out = returnValue(Function);
+    for (TSNode Arg : returnedArguments(*this, Function, Call, -1))
+      Out = joinReturned(Out, valueOf(Arg));
+    return Out;
+  }
   // What the returns this call can reach give back; `return None` on a path
   // says nothing of what the others hold.
   // Reading the returns may ask this again (a factory calling itself):
@@ -1370,13 +1395,45 @@ Value PyTypes::returnValueAt(const std::string &Function, TSNode Call) const {
   return Out;
 }
 
+// A tensor where every value the project function returns is a tensor
+// operation's (`return torch.mean(diff / norms)`, a loss helper) or another
+// such function's result: read from its index (PyFunctionDef::ReturnsCalls),
+// so callers depend on its interface, not its body.
+Value PyTypes::returnedTensors(const std::string &Function, int Depth) const {
+  if (auto It = Cache.ReturnedTensors.find(Function); It != Cache.ReturnedTensors.end())
+    return It->second;
+  const auto [Def, Home] = P.signature(Function);
+  if (!Def || !Home || Def->ReturnsCalls.empty() || Depth > 3)
+    return {};
+  Cache.ReturnedTensors[Function] = {}; // a function returning its own call
+  Value Out;
+  for (const auto &Spelled : Def->ReturnsCalls) {
+    std::string Q = P.qualify(*Home, Spelled);
+    Value X;
+    if (P.isFunction(Q))
+      X = returnedTensors(Q, Depth + 1);
+    else if (auto Declared = torchReturnKind(Q); Declared && *Declared == TorchKind::Tensor)
+      X = {TorchBool.count(Q) ? VK::BoolTensor : VK::Tensor, ""};
+    else if (startsWith(Q, "torch.nn.functional."))
+      X = {VK::Tensor, ""};
+    if (!X.tensor()) {
+      Out = {};
+      break;
+    }
+    Out = Out.K == VK::Unknown || Out.K == X.K ? X : Value{VK::Tensor, ""};
+  }
+  return Cache.ReturnedTensors[Function] = Out;
+}
+
 Value PyTypes::returnValue(const std::string &Function) const {
   const auto [Fn, Mod] = P.signature(Function);
   if (!Fn || !Mod || Fn->IsModuleBody || Fn->IsLambda)
     return {};
   TSNode Ret = field(Fn->Node, "return_type");
-  if (ts_node_is_null(Ret))
-    return returnedInstances(Function);
+  if (ts_node_is_null(Ret)) {
+    Value Built = returnedInstances(Function);
+    return Built.K != VK::Unknown ? Built : returnedTensors(Function);
+  }
   std::string_view T = Mod->Src->text(Ret);
   if (T.find("Tensor") != std::string_view::npos)
     return {VK::Tensor, ""};

@@ -128,8 +128,10 @@ struct PyTypeCache {
   // The classes each ImportedClasses spelling may give
   // (resolve/ImportedByName.cpp).
   std::map<std::string, std::vector<std::string>> ImportedClassObjects;
-  // The instances each unannotated project function returns (PyTypes.cpp).
+  // The instances each unannotated project function returns, and whether
+  // its returns are all tensors (PyTypes.cpp).
   std::map<std::string, Value> ReturnedInstances;
+  std::map<std::string, Value> ReturnedTensors;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
   // The calls each function hands its `*args` and `**kwargs` on to
@@ -295,6 +297,7 @@ private:
   // (resolve/ReturnsByCall.h).
   Value returnValueAt(const std::string &Function, TSNode Call) const;
   Value returnedInstances(const std::string &Function) const;
+  Value returnedTensors(const std::string &Function, int Depth = 0) const;
   Value returnedElement(TSNode Call, size_t I) const;
   std::vector<std::string> callerClasses(unsigned Index) const;
   // The class objects Function's returns hold (PyTypes.cpp).

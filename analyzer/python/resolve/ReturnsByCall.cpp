@@ -1,10 +1,35 @@
 #include "ReturnsByCall.h"
 
 #include "../PyCallGraph.h"
+#include "LibrarySemantics.h"
 
 #include <algorithm>
 
 namespace graphsafe::lint::py {
+
+const PyTypes *calleeTypes(const PyTypes &Caller, const std::string &Callee) {
+  // The function with its tree (read now if its index came from the cache).
+  const PyFunctionDef *F = Caller.P.function(Callee);
+  const PyModuleInfo *Home = Caller.P.moduleOfFunction(Callee);
+  if (!F || !Home || !Home->Src)
+    return nullptr;
+  // Reading the callee's types may ask this again (a factory calling
+  // itself): while the callee's analysis is being built, nothing.
+  PyTypeCache &Cache = Caller.cache();
+  auto [Slot, New] = Cache.Methods.try_emplace({F, ""});
+  if (!Slot->second && !New)
+    return nullptr;
+  if (!Slot->second) {
+    ++Cache.Depth;
+    auto Built = std::make_unique<PyTypes>(Caller.P, *Home, *F, Cache);
+    --Cache.Depth;
+    // An inner read may have built it meanwhile: keep the one others hold.
+    auto &Held = Cache.Methods[{F, ""}];
+    if (!Held)
+      Held = std::move(Built);
+  }
+  return Cache.Methods[{F, ""}].get();
+}
 
 std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string &Callee,
                                        TSNode Call) {
@@ -20,29 +45,14 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
       Passed.end());
   if (Passed.empty())
     return std::nullopt;
-  // The function with its tree (read now if its index came from the cache).
-  const PyFunctionDef *F = Caller.P.function(Callee);
-  const PyModuleInfo *Home = Caller.P.moduleOfFunction(Callee);
-  if (!F || !Home || !Home->Src)
+  const PyTypes *Types = calleeTypes(Caller, Callee);
+  if (!Types)
     return std::nullopt;
-  // Reading the callee's types may ask this again (a factory calling
-  // itself): past the depth allowed, or while the callee's analysis is
-  // being built, the joined returns answer instead.
   PyTypeCache &Cache = Caller.cache();
-  auto [Slot, New] = Cache.Methods.try_emplace({F, ""});
-  if (!Slot->second && !New)
-    return std::nullopt;
   ++Cache.Depth;
-  if (!Slot->second) {
-    auto Built = std::make_unique<PyTypes>(Caller.P, *Home, *F, Cache);
-    // An inner read may have built it meanwhile: keep the one others hold.
-    auto &Held = Cache.Methods[{F, ""}];
-    if (!Held)
-      Held = std::move(Built);
-  }
-  LiveReturns Out{Cache.Methods[{F, ""}].get(), {}};
+  LiveReturns Out{Types, {}};
   bool Dead = false;
-  walk(F->body(), [&](TSNode N) {
+  walk(Types->F.body(), [&](TSNode N) {
     if (!is(N, "return_statement"))
       return true;
     TSNode V = ts_node_named_child(N, 0);
@@ -57,6 +67,37 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
   // add, and nothing to rule out either way.
   if (!Dead)
     return std::nullopt;
+  return Out;
+}
+
+std::vector<TSNode> returnedArguments(const PyTypes &Caller, const std::string &Callee,
+                                      TSNode Call, int Element) {
+  std::vector<TSNode> Out;
+  const auto [Def, Home] = Caller.P.signature(Callee);
+  if (!Def || !Home)
+    return Out;
+  // A rebinding through anything but a module wrapper may make another
+  // object: then only what is handed back untouched is the argument.
+  bool Kept = std::all_of(Def->KeptBy.begin(), Def->KeptBy.end(), [&](const std::string &Spelled) {
+    return wrapsModule(Caller.P.qualify(*Home, Spelled));
+  });
+  std::vector<unsigned> Params;
+  if (Element < 0) {
+    Params = Def->ReturnsParams;
+    if (Kept)
+      Params.insert(Params.end(), Def->ReturnsKeptParams.begin(), Def->ReturnsKeptParams.end());
+  } else if (static_cast<size_t>(Element) < Def->ReturnsElementsParams.size() &&
+             Def->ReturnsElementsParams[Element] >= 0) {
+    // Kept or untouched: an untouched one has no rebinding to check.
+    unsigned Index = static_cast<unsigned>(Def->ReturnsElementsParams[Element]);
+    if (Kept || Def->KeptBy.empty())
+      Params.push_back(Index);
+  }
+  if (Params.empty())
+    return Out;
+  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call))
+    if (std::find(Params.begin(), Params.end(), Index) != Params.end())
+      Out.push_back(Arg);
   return Out;
 }
 
