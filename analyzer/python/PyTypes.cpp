@@ -1211,9 +1211,17 @@ std::vector<std::string> PyTypes::classObjects(TSNode E, int Depth) const {
     for (auto &Q : classObjects(Part, Depth + 1))
       Out.push_back(std::move(Q));
   };
-  if (std::string Q = resolve(E); !Q.empty() && P.classNamed(Q))
-    Out.push_back(std::move(Q));
-  else if (auto Global = is(E, "identifier") ? importedGlobal(S.text(E)) : std::nullopt) {
+  std::string Named = resolve(E);
+  if (!Named.empty() && P.classNamed(Named)) {
+    Out.push_back(std::move(Named));
+  } else if (!Named.empty() && P.isFunction(Named)) {
+    // A factory handed around (`agent_wrapper=make_agent`, then `agent =
+    // agent_wrapper()`): calling it builds what its returns build.
+    if (Value Built = returnValue(Named); Built.K == VK::Instance && !Built.Many)
+      for (auto &C : Built.classes())
+        if (P.classNamed(C))
+          Out.push_back(std::move(C));
+  } else if (auto Global = is(E, "identifier") ? importedGlobal(S.text(E)) : std::nullopt) {
     // A global of another module (`from .model import DEFAULT_BACKBONE`).
     Out = Global->first->classObjects(Global->first->boundExpr(Global->second, ~0u), Depth + 1);
   } else if (is(E, "identifier") && !bindsHere(S.text(E))) {
