@@ -1417,6 +1417,10 @@ Value PyTypes::returnedTensors(const std::string &Function, int Depth) const {
   Value Out;
   for (const auto &Spelled : Def->ReturnsCalls) {
     std::string Q = P.qualify(*Home, Spelled);
+    // `return self._loss(x)`: the class's own method (as its class has it).
+    if (std::string_view Rest(Spelled); startsWith(Rest, "self.") && !Def->ClassQName.empty() &&
+                                        Rest.find('.', 5) == std::string_view::npos)
+      Q = P.methodOf(Def->ClassQName, std::string(Rest.substr(5)));
     Value X;
     if (P.isFunction(Q))
       X = returnedTensors(Q, Depth + 1);
