@@ -1014,6 +1014,19 @@ private:
     };
     std::vector<ConstArg> Known;
     for (const ConstArg &C : Via.Constants) {
+      if (C.Global.rfind(GlobalObjectFact, 0) == 0) {
+        // The global's attributes as the caller's walk knew them.
+        const std::string Prefix = C.Global.substr(GlobalObjectFact.size()) + ":";
+        for (const ConstArg &K : CallerKnew)
+          if (K.Global.rfind(Prefix, 0) == 0 && !restated(C.Index, K.Global.substr(Prefix.size()))) {
+            ConstArg F = K;
+            F.Index = C.Index;
+            F.Attr = K.Global.substr(Prefix.size());
+            F.Global.clear();
+            Known.push_back(std::move(F));
+          }
+        continue;
+      }
       if (!C.Global.empty()) {
         Known.push_back(C);
         continue;

@@ -95,6 +95,11 @@ inline constexpr std::string_view ClosureFact = "&closure:";
 // calls that function makes, so a closure it defines and hands on sees it
 // only where the handing call itself was captured.
 inline constexpr std::string_view FrameFact = "&frame:";
+// An argument that is a module global's object (what a mode getter such as
+// `get_context()` returns): ConstArg{Index, Global = GlobalObjectFact + the
+// global's key}. The walk gives the callee's parameter Index the attributes
+// the mode facts it carries know of that global (`module._CTX:is_prefill`).
+inline constexpr std::string_view GlobalObjectFact = "&object-of:";
 
 // A test of the function's own parameter Index (or of its attribute Attr)
 // that must hold for a site or a call to run: under `if flag:` (Truthy),

@@ -66,6 +66,81 @@ std::string calledFunction(const PyTypes &T, TSNode Call) {
   return K.substr(3);
 }
 
+// Whether module M binds Name at its top level to a `contextvars.ContextVar`:
+// a global whose value `Name.set(v)` replaces and `Name.get()` reads.
+bool contextVarGlobal(const PyModuleInfo &M, std::string_view Name) {
+  const PySource &S = *M.Src;
+  for (TSNode Stmt : namedChildren(S.root())) {
+    TSNode A = is(Stmt, "expression_statement") ? ts_node_named_child(Stmt, 0) : TSNode{};
+    if (!is(A, "assignment") || S.text(unparen(field(A, "left"))) != Name)
+      continue;
+    TSNode R = unparen(field(A, "right"));
+    if (!is(R, "call"))
+      return false;
+    std::string Spelled(S.text(field(R, "function")));
+    std::string Head = Spelled.substr(0, Spelled.find('.'));
+    auto It = M.Imports.find(Head);
+    return It != M.Imports.end() &&
+           It->second + Spelled.substr(Head.size()) == "contextvars.ContextVar";
+  }
+  return false;
+}
+
+// `NAME.get(...)` of a ContextVar global of M: NAME, else "".
+std::string_view contextVarRead(const PyModuleInfo &M, TSNode E) {
+  E = unparen(E);
+  if (!is(E, "call"))
+    return {};
+  TSNode Fn = unparen(field(E, "function"));
+  if (!is(Fn, "attribute") || M.Src->text(field(Fn, "attribute")) != "get" ||
+      !is(unparen(field(Fn, "object")), "identifier"))
+    return {};
+  std::string_view Name = M.Src->text(unparen(field(Fn, "object")));
+  return contextVarGlobal(M, Name) ? Name : std::string_view{};
+}
+
+// For a getter of a ContextVar (`return _CTX.get()`, or `ctx = _CTX.get();
+// if ctx is None: ctx = Context(); return ctx`): the ContextVar's name.
+std::string_view contextVarGetter(const PyModuleInfo &M, const PyFunctionDef &F) {
+  const PySource &S = *M.Src;
+  std::string_view Var, Local;
+  bool Other = false;
+  walk(F.body(), [&](TSNode N) {
+    if (isScope(N) || Other)
+      return false;
+    if (is(N, "return_statement")) {
+      TSNode V = unparen(ts_node_named_child(N, 0));
+      if (std::string_view Read = contextVarRead(M, V); !Read.empty() && (Var.empty() || Var == Read))
+        Var = Read;
+      else if (is(V, "identifier") && (Local.empty() || Local == S.text(V)))
+        Local = S.text(V);
+      else
+        Other = true;
+      return false;
+    }
+    return true;
+  });
+  if (Other || (Var.empty() && Local.empty()))
+    return {};
+  if (Local.empty())
+    return Var;
+  // The local holds what the ContextVar gives, or a default object made
+  // when it gives None.
+  walk(F.body(), [&](TSNode N) {
+    if (isScope(N) || Other)
+      return false;
+    if (is(N, "assignment") && S.text(unparen(field(N, "left"))) == Local) {
+      TSNode R = unparen(field(N, "right"));
+      if (std::string_view Read = contextVarRead(M, R); !Read.empty() && (Var.empty() || Var == Read))
+        Var = Read;
+      else if (!is(R, "call"))
+        Other = true;
+    }
+    return true;
+  });
+  return Other ? std::string_view{} : Var;
+}
+
 // For a getter (no parameters, its body `return NAME` of a module global,
 // after any docstring): the global's key.
 std::string getterGlobal(const PyProgram &P, const std::string &Function) {
@@ -75,6 +150,8 @@ std::string getterGlobal(const PyProgram &P, const std::string &Function) {
       !F->ClassQName.empty())
     return "";
   const PySource &S = *M->Src;
+  if (std::string_view Var = contextVarGetter(*M, *F); !Var.empty())
+    return globalKey(*M, Var);
   TSNode Returned{};
   for (TSNode Stmt : namedChildren(F->body())) {
     if (is(Stmt, "comment"))
@@ -159,7 +236,8 @@ Sym valueOn(const Path &Pa, const std::string &Key) {
 bool builtGlobal(const PyProgram &P, const std::string &Key) {
   size_t Dot = Key.rfind('.');
   const PyModuleInfo *M = Dot == std::string::npos ? nullptr : P.moduleNamed(Key.substr(0, Dot));
-  return M && M->GlobalsBuilt.count(Key.substr(Dot + 1));
+  return M && (M->GlobalsBuilt.count(Key.substr(Dot + 1)) ||
+               (M->Src && contextVarGlobal(*M, std::string_view(Key).substr(Dot + 1))));
 }
 
 // Drops what a path knew of the attributes of the global object Key.
@@ -401,6 +479,19 @@ private:
   // Enter: the call is a `with` item, and a @contextmanager's code up to its
   // yield is what runs; otherwise a context manager's call runs nothing yet.
   void applyCall(Frame &Fr, Paths &Live, TSNode Call, bool Enter = false) {
+    // `_CONTEXT_VAR.set(Context(is_prefill=...))`: the ContextVar's value
+    // replaced, as `global _CONTEXT; _CONTEXT = Context(...)` would.
+    if (TSNode Fn = unparen(field(Call, "function"));
+        !Enter && is(Fn, "attribute") && Fr.T.M.Src->text(field(Fn, "attribute")) == "set" &&
+        is(unparen(field(Fn, "object")), "identifier")) {
+      std::string_view Name = Fr.T.M.Src->text(unparen(field(Fn, "object")));
+      CallArgs A = argsOf(*Fr.T.M.Src, Call);
+      if (A.Positional.size() == 1 &&
+          !isLocal(Fr.T, Name, beginOf(Call), Fr.Globals) && contextVarGlobal(Fr.T.M, Name)) {
+        assignGlobal(Fr, Live, globalKey(Fr.T.M, Name), A.Positional[0]);
+        return;
+      }
+    }
     std::string Fn = calledFunction(Fr.T, Call);
     if (Fn.empty() || isContextManager(P, Fn) != Enter)
       return;
@@ -464,30 +555,34 @@ private:
       applyCall(Fr, Live, *It);
   }
 
+  // The global Key given Value (null: something unknown).
+  void assignGlobal(Frame &Fr, Paths &Live, const std::string &Key, TSNode Value) {
+    // `_CONTEXT = Context(is_prefill, ...)`: the new object's attributes.
+    std::map<std::string, Tri> Attrs;
+    if (!ts_node_is_null(Value))
+      for (const auto &[Attr, Held] : builtAttributes(Fr.T, Value))
+        Attrs[Key + ":" + Attr] = triOf(Fr, Held);
+    for (Path &Pa : Live) {
+      if (Pa.Broken)
+        continue;
+      Pa.Assigned[Key] = triOf(ts_node_is_null(Value) ? Sym{} : eval(Fr, Pa, Value));
+      forgetAttributes(Pa, Key);
+      Pa.Assigned.insert(Attrs.begin(), Attrs.end());
+    }
+  }
+
   void assign(Frame &Fr, Paths &Live, TSNode Target, TSNode Value) {
     Target = unparen(Target);
     const PySource &S = *Fr.T.M.Src;
     if (is(Target, "identifier")) {
       std::string Name(S.text(Target));
-      bool Global = Fr.Globals.count(Name) > 0;
-      std::string Key = Global ? globalKey(Fr.T.M, Name) : "";
-      // `_CONTEXT = Context(is_prefill, ...)`: the new object's attributes.
-      std::map<std::string, Tri> Attrs;
-      if (Global && !ts_node_is_null(Value))
-        for (const auto &[Attr, Held] : builtAttributes(Fr.T, Value))
-          Attrs[Key + ":" + Attr] = triOf(Fr, Held);
-      for (Path &Pa : Live) {
-        if (Pa.Broken)
-          continue;
-        Sym V = ts_node_is_null(Value) ? Sym{} : eval(Fr, Pa, Value);
-        if (!Global) {
-          Pa.Locals[Name] = V;
-          continue;
-        }
-        Pa.Assigned[Key] = triOf(V);
-        forgetAttributes(Pa, Key);
-        Pa.Assigned.insert(Attrs.begin(), Attrs.end());
+      if (Fr.Globals.count(Name)) {
+        assignGlobal(Fr, Live, globalKey(Fr.T.M, Name), Value);
+        return;
       }
+      for (Path &Pa : Live)
+        if (!Pa.Broken)
+          Pa.Locals[Name] = ts_node_is_null(Value) ? Sym{} : eval(Fr, Pa, Value);
       return;
     }
     // `_CONTEXT.is_prefill = True`, `get_context().is_prefill = True`, on

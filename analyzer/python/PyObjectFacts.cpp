@@ -1,6 +1,7 @@
 #include "PyObjectFacts.h"
 
 #include "PyCallGraph.h"
+#include "PyModeFlags.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -773,6 +774,14 @@ std::optional<Obj> returnedBy(const PyTypes &T, const std::vector<std::string> &
 // The facts an argument passes for the callee's parameter Index.
 void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
                    std::vector<ConstArg> &Out) {
+  // `fallback(x, context)` with `context = get_context()`: the mode
+  // global's object, whose attributes the walk knows where a mode is set.
+  if (std::string Key = globalTested(T, Arg); !Key.empty() && Key.find(':') == std::string::npos) {
+    ConstArg G;
+    G.Index = Index;
+    G.Global = std::string(GlobalObjectFact) + Key;
+    Out.push_back(std::move(G));
+  }
   stateOf(T.cache()).Steps = 0;
   Obj O = factsOf(T, Arg, beginOf(Call), 0);
   auto add = [&](Source S, const std::string &Attr) {
