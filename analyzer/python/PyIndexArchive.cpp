@@ -16,7 +16,7 @@ namespace {
 template <typename Module, typename Functions, typename Fn>
 decltype(auto) indexFields(Module &M, Functions &Fs, Fn &&Use) {
   return Use(M.Imports, M.Defs, Fs, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt,
-             M.ImportedModules, M.ModuleAttrStores, M.SetsDefaultDevice);
+             M.ImportedModules, M.ModuleAttrStores, M.ContextVars, M.SetsDefaultDevice);
 }
 
 } // namespace

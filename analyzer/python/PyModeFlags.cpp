@@ -66,24 +66,8 @@ std::string calledFunction(const PyTypes &T, TSNode Call) {
   return K.substr(3);
 }
 
-// Whether module M binds Name at its top level to a `contextvars.ContextVar`:
-// a global whose value `Name.set(v)` replaces and `Name.get()` reads.
 bool contextVarGlobal(const PyModuleInfo &M, std::string_view Name) {
-  const PySource &S = *M.Src;
-  for (TSNode Stmt : namedChildren(S.root())) {
-    TSNode A = is(Stmt, "expression_statement") ? ts_node_named_child(Stmt, 0) : TSNode{};
-    if (!is(A, "assignment") || S.text(unparen(field(A, "left"))) != Name)
-      continue;
-    TSNode R = unparen(field(A, "right"));
-    if (!is(R, "call"))
-      return false;
-    std::string Spelled(S.text(field(R, "function")));
-    std::string Head = Spelled.substr(0, Spelled.find('.'));
-    auto It = M.Imports.find(Head);
-    return It != M.Imports.end() &&
-           It->second + Spelled.substr(Head.size()) == "contextvars.ContextVar";
-  }
-  return false;
+  return M.ContextVars.find(std::string(Name)) != M.ContextVars.end();
 }
 
 // `NAME.get(...)` of a ContextVar global of M: NAME, else "".
@@ -144,6 +128,11 @@ std::string_view contextVarGetter(const PyModuleInfo &M, const PyFunctionDef &F)
 // For a getter (no parameters, its body `return NAME` of a module global,
 // after any docstring): the global's key.
 std::string getterGlobal(const PyProgram &P, const std::string &Function) {
+  // The index says first whether the body can be one: most calls are not
+  // getters, and their callers need not depend on those bodies.
+  const PyFunctionDef *Idx = P.functionIndex(Function);
+  if (!Idx || !Idx->MayGetGlobal)
+    return "";
   const PyFunctionDef *F = P.function(Function);
   const PyModuleInfo *M = P.moduleOfFunction(Function);
   if (!F || !M || F->IsLambda || F->IsModuleBody || !callerParameters(*F).empty() ||
@@ -237,7 +226,7 @@ bool builtGlobal(const PyProgram &P, const std::string &Key) {
   size_t Dot = Key.rfind('.');
   const PyModuleInfo *M = Dot == std::string::npos ? nullptr : P.moduleNamed(Key.substr(0, Dot));
   return M && (M->GlobalsBuilt.count(Key.substr(Dot + 1)) ||
-               (M->Src && contextVarGlobal(*M, std::string_view(Key).substr(Dot + 1))));
+               contextVarGlobal(*M, std::string_view(Key).substr(Dot + 1)));
 }
 
 // Drops what a path knew of the attributes of the global object Key.

@@ -484,6 +484,26 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   });
 }
 
+void noteGetter(const PySource &S, PyFunctionDef &F) {
+  if (!F.ClassQName.empty() || F.IsLambda || !callerParameters(F).empty())
+    return;
+  bool Returns = false, Other = false;
+  walk(F.body(), [&](TSNode N) {
+    if (Other || isScope(N))
+      return false;
+    if (!is(N, "return_statement"))
+      return true;
+    TSNode V = unparen(ts_node_named_child(N, 0));
+    TSNode Fn = is(V, "call") ? unparen(field(V, "function")) : TSNode{};
+    Returns = true;
+    Other =
+        !is(V, "identifier") && !(is(Fn, "attribute") && S.text(field(Fn, "attribute")) == "get" &&
+                                  is(unparen(field(Fn, "object")), "identifier"));
+    return false;
+  });
+  F.MayGetGlobal = Returns && !Other;
+}
+
 void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
                 const std::string &ClassQName, bool TopLevel) {
   const PySource &S = *M.Src;
@@ -537,6 +557,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       F.ClassQName = ClassQName;
       F.Node = N;
       noteReturns(M, F);
+      noteGetter(S, F);
       M.Functions.push_back(F);
       if (TopLevel)
         M.Defs[Name] = F.QualName;
@@ -746,6 +767,20 @@ void indexModule(PyModuleInfo &M) {
           It->second.push_back(*Built);
     return true;
   });
+  // The first top-level binding of a name decides whether it is a ContextVar.
+  std::set<std::string, std::less<>> Bound;
+  for (TSNode Stmt : namedChildren(M.Src->root())) {
+    TSNode A = is(Stmt, "expression_statement") ? ts_node_named_child(Stmt, 0) : TSNode{};
+    TSNode L = is(A, "assignment") ? unparen(field(A, "left")) : TSNode{};
+    if (!is(L, "identifier") || !Bound.emplace(M.Src->text(L)).second)
+      continue;
+    TSNode R = unparen(field(A, "right"));
+    std::string Spelled = is(R, "call") ? dotted(*M.Src, field(R, "function")) : "";
+    auto Import = M.Imports.find(Spelled.substr(0, Spelled.find('.')));
+    if (Import != M.Imports.end() &&
+        Import->second + Spelled.substr(Import->first.size()) == "contextvars.ContextVar")
+      M.ContextVars.emplace(M.Src->text(L));
+  }
   // ReturnsCalls keeps only what may be a tensor: a torch function that
   // gives none (`torch.cuda.is_current_stream_capturing()`) rules the
   // function out here, so that an edit among such returns leaves the

@@ -91,6 +91,12 @@ struct PyFunctionDef {
   // `is_torch_npu_available`): only such a function's result is read for
   // which accelerator it holds on (PyPlatform.cpp).
   bool MentionsDevice = false;
+  // A plain function taking no arguments whose every return gives a bare
+  // name or `NAME.get()`: only such a function's body is read for the mode
+  // global it hands out (PyModeFlags.cpp getterGlobal), so that callers
+  // passing other calls' results keep their cached results when a body
+  // changes.
+  bool MayGetGlobal = false;
 
   // The statements this function runs: its block, or the whole module.
   TSNode body() const { return IsModuleBody ? Node : field(Node, "body"); }
@@ -145,6 +151,9 @@ struct PyModuleInfo {
   // (`runtime.debug_nan = True` after `import pkg.runtime as runtime`), as
   // spelled here (`runtime.debug_nan`).
   std::set<std::string> ModuleAttrStores;
+  // Top-level names bound to a `contextvars.ContextVar(...)`: globals whose
+  // value `NAME.set(v)` replaces and `NAME.get()` reads.
+  std::set<std::string> ContextVars;
   // The module changes where torch makes tensors by default
   // (`torch.set_default_device("cuda")`, `with torch.device("cuda"):`):
   // then a tensor made without a device may be on the GPU.
