@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -343,6 +344,31 @@ TEST_F(GraphlintCli, PythonSyntaxErrorIsNamedAndAnalysisGoesOn) {
     ++PerFile[fs::path(F["location"]["file"].get<std::string>()).filename().string()];
   EXPECT_EQ(PerFile["broken.py"], 1);
   EXPECT_EQ(PerFile["good.py"], 1);
+}
+
+// A parenthesis left open: tree-sitter's recovery starts its error node at
+// the top of the file; the error names where python3 stops instead (the
+// open parenthesis, or the statement after it, as python3's version has it).
+TEST_F(GraphlintCli, PythonSyntaxErrorNamesTheLinePython3StopsAt) {
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no python3 on this machine";
+  std::string F = write("open_paren.py", "\"\"\"Ops.\"\"\"\n\nimport torch\n\n\n"
+                                         "class Params:\n    def __init__(self) -> None: ...\n\n\n"
+                                         "def rmsnorm(\n    x: torch.Tensor,\n    eps: float,\n"
+                                         "def update(\n    self, p: int\n) -> None: ...\n\n"
+                                         "def silu(\n    output: torch.Tensor\n) -> None:\n"
+                                         "    \"\"\"\n    Doc\n    \"\"\"\n");
+  RunResult R = runGraphlint({"--format", "json", F});
+  EXPECT_EQ(R.ExitCode, 2) << R.Stderr;
+  auto J = nlohmann::json::parse(R.Stdout);
+  ASSERT_EQ(J["errors"].size(), 1u) << J["errors"].dump();
+  std::smatch M;
+  std::string Where = J["errors"][0]["where"].get<std::string>();
+  ASSERT_TRUE(std::regex_search(Where, M, std::regex("open_paren\\.py:(\\d+):"))) << Where;
+  EXPECT_GE(std::stoi(M[1]), 10) << Where;
+  EXPECT_LE(std::stoi(M[1]), 13) << Where;
+  EXPECT_NE(J["errors"][0]["message"].get<std::string>().find("python3"), std::string::npos)
+      << J["errors"].dump();
 }
 
 // Where tree-sitter's grammar lags CPython's (a format spec with a nested

@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -649,13 +651,39 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
 
 namespace {
 
-bool compilesWithPython(const std::string &File) {
+// What the local python3 makes of a file tree-sitter could not read whole:
+// nothing where there is no python3; Compiles, or where and why it stops.
+struct PythonVerdict {
+  bool Compiles = false;
+  unsigned Line = 0, Column = 0;
+  std::string Message;
+};
+
+std::optional<PythonVerdict> compileWithPython(const std::string &File) {
   if (!onPath("python3"))
-    return false;
-  return runProgram({"python3", "-c",
-                     "import sys\n"
-                     "compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')",
-                     File}) == 0;
+    return std::nullopt;
+  std::string Out;
+  int Rc = runProgram({"python3", "-c",
+                       "import sys\n"
+                       "try:\n"
+                       "    compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')\n"
+                       "except SyntaxError as e:\n"
+                       "    print(f'{e.lineno or 0}:{e.offset or 0}:{e.msg}')\n"
+                       "    sys.exit(3)\n",
+                       File},
+                      &Out);
+  PythonVerdict V;
+  V.Compiles = Rc == 0;
+  unsigned Line = 0, Column = 0;
+  int Used = 0;
+  if (Rc == 3 && std::sscanf(Out.c_str(), "%u:%u:%n", &Line, &Column, &Used) == 2 && Line > 0) {
+    V.Line = Line;
+    V.Column = std::max(Column, 1u);
+    V.Message = Out.substr(Used);
+    while (!V.Message.empty() && std::isspace(static_cast<unsigned char>(V.Message.back())))
+      V.Message.pop_back();
+  }
+  return V;
 }
 
 struct ModuleName {
@@ -736,10 +764,21 @@ std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::st
   for (const auto &[Loc, What] : M->Src->skipped())
     E.Errors.push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column), What});
   auto Syntax = M->Src->syntaxErrors();
+  std::optional<PythonVerdict> Python = Syntax.empty() ? std::nullopt : compileWithPython(File);
+  if (Python && !Python->Compiles && Python->Line > 0) {
+    // tree-sitter's recovery can start an error node lines before the
+    // mistake (at the top of the file for a parenthesis left open);
+    // python3 names where the statement it cannot read is.
+    E.Errors.push_back({fmt::format("{}:{}:{}", File, Python->Line, Python->Column),
+                        fmt::format("invalid syntax ({}, as python3 reads it); the rest of the "
+                                    "file is still analysed, findings near here may be missing",
+                                    Python->Message)});
+    Syntax.clear();
+  }
   // tree-sitter's grammar lags CPython's in places (`x = *a, *b`): when the
   // local python3 compiles the file, those are gaps of graphlint's parser,
   // said as warnings, not the user's syntax errors.
-  bool Gap = !Syntax.empty() && compilesWithPython(File);
+  bool Gap = Python && Python->Compiles;
   for (const auto &[Loc, What] : Syntax)
     (Gap ? E.Warnings : E.Errors)
         .push_back({fmt::format("{}:{}:{}", Loc.File, Loc.Line, Loc.Column),
