@@ -105,7 +105,7 @@ public:
             return;
           Tested[F.Usr].insert(T.Index);
           if (!T.Attr.empty())
-            TestedAttrs.insert(T.Attr);
+            TestedAttrs.insert(T.Attr.rfind(KwargsHas, 0) == 0 ? KwargsKeys : T.Attr);
         };
         for (const auto &S : F.Sites)
           for (const auto &T : S.When)
@@ -185,8 +185,10 @@ public:
                                    std::vector<std::string> *External = nullptr,
                                    const std::vector<ConstArg> *CallerKnew = nullptr,
                                    std::set<std::string> *BlockedIO = nullptr,
-                                   const std::string &Caller = "") const {
+                                   const std::string &Caller = "",
+                                   std::set<std::string> *Computed = nullptr) const {
     std::vector<std::string> Out;
+    std::map<std::string, std::vector<std::string>> Lookups;
     if (CallerKnew && !receiverMayRun(Via, *CallerKnew))
       return Out;
     std::set<std::string> Seen = {Via.CalleeUsr}, Unblocked;
@@ -211,6 +213,13 @@ public:
     while (!Todo.empty()) {
       std::string Key = std::move(Todo.back());
       Todo.pop_back();
+      // A lookup by a computed name stored there: weighed below, once the
+      // arguments have ruled out what cannot take them.
+      if (Key.rfind(ComputedLookup, 0) == 0) {
+        auto It = Stores.find(Key);
+        Lookups[Key] = It == Stores.end() ? std::vector<std::string>() : It->second;
+        continue;
+      }
       if (ByUsr.count(Key))
         Out.push_back(Key);
       // What the functions held in some storage return, called.
@@ -240,17 +249,33 @@ public:
     }
     // A call through a value passing N positional arguments does not run a
     // stored function that cannot take N (it would raise TypeError).
-    if (Via.Dynamic && Via.Positional >= 0)
-      Out.erase(std::remove_if(Out.begin(), Out.end(),
-                               [&](const std::string &T) {
-                                 const FunctionSummary *F = ByUsr.at(T);
-                                 return !Shifted.count(T) &&
-                                        (F->MinArgs > Via.Positional ||
-                                         (F->MaxArgs >= 0 && F->MaxArgs < Via.Positional));
-                               }),
-                Out.end());
+    auto cannotTake = [&](const std::string &T) {
+      const FunctionSummary *F = ByUsr.at(T);
+      return Via.Dynamic && Via.Positional >= 0 && !Shifted.count(T) &&
+             (F->MinArgs > Via.Positional || (F->MaxArgs >= 0 && F->MaxArgs < Via.Positional));
+    };
+    Out.erase(std::remove_if(Out.begin(), Out.end(), cannotTake), Out.end());
+    // What a lookup may give and can take these arguments is run where it
+    // is a few functions (`forward_{mode}` of a handful of modes); past
+    // that, or where nothing narrows the name, the call is said not to be
+    // followed there.
+    for (const auto &[Lookup, Candidates] : Lookups) {
+      std::vector<std::string> Fit;
+      for (const auto &C : Candidates)
+        if (ByUsr.count(C) && !cannotTake(C))
+          Fit.push_back(C);
+      if (Fit.empty() || Fit.size() > MaxLookedUp) {
+        if (Computed)
+          Computed->insert(Lookup.substr(ComputedLookup.size()));
+        continue;
+      }
+      for (auto &F : Fit)
+        if (std::find(Out.begin(), Out.end(), F) == Out.end())
+          Out.push_back(std::move(F));
+    }
     return Out;
   }
+  static constexpr size_t MaxLookedUp = 8;
 
   // The overrides a virtual call leaves out, at any depth below its callee,
   // because no analysed file constructs a class that runs them (rapid type
@@ -1270,11 +1295,14 @@ private:
         if (D.Index >= static_cast<unsigned>(Via.LeadingArgs) && !named(D.Index))
           Facts.push_back(D);
       if (F->second->TakesKwargs) {
+        std::vector<std::string> Keys;
+        for (const auto &K : Via.Keywords)
+          if (std::find(Names.begin(), Names.end(), K) == Names.end())
+            Keys.push_back(K);
         ConstArg Kwargs{KwargsParam};
-        Kwargs.Truthy = std::any_of(Via.Keywords.begin(), Via.Keywords.end(), [&](const auto &K) {
-          return std::find(Names.begin(), Names.end(), K) == Names.end();
-        });
+        Kwargs.Truthy = !Keys.empty();
         Facts.push_back(Kwargs);
+        Facts.push_back(kwargsKeysFact(std::move(Keys)));
       }
     }
     if (Via.Keywords.empty())
@@ -1415,20 +1443,41 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
   // in); it is unknown when none of them leads anywhere.
   auto report = [&](const std::vector<const CallEdge *> &Edges, const std::vector<Note> &Notes) {
     std::map<SourceLoc, std::pair<const CallEdge *, bool>> Calls;
+    std::map<SourceLoc, std::set<std::string>> Computed;
     for (const CallEdge *E : Edges) {
       if (!E->Dynamic && !E->Opaque)
         continue;
       bool External = false;
-      bool Resolved = !G.targets(*E, &External).empty() || External;
+      std::set<std::string> &Lookups = Computed[E->Loc];
+      bool Resolved =
+          !G.targets(*E, &External, "", nullptr, nullptr, nullptr, nullptr, "", &Lookups).empty() ||
+          External;
       auto [It, New] = Calls.emplace(E->Loc, std::make_pair(E, Resolved));
       if (!New)
         It->second.second |= Resolved;
     }
     for (const auto &[Loc, Call] : Calls) {
+      const std::set<std::string> &Lookups = Computed[Loc];
+      if (Call.second && !Lookups.empty()) {
+        // Followed where it goes to functions the program names; not where
+        // a computed lookup stored it.
+        emit(Loc,
+             fmt::format("'{}' may also call what '{}' gives, an attribute named at run time "
+                         "that graphlint cannot follow; the rest of what it calls here was "
+                         "checked",
+                         Call.first->CalleeName, *Lookups.begin()),
+             "", Notes, Call.first->RegionBegin);
+        continue;
+      }
       if (Call.second)
         continue;
       std::string Message =
-          Call.first->PureVirtual
+          !Lookups.empty()
+              ? fmt::format("what '{}' calls here is what '{}' gives, an attribute named at run "
+                            "time that graphlint cannot narrow to a few methods, so the code it "
+                            "runs under capture was not checked",
+                            Call.first->CalleeName, *Lookups.begin())
+          : Call.first->PureVirtual
               ? fmt::format("'{}' is pure virtual and none of the analysed files defines an "
                             "override of it that runs here, so the code it runs under capture "
                             "was not checked",

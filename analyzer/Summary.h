@@ -4,6 +4,7 @@
 
 #include "graphsafe/Finding.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -71,6 +72,13 @@ inline constexpr unsigned ObjectParam = 0xFFFF;
 // A Python function's `**kwargs` parameter: ConstArg{KwargsParam, Truthy =
 // false} says it holds no keyword (an empty dict is false).
 inline constexpr unsigned KwargsParam = 0xFFFE;
+// Which keys a call puts in the callee's `**kwargs`: ConstArg{KwargsParam,
+// Attr = KwargsKeys, Text = the keys, comma-separated, sorted}. A test that
+// needs key k there (`if kwargs.get("verbose", False):` holding) is
+// ParamTest{KwargsParam, Truthy, Attr = KwargsHas + k}; runsWith reads one
+// against the other.
+inline constexpr const char *KwargsKeys = "&keys";
+inline constexpr std::string_view KwargsHas = "&has:";
 inline constexpr const char *OutlivesCall = "&outlives";
 // A `with torch.cuda.stream(s):` on a stream parameter s runs a side stream
 // only where s is not the capturing stream: the site carries
@@ -195,11 +203,40 @@ struct ParamTest {
 // Whether every test in When may hold for what a call passed (a test of a
 // parameter nothing is known of may hold). A test of an attribute of a
 // parameter passed None never runs: reading the attribute raises.
+inline ConstArg kwargsKeysFact(std::vector<std::string> Keys) {
+  std::sort(Keys.begin(), Keys.end());
+  Keys.erase(std::unique(Keys.begin(), Keys.end()), Keys.end());
+  ConstArg C{KwargsParam};
+  C.Attr = KwargsKeys;
+  C.Truthy = !Keys.empty();
+  C.TextKnown = true;
+  for (const auto &K : Keys)
+    C.Text += (C.Text.empty() ? "" : ",") + K;
+  return C;
+}
+
+inline bool hasKwargsKey(const ParamTest &T, const ConstArg &Keys) {
+  std::string_view Key = std::string_view(T.Attr).substr(KwargsHas.size());
+  std::string_view Rest = Keys.Text;
+  while (!Rest.empty()) {
+    size_t Comma = Rest.find(',');
+    if (Rest.substr(0, Comma) == Key)
+      return true;
+    Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
+  }
+  return false;
+}
+
 inline bool runsWith(const std::vector<ParamTest> &When, const std::vector<ConstArg> &Passed) {
   for (const ParamTest &T : When)
     for (const ConstArg &C : Passed) {
       if (C.From >= 0 || C.Index != T.Index || C.Global != T.Global)
         continue;
+      if (C.Attr == KwargsKeys && C.TextKnown && T.Attr.rfind(KwargsHas, 0) == 0) {
+        if (hasKwargsKey(T, C) != (T.K == ParamTest::Kind::Truthy))
+          return false;
+        continue;
+      }
       if (C.Attr == T.Attr
               ? !T.holdsFor(C)
               : T.Global.empty() && !T.Attr.empty() && C.Attr.empty() && C.NoneKnown && C.IsNone)
@@ -306,6 +343,10 @@ inline constexpr unsigned KeywordParam = 0x8000;
 // The callee of a call through something that is no storage the program
 // writes (a call's result, a cast, a computed lookup): nothing is known of it.
 inline constexpr const char *UnknownCallee = "unknown:";
+// Storage holding what a lookup by a computed name may give (`getattr(self,
+// cfg.step_name)`): the functions it may be, as stores of this key plus the
+// lookup's text. A call through it runs them where few take its arguments.
+inline constexpr std::string_view ComputedLookup = "lookup:";
 
 // A site's or call's EnvGate is the name of the environment variable it
 // waits for, or, after GateClause, the whole condition other than the

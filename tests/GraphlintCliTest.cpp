@@ -485,6 +485,75 @@ TEST_F(GraphlintCli, ExplainReachNamesCallsWhoseCalleeIsUnknown) {
   EXPECT_NE(R.Stdout.find("0 error(s), 0 warning(s), 4 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// Methods stored by `getattr(self, <a name computed at run time>)`: a call
+// through the attribute runs those the object has that fit what the code
+// says of the name (`f"forward_{mode}"`) and take the call's arguments,
+// where they are few. Where nothing narrows the name (a config's string),
+// or a pattern leaves many methods, --explain-reach says the call was not
+// followed there; what else the attribute holds is still followed.
+TEST_F(GraphlintCli, MethodsAComputedGetattrStoresAreFollowedWhereFew) {
+  std::string Steps;
+  for (int I = 0; I < 9; ++I)
+    Steps += "    def hook_" + std::to_string(I) + "(self, x):\n        return x\n\n";
+  std::string P = write("trainer.py", R"(import torch
+
+
+class Mixin:
+    def adam_step(self, x, lr):
+        return x * x.sum().item()  # not followed: no code narrows step_name
+
+    def sgd_step(self, x, lr):
+        return x * lr
+
+
+class Trainer(Mixin):
+    def __init__(self, cfg):
+        self.step_fn = self._default_step
+        self.cfg = cfg
+        self.fwd = getattr(self, f"forward_{cfg.mode}")
+        self.hook = getattr(self, "hook_" + cfg.hook)
+
+    def _default_step(self, x, lr):
+        return x - x.sum().item()
+
+    def setup(self):
+        self.step_fn = getattr(self, self.cfg.step_name)
+
+    def forward_eager(self, x):
+        return x * 2
+
+    def forward_checked(self, x):
+        torch.cuda.synchronize()
+        return x
+
+    def run(self, x):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = self.step_fn(x, 0.1)
+            y = self.fwd(y)
+            y = self.hook(y)
+        return y
+
+)" + Steps);
+  RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout << R.Stderr;
+  EXPECT_NE(R.Stdout.find("trainer.py:20:20: error: 'x.sum().item' reads a tensor value"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("trainer.py:35:17: note: 'self.step_fn' may also call what "
+                          "'getattr(self, self.cfg.step_name)' gives"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("trainer.py:29:9: error: 'torch.cuda.synchronize'"), std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("trainer.py:37:17: note: what 'self.hook' calls here is what "
+                          "'getattr(self, \"hook_\" + cfg.hook)' gives, an attribute named at "
+                          "run time"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("2 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
+}
+
 // A wrapper class made by a factory whose base nobody in the analysis hands
 // it: the captured super().forward runs code graphlint never saw, and
 // --explain-reach says so instead of passing it over as a builtin call.

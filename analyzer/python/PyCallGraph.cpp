@@ -1190,6 +1190,92 @@ std::vector<std::pair<unsigned, TSNode>> boundArguments(const PyTypes &Caller,
   return Out;
 }
 
+namespace {
+
+// `getattr(obj, name)` with a name that is no string literal: obj and the
+// name's expression, else nulls.
+std::pair<TSNode, TSNode> computedLookup(const PySource &S, TSNode Value) {
+  Value = unparen(Value);
+  if (!is(Value, "call") || S.text(unparen(field(Value, "function"))) != "getattr")
+    return {};
+  CallArgs A = argsOf(S, Value);
+  if (A.Positional.size() < 2 || plainString(S, unparen(A.Positional[1])))
+    return {};
+  return {unparen(A.Positional[0]), unparen(A.Positional[1])};
+}
+
+// What a computed attribute name is known to start and end with:
+// `f"forward_{mode}"`, `"step_" + kind`; nothing for a name read elsewhere.
+std::pair<std::string, std::string> namePattern(const PySource &S, TSNode Name) {
+  if (is(Name, "binary_operator") && S.text(ts_node_child(Name, 1)) == "+")
+    if (auto Head = plainString(S, unparen(field(Name, "left"))))
+      return {*Head, ""};
+  if (!is(Name, "string"))
+    return {};
+  std::string Head, Tail;
+  bool Interpolated = false;
+  for (TSNode C : namedChildren(Name)) {
+    if (is(C, "interpolation")) {
+      Interpolated = true;
+      Tail.clear();
+    } else if (is(C, "string_content")) {
+      (Interpolated ? Tail : Head) += S.text(C);
+    }
+  }
+  return {Head, Tail};
+}
+
+// The methods an instance of Classes (or of a subclass) has whose names fit
+// Pattern: what `getattr(obj, f"forward_{mode}")` may give, dunders aside.
+// None where the code says nothing of the name (`getattr(self,
+// cfg.step_name)`): any method taking the call's arguments would fit, and
+// following them all reports what no configuration runs.
+std::vector<std::string> lookedUpMethods(const PyProgram &P,
+                                         const std::vector<std::string> &Classes,
+                                         const std::pair<std::string, std::string> &Pattern) {
+  std::set<std::string> Out;
+  if (Pattern.first.empty() && Pattern.second.empty())
+    return {};
+  auto fits = [&](const std::string &M) {
+    const auto &[Head, Tail] = Pattern;
+    return M.rfind("__", 0) != 0 && M.size() >= Head.size() + Tail.size() &&
+           M.compare(0, Head.size(), Head) == 0 &&
+           M.compare(M.size() - Tail.size(), Tail.size(), Tail) == 0;
+  };
+  for (const auto &Class : Classes) {
+    std::vector<std::string> Made = P.descendants(Class);
+    Made.push_back(Class);
+    for (const auto &C : Made) {
+      std::set<std::string> Names;
+      for (const auto &A : P.ancestors(C))
+        if (const PyClassDef *D = P.classNamed(A))
+          Names.insert(D->Methods.begin(), D->Methods.end());
+      for (const auto &M : Names)
+        if (fits(M))
+          if (std::string Q = P.methodOf(C, M); !Q.empty())
+            Out.insert(usr(Q));
+    }
+  }
+  return {Out.begin(), Out.end()};
+}
+
+// E's text on one line, cut short: what a note quotes.
+std::string collapsedText(const PySource &S, TSNode E) {
+  std::string Out;
+  for (char C : S.text(E)) {
+    if (C == '\n' || C == '\r' || C == '\t')
+      C = ' ';
+    if (C == ' ' && (Out.empty() || Out.back() == ' ' || Out.back() == '(' || Out.back() == '['))
+      continue;
+    if ((C == ')' || C == ']' || C == ',') && !Out.empty() && Out.back() == ' ')
+      Out.pop_back();
+    Out += C;
+  }
+  return Out.size() > 60 ? Out.substr(0, 57) + "..." : Out;
+}
+
+} // namespace
+
 void collectStores(const PyTypes &T, TSNode N,
                    std::vector<std::pair<std::string, std::string>> &Out) {
   const PySource &S = *T.M.Src;
@@ -1199,7 +1285,21 @@ void collectStores(const PyTypes &T, TSNode N,
   // written.
   auto store = [&](const std::vector<std::string> &Keys, TSNode Value) {
     bool Shifted = movesArguments(T, Value);
-    for (const auto &Target : valueTargets(T, Value)) {
+    std::vector<std::string> Targets;
+    // `getattr(self, cfg.step_name)`: an attribute named where the program
+    // runs, not a library's result. Kept as a lookup holding the methods
+    // the object has whose names fit what the name is known to look like; a
+    // call through the storage follows those that take its arguments where
+    // they are few, and says it did not follow the lookup otherwise.
+    if (auto [Obj, Name] = computedLookup(S, Value); !ts_node_is_null(Name)) {
+      std::string Lookup = std::string(ComputedLookup) + collapsedText(S, Value);
+      for (const auto &M : lookedUpMethods(T.P, receiverClasses(T, Obj), namePattern(S, Name)))
+        Out.push_back({Lookup, M});
+      Targets.push_back(std::move(Lookup));
+    } else {
+      Targets = valueTargets(T, Value);
+    }
+    for (const auto &Target : Targets) {
       if (Shifted)
         Out.push_back({shiftedKey(), Target});
       for (const auto &Key : Keys)

@@ -154,6 +154,16 @@ std::vector<ParamTest> parameterTestsAt(const PyTypes &T, TSNode N);
 // `.pop`, `in`, a truth test) or passes it on, never adds a key to it.
 bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat);
 
+// `kwargs.get("verbose", False)` (or `.pop`) on the function's own
+// `**kwargs`, only read: the key, and the literal it gives where the key is
+// missing (None without a default). Nothing for any other expression or a
+// default that is no literal.
+struct KwargsRead {
+  std::string Key;
+  ConstArg Default;
+};
+std::optional<KwargsRead> kwargsRead(const PyTypes &T, TSNode E);
+
 // The literal defaults of F's parameters, by index as callers count them,
 // and whether F takes `**kwargs` (FunctionSummary::ParamDefaults).
 std::vector<ConstArg> parameterDefaultFacts(const PyFunctionDef &F, const PySource &S);

@@ -299,6 +299,26 @@ std::optional<std::vector<ParamTest>> truthyBindingTests(const PyTypes &T, TSNod
   return Common;
 }
 
+// `kwargs.get("k", D)`, or a local bound to it alone, in a test.
+std::optional<KwargsRead> kwargsSubject(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  if (is(E, "identifier") && T.parameterAt(T.M.Src->text(E), beginOf(E)) < 0)
+    if (TSNode Bound = T.onlyBoundExpr(T.M.Src->text(E), beginOf(E)); !ts_node_is_null(Bound))
+      E = Bound;
+  return kwargsRead(T, E);
+}
+
+// Where `kwargs.get("k", D)` meets Holds, a test of its value: Holds of
+// the value passed for k; and where D cannot meet it, k was passed.
+void kwargsTests(const KwargsRead &R, ParamTest Holds, std::vector<ParamTest> &Out) {
+  Holds.Index = KwargsParam;
+  Holds.Attr = R.Key;
+  const bool DefaultHolds = Holds.holdsFor(R.Default);
+  Out.push_back(std::move(Holds));
+  if (!DefaultHolds)
+    Out.push_back({KwargsParam, ParamTest::Kind::Truthy, "", std::string(KwargsHas) + R.Key});
+}
+
 // `backend == "cudagraph"` (either side), `!=`, and `mode not in ("a",
 // "b")` on a parameter or its attribute: what the string must (not) be
 // where the test holds as Holds says. `x in (...)` holding is a choice of
@@ -312,6 +332,28 @@ void stringTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   const bool IsOne = C->OneOf == Holds;
   if (IsOne && C->Texts.size() != 1)
     return;
+  // `if saved_addr != "":` on a local every binding of which is a string:
+  // a truth test of it (`saved_addr = ""`, then `saved_addr = f"./{id}/"`
+  // under `if file_id != -1:`).
+  if (!IsOne && C->Texts == std::vector<std::string>{""} && is(C->Subject, "identifier") &&
+      T.parameterAt(S.text(C->Subject), beginOf(C->Subject)) < 0) {
+    std::vector<TSNode> Bound = T.everyBoundExpr(S.text(C->Subject));
+    if (!Bound.empty() && std::all_of(Bound.begin(), Bound.end(), [](TSNode B) {
+          return !ts_node_is_null(B) && is(unparen(B), "string");
+        })) {
+      if (auto Needed = truthyBindingTests(T, C->Subject, 1))
+        Out.insert(Out.end(), Needed->begin(), Needed->end());
+      return;
+    }
+  }
+  if (auto R = kwargsSubject(T, C->Subject)) {
+    for (const auto &Text : C->Texts) {
+      ParamTest PT{0, IsOne ? ParamTest::Kind::Equals : ParamTest::Kind::NotEquals};
+      PT.Text = Text;
+      kwargsTests(*R, PT, Out);
+    }
+    return;
+  }
   std::optional<std::pair<unsigned, std::string>> Subject;
   if (auto PA = parameterAttribute(T, C->Subject))
     Subject = PA;
@@ -356,11 +398,13 @@ bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   // (`if self.warmup_steps > 0: self.warmup_steps -= 1`), and what it was
   // built with says nothing of them later.
   int Index = is(Lhs, "identifier") ? T.parameterAt(S.text(Lhs), beginOf(Lhs)) : -1;
-  if (Index < 0)
-    return true;
-  ParamTest PT{static_cast<unsigned>(Index), Holds ? It->second.first : It->second.second};
+  ParamTest PT{Index < 0 ? 0 : static_cast<unsigned>(Index),
+               Holds ? It->second.first : It->second.second};
   PT.Text = numberText(*Number);
-  Out.push_back(std::move(PT));
+  if (Index >= 0)
+    Out.push_back(std::move(PT));
+  else if (auto R = kwargsSubject(T, Lhs))
+    kwargsTests(*R, std::move(PT), Out);
   return true;
 }
 
@@ -405,7 +449,9 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
     return;
   }
   if (is(Cond, "call")) {
-    if (std::string G = globalTested(T, Cond); !G.empty())
+    if (auto R = kwargsRead(T, Cond))
+      kwargsTests(*R, {0, Holds ? K::Truthy : K::Falsy}, Out);
+    else if (std::string G = globalTested(T, Cond); !G.empty())
       Out.push_back({0, Holds ? K::Truthy : K::Falsy, std::move(G)});
     return;
   }
@@ -419,6 +465,10 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
     if (!is(Rhs, "none") || (Spelled != "is" && Spelled != "is not"))
       return;
     bool None = (Spelled == "is") == Holds;
+    if (auto R = kwargsSubject(T, Name)) {
+      kwargsTests(*R, {0, None ? K::IsNone : K::NotNone}, Out);
+      return;
+    }
     if (auto PA = parameterAttribute(T, Name)) {
       Out.push_back({PA->first, None ? K::IsNone : K::NotNone, "", PA->second});
       return;
@@ -578,20 +628,21 @@ std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamT
   return Out;
 }
 
-bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
-  const PyFunctionDef &F = Caller.F;
-  const PySource &S = *Caller.M.Src;
-  if (!is(Splat, "dictionary_splat") || F.IsModuleBody || F.IsLambda)
-    return false;
-  TSNode Passed = unparen(ts_node_named_child(Splat, 0));
-  if (!is(Passed, "identifier"))
-    return false;
-  std::string_view Name = S.text(Passed);
-  bool Own = false;
+namespace {
+
+// The name of T's function's own `**kwargs` where the body only reads it or
+// passes it on (Pops: and takes keys out with `.pop`), else "".
+std::string_view ownKwargs(const PyTypes &T, bool *Pops = nullptr) {
+  const PyFunctionDef &F = T.F;
+  const PySource &S = *T.M.Src;
+  if (F.IsModuleBody || F.IsLambda)
+    return {};
+  std::string_view Name;
   for (TSNode Param : namedChildren(field(F.Node, "parameters")))
-    Own |= is(Param, "dictionary_splat_pattern") && S.text(ts_node_named_child(Param, 0)) == Name;
-  if (!Own)
-    return false;
+    if (is(Param, "dictionary_splat_pattern"))
+      Name = S.text(ts_node_named_child(Param, 0));
+  if (Name.empty())
+    return {};
   // Every use of the name in the body, nested functions included, only
   // reads the mapping or passes it on by `**`.
   bool OnlyRead = true;
@@ -610,6 +661,8 @@ bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
     if (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N) && Depth >= 2 &&
         is(Path[Depth - 2], "call")) {
       std::string_view Method = S.text(field(Up, "attribute"));
+      if (Pops && Method == "pop")
+        *Pops = true;
       for (std::string_view Reads : {"get", "pop", "items", "keys", "values", "copy"})
         if (Method == Reads)
           return true;
@@ -617,7 +670,46 @@ bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
     OnlyRead = false;
     return false;
   });
-  return OnlyRead;
+  return OnlyRead ? Name : std::string_view();
+}
+
+} // namespace
+
+bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
+  if (!is(Splat, "dictionary_splat"))
+    return false;
+  TSNode Passed = unparen(ts_node_named_child(Splat, 0));
+  std::string_view Own = ownKwargs(Caller);
+  return is(Passed, "identifier") && !Own.empty() && Caller.M.Src->text(Passed) == Own;
+}
+
+std::optional<KwargsRead> kwargsRead(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  const PySource &S = *T.M.Src;
+  TSNode Fn = is(E, "call") ? unparen(field(E, "function")) : TSNode{};
+  if (!is(Fn, "attribute") || !is(unparen(field(Fn, "object")), "identifier"))
+    return std::nullopt;
+  std::string_view Method = S.text(field(Fn, "attribute"));
+  if (Method != "get" && Method != "pop")
+    return std::nullopt;
+  std::string_view Own = ownKwargs(T);
+  if (Own.empty() || S.text(unparen(field(Fn, "object"))) != Own)
+    return std::nullopt;
+  CallArgs A = argsOf(S, E);
+  if (A.Positional.empty() || A.Positional.size() > 2 || !A.Keywords.empty())
+    return std::nullopt;
+  auto Key = plainString(S, unparen(A.Positional[0]));
+  if (!Key)
+    return std::nullopt;
+  KwargsRead R{std::move(*Key), ConstArg{KwargsParam}};
+  R.Default.IsNone = true; // `.get(k)` gives None where k is missing
+  if (A.Positional.size() == 2) {
+    auto D = literalArgument(S, A.Positional[1], KwargsParam);
+    if (!D)
+      return std::nullopt;
+    R.Default = *D;
+  }
+  return R;
 }
 
 std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string &Callee,
@@ -681,6 +773,28 @@ std::vector<ConstArg> literalArguments(const PyTypes &Caller, const std::string 
     Kwargs.Truthy = Extra;
     Kwargs.IfKwargsEmpty = Conditional && !Extra;
     Out.push_back(Kwargs);
+    // Which keys it holds, and the literal values of those passed here.
+    std::vector<std::string> Keys;
+    for (const auto &[K, V] : A.Keywords)
+      if (unnamed(K)) {
+        Keys.emplace_back(K);
+        if (auto C = literalArgument(S, V, KwargsParam)) {
+          C->Attr = std::string(K);
+          Out.push_back(std::move(*C));
+        }
+      }
+    for (const auto &K : Returned)
+      if (unnamed(K))
+        Keys.push_back(K);
+    if (!Conditional) {
+      Out.push_back(kwargsKeysFact(std::move(Keys)));
+    } else if (bool Pops = false; !Extra && !ownKwargs(Caller, &Pops).empty() && !Pops) {
+      // The caller's `**kwargs` handed on whole: the keys its callers put in.
+      ConstArg Same{KwargsParam};
+      Same.Attr = Same.FromAttr = KwargsKeys;
+      Same.From = KwargsParam;
+      Out.push_back(std::move(Same));
+    }
   }
   return Out;
 }
