@@ -39,7 +39,11 @@ bool movesDevice(std::string_view Method) {
 
 class HostTensors {
 public:
-  explicit HostTensors(const PyTypes &T) : T(T), S(*T.M.Src) {}
+  // DefaultDevice: the module may run where torch makes tensors on the GPU
+  // by default; what factories make is then not known to be on the host,
+  // while `.cpu()` and `from_numpy` still are.
+  HostTensors(const PyTypes &T, bool DefaultDevice)
+      : T(T), S(*T.M.Src), DefaultDevice(DefaultDevice) {}
 
   bool host(TSNode E, int Depth) const {
     E = unparen(E);
@@ -49,6 +53,9 @@ public:
       if (T.parameterAt(S.text(E), beginOf(E)) >= 0)
         return false;
       TSNode Bound = T.onlyBoundExpr(S.text(E), beginOf(E));
+      // `a, b = host_tensor.view(...)`: the elements of what is on the host.
+      if (ts_node_is_null(Bound) && T.alsoReaching(S.text(E), beginOf(E)).empty())
+        Bound = T.boundElement(S.text(E), beginOf(E)).first;
       return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(E) && host(Bound, Depth + 1);
     }
     if (is(E, "subscript"))
@@ -76,10 +83,12 @@ public:
     }
     std::string Q = T.resolve(Fn);
     if (isHostType(Q))
-      return true;
+      return !DefaultDevice || Q == "torch.from_numpy";
     if (Q.rfind("torch.", 0) != 0 || Q.rfind("torch.cuda", 0) == 0)
       return false;
     if (isFactory(Q)) {
+      if (DefaultDevice)
+        return false;
       // `torch.tensor(t)` keeps t's device; `torch.zeros_like(t)` too.
       TSNode Data = A.Positional.empty() ? A.keyword("data") : A.Positional.front();
       return ts_node_is_null(Data) || plainData(Data, Depth) || host(Data, Depth + 1);
@@ -159,12 +168,13 @@ private:
 
   const PyTypes &T;
   const PySource &S;
+  const bool DefaultDevice;
 };
 
 } // namespace
 
 bool madeOnHost(const PyTypes &T, TSNode E) {
-  return !T.P.defaultDeviceSet(T.M) && HostTensors(T).host(E, 0);
+  return HostTensors(T, T.P.defaultDeviceSet(T.M)).host(E, 0);
 }
 
 } // namespace graphsafe::lint::py

@@ -379,11 +379,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     F.KeptBy.clear();
   // Every return a call's result (ReturnsCalls): falling off the end gives
   // None, a generator's returns are not its value.
-  std::vector<TSNode> Stmts = F.IsLambda ? std::vector<TSNode>{} : namedChildren(F.body());
-  while (!Stmts.empty() && is(Stmts.back(), "comment"))
-    Stmts.pop_back();
-  bool OnlyCalls = !Yields && !OwnReturned.empty() && !Stmts.empty() &&
-                   (is(Stmts.back(), "return_statement") || is(Stmts.back(), "raise_statement"));
+  bool OnlyCalls = !Yields && !OwnReturned.empty() && !F.IsLambda && leavesFunction(F.body());
   for (size_t I = 0; OnlyCalls && I < OwnReturned.size(); ++I) {
     TSNode V = unparen(OwnReturned[I]);
     auto Values = is(V, "identifier") && !BoundOtherwise.count(S.text(V))

@@ -565,12 +565,41 @@ std::optional<StringComparison> stringComparison(const PySource &S, TSNode Cmp) 
   return Out;
 }
 
+bool inFailureMessage(TSNode N) {
+  for (TSNode Q = N, P = ts_node_parent(N); !ts_node_is_null(P); Q = P, P = ts_node_parent(P)) {
+    if (is(P, "raise_statement"))
+      return true;
+    if (is(P, "assert_statement"))
+      return !ts_node_eq(ts_node_named_child(P, 0), Q);
+    if (is(P, "block") || is(P, "function_definition") || is(P, "lambda"))
+      return false;
+  }
+  return false;
+}
+
 bool leavesFunction(TSNode Block) {
   uint32_t N = ts_node_named_child_count(Block);
-  if (N == 0)
+  TSNode Last{};
+  while (N > 0 && (ts_node_is_null(Last) || is(Last, "comment")))
+    Last = ts_node_named_child(Block, --N);
+  if (ts_node_is_null(Last) || is(Last, "comment"))
     return false;
-  TSNode Last = ts_node_named_child(Block, N - 1);
-  return is(Last, "return_statement") || is(Last, "raise_statement");
+  if (is(Last, "return_statement") || is(Last, "raise_statement"))
+    return true;
+  // `if c: return a` / `elif d: return b` / `else: return e`: every branch.
+  if (!is(Last, "if_statement") || !leavesFunction(field(Last, "consequence")))
+    return false;
+  bool Else = false;
+  for (TSNode C : namedChildren(Last)) {
+    if (is(C, "elif_clause") && !leavesFunction(field(C, "consequence")))
+      return false;
+    if (is(C, "else_clause")) {
+      if (!leavesFunction(field(C, "body")))
+        return false;
+      Else = true;
+    }
+  }
+  return Else;
 }
 
 static bool hasElif(TSNode If) {

@@ -93,7 +93,12 @@ inline bool isLiteral(TSNode N) {
 std::optional<std::string> plainString(const PySource &S, TSNode E);
 // The same, "" for anything else.
 std::string stringLiteral(const PySource &S, TSNode E);
-// Whether a block always leaves the function: it ends in return or raise.
+// Whether N is (in) the message of an exception raised or of an assert:
+// evaluated only where the code fails anyway, at capture as in eager runs,
+// and never by a replay.
+bool inFailureMessage(TSNode N);
+// Whether a block always leaves the function: it ends in return or raise,
+// or in an if/elif/else chain every branch of which does.
 bool leavesFunction(TSNode Block);
 // The tests N runs under, from the innermost out to Body: each enclosing
 // if/elif condition with the way it went (Holds false in an else), the left

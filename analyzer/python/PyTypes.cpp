@@ -31,8 +31,10 @@ const std::set<std::string, std::less<>> BoolMethods = {
 const std::set<std::string, std::less<>> HostAttrs = {
     "shape", "dtype",   "device",    "ndim",         "is_cuda", "requires_grad", "layout",
     "names", "is_leaf", "is_sparse", "is_quantized", "is_meta", "itemsize",      "nbytes"};
-const std::set<std::string, std::less<>> TensorAttrs = {"grad", "data", "T",    "mT",
-                                                        "H",    "mH",   "real", "imag"};
+// Besides a tensor's own: the fields of the named tuples torch's reductions
+// give (`x.topk(k).values`, `torch.max(x, dim=1).indices`), typed as tensors.
+const std::set<std::string, std::less<>> TensorAttrs = {
+    "grad", "data", "T", "mT", "H", "mH", "real", "imag", "values", "indices"};
 const std::set<std::string, std::less<>> HostBuiltins = {
     "int",   "float", "str", "len",  "bool", "round",  "repr",     "isinstance", "hasattr",
     "range", "ord",   "chr", "hash", "id",   "format", "callable", "issubclass"};
@@ -1085,11 +1087,40 @@ std::string PyTypes::resolve(TSNode E) const {
   }
   if (is(E, "attribute")) {
     std::string Base = resolve(field(E, "object"));
+    std::string Attr(S.text(field(E, "attribute")));
+    // `self.device_module.graph(g)`: a module held in a variable. Asked
+    // only for what torch.cuda has, so that resolving `x.sum` does not work
+    // out what every receiver holds.
+    if (Base.empty() && Complete &&
+        (torchReturnKind("torch.cuda." + Attr) || Attr == "graph" || Attr == "CUDAGraph"))
+      if (Value V = valueOf(field(E, "object")); V.K == VK::Module)
+        Base = V.Name;
     if (Base.empty())
       return "";
-    return P.canonical(Base + "." + std::string(S.text(field(E, "attribute"))));
+    return P.canonical(Base + "." + Attr);
   }
   return "";
+}
+
+std::optional<std::string> PyTypes::moduleValue(TSNode E) const {
+  E = unparen(E);
+  // The device module a program picks by device type is torch.cuda where
+  // CUDA graphs are captured at all.
+  if (is(E, "call")) {
+    std::string Fn = resolve(field(E, "function"));
+    if (Fn == "torch.get_device_module")
+      return "torch.cuda";
+    CallArgs A = argsOf(*M.Src, E);
+    if (Fn == "getattr" && A.Positional.size() == 2 && resolve(A.Positional[0]) == "torch") {
+      auto Name = plainString(*M.Src, unparen(A.Positional[1]));
+      if (!Name || *Name == "cuda")
+        return "torch.cuda";
+    }
+    return std::nullopt;
+  }
+  if ((is(E, "attribute") || is(E, "identifier")) && resolve(E) == "torch.cuda")
+    return "torch.cuda";
+  return std::nullopt;
 }
 
 Value PyTypes::returnedInstances(const std::string &Function) const {
@@ -1128,6 +1159,11 @@ Value PyTypes::returnedElement(TSNode Call, size_t I) const {
   if (!P.isFunction(Function) && is(Fn, "attribute"))
     if (Value Recv = valueOf(field(Fn, "object")); Recv.K == VK::Instance && !Recv.Many)
       Function = P.methodOf(Recv.Name, std::string(M.Src->text(field(Fn, "attribute"))));
+  // `values, indices = x.topk(k)`, `q, k = qkv.chunk(2)`: a tensor, or a
+  // torch call's tuple of them (its declared kind is tensor), unpacks into
+  // tensors; so does a helper whose every return is such a call.
+  if (!P.isFunction(Function) ? valueOf(Call).tensor() : returnedTensors(Function).tensor())
+    return {VK::Tensor, ""};
   const auto [Def, Mod] = P.signature(Function);
   if (!Def || !Mod)
     return {};
@@ -1685,6 +1721,9 @@ Value PyTypes::computeValue(TSNode E) const {
     return {VK::Host, ""};
   if (K == "identifier")
     return nameAt(S.text(E), beginOf(E));
+  if (K == "call" || K == "attribute")
+    if (auto Module = moduleValue(E))
+      return {VK::Module, *Module};
   if (K == "attribute") {
     TSNode Obj = field(E, "object");
     std::string Attr(S.text(field(E, "attribute")));
@@ -1767,6 +1806,11 @@ Value PyTypes::computeValue(TSNode E) const {
       if (Op == "is" || Op == "in" || Op == "not" || Op == "is not" || Op == "not in")
         return {VK::Host, ""};
     }
+    // `scale == None`: a tensor's `==` does not take None, and Python falls
+    // back to identity, a bool on the host (`assert w1_scale == None`).
+    if (ts_node_child_count(E) == 3 &&
+        (is(unparen(ts_node_child(E, 0)), "none") || is(unparen(ts_node_child(E, 2)), "none")))
+      return {VK::Host, ""};
     bool AnyTensor = false, AllHost = true;
     for (TSNode C : namedChildren(E)) {
       Value V = valueOf(C);

@@ -33,6 +33,9 @@ enum class VK {
   UncapturableOptimizer, // keeps its step count on the host (no capturable=True)
   Logger,
   Instance, // of a class; Name is the class's qualified name
+  // A module held in a variable (`self.device_module =
+  // torch.get_device_module(device)`); Name is the module's qualified name.
+  Module,
 };
 
 struct Value {
@@ -160,6 +163,9 @@ public:
   // The qualified name a name or attribute chain spells (`T.cuda.graph` ->
   // torch.cuda.graph); empty for values that are not static names.
   std::string resolve(TSNode Expr) const;
+  // The module Expr evaluates to, where it is a torch device module
+  // (`torch.cuda`, `torch.get_device_module(dev)`, `getattr(torch, dev)`).
+  std::optional<std::string> moduleValue(TSNode Expr) const;
   Value valueOf(TSNode Expr) const;
   Value nameAt(std::string_view Name, unsigned Offset) const;
   // The expression a local name was last bound to before Offset (`f = g`,

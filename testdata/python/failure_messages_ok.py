@@ -1,6 +1,7 @@
 # expected-no-diagnostics
-# Tensors formatted into the message of an exception raised, or of an assert
-# that fails: built only where the code fails anyway, never by a replay.
+# Tensors formatted into, or read for, the message of an exception raised,
+# or of an assert that fails: built only where the code fails anyway, never
+# by a replay.
 import torch
 
 
@@ -8,6 +9,9 @@ def attention(q, lengths_q=None, lengths_kv=None):
     if (lengths_q is None) ^ (lengths_kv is None):
         raise ValueError(f"both lengths or neither, got {lengths_q=}, {lengths_kv=}.")
     assert q.dim() == 3, f"expected a 3-d query, got {q}"
+    assert q.numel() > 0, q.tolist()
+    if q.dim() > 3:
+        raise ValueError("too many dims: " + str(q.sum().item()))
     return q.softmax(-1)
 
 

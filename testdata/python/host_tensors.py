@@ -1,7 +1,8 @@
 # A tensor made on the host and read on the host needs no GPU: no sync.
 # Made without a device from data that is no tensor (a shape, a list, a
 # number), by torch.from_numpy or a legacy CPU type, or by `.cpu()`, and
-# what torch code makes of such tensors alone. A factory given a device, a
+# what torch code makes of such tensors alone (also where a module may run
+# under a default device: `.cpu()` copies to the host whatever the default). A factory given a device, a
 # tensor of unknown place, or a host tensor moved with `.to()`/`.cuda()`
 # stays a device read.
 import numpy as np
@@ -32,9 +33,25 @@ def device_reads(x, shape):
     return a, b, c, d, e, f, g
 
 
+# A copy to the host is the one sync; what is read of the copy after it,
+# unpacked or tested, reads host memory.
+def read_copy(buf: torch.Tensor):
+    host = buf.cpu()  # expected-error {{sync-device-to-host-copy}}
+    blocks, groups = host[:1].view(dtype=torch.int32)
+    total = int(blocks) * int(groups)
+    for i in range(1, len(host)):
+        if host[i] == 0:
+            continue
+        total += 1
+    if buf[0] == 0:  # expected-error {{data-dependent-branch}}
+        total += 1
+    return total
+
+
 def step(buffer, x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         out = reshape_received(buffer, (2, 4))
         more = device_reads(x, [2, 4])
-    return g, out, more
+        total = read_copy(x)
+    return g, out, more, total

@@ -1,5 +1,7 @@
 #include "PyCheck.h"
 
+#include "../PyHostTensors.h"
+
 #include <fmt/format.h>
 
 namespace graphsafe::lint::py {
@@ -58,7 +60,9 @@ private:
     }
     if (is(Cond, "named_expression"))
       return tensorTruth(T, field(Cond, "value"));
-    return T.valueOf(Cond).tensor() ? Cond : TSNode{};
+    // A test of a tensor the code copied to the host (`buf = x.cpu()`,
+    // then `if buf[i] == 0:`) reads host memory: the copy is the sync.
+    return T.valueOf(Cond).tensor() && !madeOnHost(T, Cond) ? Cond : TSNode{};
   }
 };
 

@@ -206,7 +206,7 @@ public:
             V.find("param_groups") != std::string_view::npos && !isStoreTarget(N) &&
             !T.P.tensorLearningRates(T.M))
           learningRateRead(N, S.text(N));
-      } else if (K == "string" && hasTensorInterpolation(T, N) && !failureMessage(N)) {
+      } else if (K == "string" && hasTensorInterpolation(T, N) && !inFailureMessage(N)) {
         Ctx.reportCheck("tensor-in-format", N,
                         "formatting a tensor into a string copies it to the host: a GPU sync, "
                         "illegal during CUDA graph capture");
@@ -263,22 +263,6 @@ private:
   static bool isStoreTarget(TSNode N) {
     TSNode P = ts_node_parent(N);
     return is(P, "assignment") && ts_node_eq(field(P, "left"), N);
-  }
-
-  // Whether string Str is (in) the message of an exception raised or of an
-  // assert: built only where the code fails anyway, at capture as in eager
-  // runs, and never by a replay.
-  static bool failureMessage(TSNode Str) {
-    for (TSNode Q = Str, P = ts_node_parent(Str); !ts_node_is_null(P);
-         Q = P, P = ts_node_parent(P)) {
-      if (is(P, "raise_statement"))
-        return true;
-      if (is(P, "assert_statement"))
-        return !ts_node_eq(ts_node_named_child(P, 0), Q);
-      if (is(P, "block") || is(P, "function_definition") || is(P, "lambda"))
-        return false;
-    }
-    return false;
   }
 
   // `x.cpu()`, `x.to("cpu")`: a copy to the host, reported as such where it
