@@ -632,15 +632,22 @@ namespace {
 
 // The name of T's function's own `**kwargs` where the body only reads it or
 // passes it on (Pops: and takes keys out with `.pop`), else "".
+// The name of T's function's `**kwargs` parameter, else "": a cheap test
+// before ownKwargs walks the body.
+std::string_view kwargsParameter(const PyTypes &T) {
+  if (T.F.IsModuleBody || T.F.IsLambda)
+    return {};
+  std::string_view Name;
+  for (TSNode Param : namedChildren(field(T.F.Node, "parameters")))
+    if (is(Param, "dictionary_splat_pattern"))
+      Name = T.M.Src->text(ts_node_named_child(Param, 0));
+  return Name;
+}
+
 std::string_view ownKwargs(const PyTypes &T, bool *Pops = nullptr) {
   const PyFunctionDef &F = T.F;
   const PySource &S = *T.M.Src;
-  if (F.IsModuleBody || F.IsLambda)
-    return {};
-  std::string_view Name;
-  for (TSNode Param : namedChildren(field(F.Node, "parameters")))
-    if (is(Param, "dictionary_splat_pattern"))
-      Name = S.text(ts_node_named_child(Param, 0));
+  std::string_view Name = kwargsParameter(T);
   if (Name.empty())
     return {};
   // Every use of the name in the body, nested functions included, only
@@ -679,8 +686,9 @@ bool passesOwnKwargs(const PyTypes &Caller, TSNode Splat) {
   if (!is(Splat, "dictionary_splat"))
     return false;
   TSNode Passed = unparen(ts_node_named_child(Splat, 0));
-  std::string_view Own = ownKwargs(Caller);
-  return is(Passed, "identifier") && !Own.empty() && Caller.M.Src->text(Passed) == Own;
+  std::string_view Name = kwargsParameter(Caller);
+  return is(Passed, "identifier") && !Name.empty() && Caller.M.Src->text(Passed) == Name &&
+         !ownKwargs(Caller).empty();
 }
 
 std::optional<KwargsRead> kwargsRead(const PyTypes &T, TSNode E) {
@@ -692,8 +700,8 @@ std::optional<KwargsRead> kwargsRead(const PyTypes &T, TSNode E) {
   std::string_view Method = S.text(field(Fn, "attribute"));
   if (Method != "get" && Method != "pop")
     return std::nullopt;
-  std::string_view Own = ownKwargs(T);
-  if (Own.empty() || S.text(unparen(field(Fn, "object"))) != Own)
+  std::string_view Name = kwargsParameter(T);
+  if (Name.empty() || S.text(unparen(field(Fn, "object"))) != Name || ownKwargs(T).empty())
     return std::nullopt;
   CallArgs A = argsOf(S, E);
   if (A.Positional.empty() || A.Positional.size() > 2 || !A.Keywords.empty())

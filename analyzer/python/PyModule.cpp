@@ -480,6 +480,14 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   });
 }
 
+// What a dotted spelling names through the module's own imports
+// (`cv.ContextVar` after `import contextvars as cv`), before linking; ""
+// where its head is no import.
+std::string importedName(const PyModuleInfo &M, const std::string &Spelled) {
+  auto Import = M.Imports.find(Spelled.substr(0, Spelled.find('.')));
+  return Import == M.Imports.end() ? "" : Import->second + Spelled.substr(Import->first.size());
+}
+
 void noteGetter(const PySource &S, PyFunctionDef &F) {
   if (!F.ClassQName.empty() || F.IsLambda || !callerParameters(F).empty())
     return;
@@ -771,10 +779,8 @@ void indexModule(PyModuleInfo &M) {
     if (!is(L, "identifier") || !Bound.emplace(M.Src->text(L)).second)
       continue;
     TSNode R = unparen(field(A, "right"));
-    std::string Spelled = is(R, "call") ? dotted(*M.Src, field(R, "function")) : "";
-    auto Import = M.Imports.find(Spelled.substr(0, Spelled.find('.')));
-    if (Import != M.Imports.end() &&
-        Import->second + Spelled.substr(Import->first.size()) == "contextvars.ContextVar")
+    if (is(R, "call") &&
+        importedName(M, dotted(*M.Src, field(R, "function"))) == "contextvars.ContextVar")
       M.ContextVars.emplace(M.Src->text(L));
   }
   // ReturnsCalls keeps only what may be a tensor: a torch function that
@@ -783,10 +789,9 @@ void indexModule(PyModuleInfo &M) {
   // module's interface as it was.
   for (auto &F : M.Functions)
     for (const auto &Spelled : F.ReturnsCalls) {
-      auto Import = M.Imports.find(Spelled.substr(0, Spelled.find('.')));
-      if (Import == M.Imports.end())
+      std::string Q = importedName(M, Spelled);
+      if (Q.empty())
         continue;
-      std::string Q = Import->second + Spelled.substr(Import->first.size());
       auto Declared = torchReturnKind(Q);
       if (Q.rfind("torch.", 0) == 0 && !(Declared && *Declared == TorchKind::Tensor) &&
           Q.rfind("torch.nn.functional.", 0) != 0) {

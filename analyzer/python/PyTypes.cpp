@@ -1104,6 +1104,15 @@ std::string PyTypes::resolve(TSNode E) const {
 
 std::optional<std::string> PyTypes::moduleValue(TSNode E) const {
   E = unparen(E);
+  // Asked of every call and attribute a value is worked out for: the
+  // spelling first, resolving only what may name one of these (or an
+  // imported name, which an alias may spell otherwise).
+  TSNode Last = is(E, "call") ? unparen(field(E, "function")) : E;
+  Last = is(Last, "attribute") ? field(Last, "attribute") : Last;
+  std::string Spelled(M.Src->text(Last));
+  if (Spelled != "get_device_module" && Spelled != "getattr" && Spelled != "cuda" &&
+      !(is(Last, "identifier") && M.Imports.count(Spelled)))
+    return std::nullopt;
   // The device module a program picks by device type is torch.cuda where
   // CUDA graphs are captured at all.
   if (is(E, "call")) {
