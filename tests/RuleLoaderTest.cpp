@@ -154,13 +154,15 @@ TEST(RuleLoader, GraphedCallablesSayWhetherOutputsAreCopied) {
   RuleSet S;
   parseRuleText("id: a\nkind: capture\ncapture:\n  python:\n    graphed-callables:\n"
                 "      - {call: lib.Wrap, arg: 0, outputs: copied}\n"
-                "      - {call: lib.make, arg: 1}\n",
+                "      - {call: lib.make, arg: 1, keyword: fn}\n",
                 "a.yaml", S, Errors);
   ASSERT_TRUE(Errors.empty()) << Errors.front().str();
   ASSERT_EQ(S.Capture.PyGraphedCallables.size(), 2u);
   EXPECT_TRUE(S.Capture.PyGraphedCallables[0].CopiesOutputs);
   EXPECT_FALSE(S.Capture.PyGraphedCallables[1].CopiesOutputs);
   EXPECT_EQ(S.Capture.PyGraphedCallables[1].Arg, 1u);
+  EXPECT_EQ(S.Capture.PyGraphedCallables[0].Keyword, "");
+  EXPECT_EQ(S.Capture.PyGraphedCallables[1].Keyword, "fn");
 
   RuleSet Bad;
   parseRuleText("id: b\nkind: capture\ncapture:\n  python:\n    graphed-callables:\n"

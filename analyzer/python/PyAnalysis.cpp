@@ -40,6 +40,40 @@ namespace graphsafe::lint::py {
 
 namespace {
 
+// The callable a graphed-callables helper is handed, by position or by its
+// keyword; null when the call passes neither.
+TSNode graphedArgument(const PySource &S, TSNode Call, const HelperSpec &H) {
+  CallArgs A = argsOf(S, Call);
+  if (H.Arg < A.Positional.size())
+    return A.Positional[H.Arg];
+  return H.Keyword.empty() ? TSNode{} : A.keyword(H.Keyword);
+}
+
+// `model(*args)` where args is a tensor or holds tensors (a graphed
+// callable's inputs): every element is a tensor, so each parameter from the
+// splat's position on takes one.
+// Graphed: the callables this module hands to a graphed-callables helper
+// so far (a lambda is read after the call that hands it on).
+void splatTensors(const PyTypes &T, const std::string &Fn, TSNode Call,
+                  const std::set<std::string> &Graphed,
+                  std::map<std::string, std::set<unsigned>> &TensorParams) {
+  const PyFunctionDef *F = T.P.signature(Fn).first;
+  if (!F)
+    return;
+  CallArgs A = calleeArgs(T, Fn, Call);
+  const unsigned Named = positionalParameters(*F);
+  for (unsigned I = 0; I < A.Positional.size() && I < Named; ++I)
+    if (is(A.Positional[I], "list_splat")) {
+      TSNode X = unparen(ts_node_named_child(A.Positional[I], 0));
+      bool Inputs = is(X, "identifier") && T.parameterAt(T.M.Src->text(X), beginOf(X)) >= 0 &&
+                    Graphed.count(T.F.QualName);
+      if (Inputs || T.valueOf(X).tensor())
+        for (unsigned J = I; J < Named; ++J)
+          TensorParams[Fn].insert(J);
+      return;
+    }
+}
+
 std::string displayName(const PyFunctionDef &F, const std::string &Module) {
   if (F.IsModuleBody)
     return Module;
@@ -208,8 +242,8 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q)
-          if (CallArgs A = argsOf(S, N); H.Arg < A.Positional.size())
-            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg]))
+          if (TSNode Arg = graphedArgument(S, N, H); !ts_node_is_null(Arg))
+            for (const auto &Target : graphedTargets(T, Arg))
               if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
                 Graphed.insert(Target.substr(3));
       // What an argument is, learned for parameter Index of Fn; Direct: Fn
@@ -257,6 +291,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
         for (const auto &Fn : learnedCallees(P, Cache, Callee)) {
           for (const auto &[Index, Arg] : boundArguments(T, Fn, N))
             learn(Fn, Index, Arg, true);
+          splatTensors(T, Fn, N, Graphed, TensorParams);
           for (const auto &W : forwardedArguments(T, Fn, N))
             learn(W.Callee, W.Index, W.Arg, false);
         }
@@ -478,9 +513,8 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q) {
-          CallArgs A = argsOf(S, N);
-          if (H.Arg < A.Positional.size())
-            for (const auto &Target : graphedTargets(T, A.Positional[H.Arg])) {
+          if (TSNode Arg = graphedArgument(S, N, H); !ts_node_is_null(Arg))
+            for (const auto &Target : graphedTargets(T, Arg)) {
               FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
               // It runs each callable in warm-up iterations before capturing.
               FS.Calls.back().Constants.push_back(warmedUpFact());

@@ -577,6 +577,39 @@ bool inFailureMessage(TSNode N) {
   return false;
 }
 
+bool onFailurePath(TSNode N) {
+  if (inFailureMessage(N))
+    return true;
+  TSNode Stmt = N, Block = ts_node_parent(N);
+  while (!ts_node_is_null(Block) && !is(Block, "block") && !isScope(Block))
+    Stmt = Block, Block = ts_node_parent(Block);
+  if (ts_node_is_null(Block) || !is(Block, "block"))
+    return false;
+  // What runs after the statement: plain statements, then the raise.
+  bool After = false, Raises = false;
+  for (TSNode C : namedChildren(Block)) {
+    if (ts_node_eq(C, Stmt)) {
+      After = true;
+      continue;
+    }
+    if (!After || is(C, "comment"))
+      continue;
+    if (is(C, "raise_statement")) {
+      Raises = true;
+      break;
+    }
+    if (!is(C, "expression_statement") && !is(C, "pass_statement"))
+      return false;
+  }
+  if (!Raises || (!is(Stmt, "expression_statement") && !is(Stmt, "pass_statement")))
+    return false;
+  for (TSNode Up = ts_node_parent(Block); !ts_node_is_null(Up) && !isScope(Up);
+       Up = ts_node_parent(Up))
+    if (is(Up, "try_statement"))
+      return false;
+  return true;
+}
+
 bool leavesFunction(TSNode Block) {
   uint32_t N = ts_node_named_child_count(Block);
   TSNode Last{};

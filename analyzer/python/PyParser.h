@@ -97,6 +97,10 @@ std::string stringLiteral(const PySource &S, TSNode E);
 // evaluated only where the code fails anyway, at capture as in eager runs,
 // and never by a replay.
 bool inFailureMessage(TSNode N);
+// inFailureMessage, or N in a plain statement of a block that goes on
+// straight to a raise (`print(f"{name} not found"); raise KeyError(name)`),
+// with no try around it in the function that could take the path back.
+bool onFailurePath(TSNode N);
 // Whether a block always leaves the function: it ends in return or raise,
 // or in an if/elif/else chain every branch of which does.
 bool leavesFunction(TSNode Block);

@@ -391,9 +391,14 @@ void PyTypes::collect() {
     } else if (K == "if_statement") {
       narrowIsinstance(N);
       const unsigned First = IfBranches.size();
+      bool InLoop = false;
+      for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !isScope(Up) && !InLoop;
+           Up = ts_node_parent(Up))
+        InLoop = is(Up, "for_statement") || is(Up, "while_statement");
       for (TSNode C : namedChildren(N))
         if (is(C, "block") || is(C, "elif_clause") || is(C, "else_clause"))
-          IfBranches.push_back({beginOf(N), endOf(N), beginOf(C), endOf(C), First, 0, false});
+          IfBranches.push_back({beginOf(N), endOf(N), beginOf(C), endOf(C), First, 0, false,
+                                field(N, "condition"), is(C, "block"), InLoop});
       for (unsigned I = First; I < IfBranches.size(); ++I) {
         IfBranches[I].Siblings = IfBranches.size() - First;
         IfBranches[I].Exhaustive =
@@ -507,6 +512,8 @@ unsigned PyTypes::branchesApart(const Binding &A, unsigned B) const {
   }
   for (unsigned I : *A.Holding) {
     const IfBranch &Br = IfBranches[I];
+    if (B > Br.IfEnd && sameTestApart(Br, B, !Br.Holds))
+      return Br.IfBegin;
     if (B < Br.IfBegin || B > Br.IfEnd || holds(Br, B))
       continue;
     for (unsigned J = Br.FirstSibling; J < Br.FirstSibling + Br.Siblings; ++J)
@@ -514,6 +521,67 @@ unsigned PyTypes::branchesApart(const Binding &A, unsigned B) const {
         return Br.IfBegin;
   }
   return ~0u;
+}
+
+bool PyTypes::sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) const {
+  if (Bound.InLoop || ts_node_is_null(Bound.Condition))
+    return false;
+  for (const IfBranch &U : IfBranches)
+    if (U.IfBegin > Bound.IfEnd && U.BranchBegin <= Use && Use <= U.BranchEnd &&
+        U.Holds == Outcome && stableTest(Bound, U))
+      return true;
+  return false;
+}
+
+// The same test text over locals and their attributes, literals and
+// operators, none of them bound again from the first if to the second: a
+// call could answer differently the second time.
+bool PyTypes::stableTest(const IfBranch &Earlier, const IfBranch &Later) const {
+  const PySource &S = *M.Src;
+  if (ts_node_is_null(Later.Condition) || S.text(Earlier.Condition) != S.text(Later.Condition))
+    return false;
+  std::string_view Between =
+      std::string_view(S.text()).substr(Earlier.IfBegin, Later.IfBegin - Earlier.IfBegin);
+  std::vector<TSNode> Work{Earlier.Condition};
+  while (!Work.empty()) {
+    TSNode E = Work.back();
+    Work.pop_back();
+    std::string_view K = kind(E);
+    if (K == "identifier") {
+      auto It = Bindings.find(S.text(E));
+      if (It == Bindings.end())
+        return false; // a global: any call between may set it
+      for (const Binding &B : It->second)
+        if (B.At > Earlier.IfBegin && B.At <= Later.IfBegin)
+          return false;
+    } else if (K == "attribute") {
+      // `args.graphs`, `self.use_graphs`: no store to it between.
+      std::string Chain(S.text(E));
+      for (size_t At = Between.find(Chain); At != std::string_view::npos;
+           At = Between.find(Chain, At + 1)) {
+        std::string_view Rest = Between.substr(At + Chain.size());
+        Rest.remove_prefix(std::min(Rest.find_first_not_of(" \t"), Rest.size()));
+        bool Assigns = Rest.size() > 1 && Rest[0] == '=' && Rest[1] != '=';
+        bool Updates = Rest.size() > 1 && Rest[1] == '=' &&
+                       std::string_view("+-*/|&%^@").find(Rest[0]) != std::string_view::npos;
+        if (Assigns || Updates)
+          return false;
+      }
+      Work.push_back(field(E, "object"));
+    } else if (K == "comparison_operator" || K == "boolean_operator" || K == "not_operator" ||
+               K == "parenthesized_expression") {
+      for (TSNode C : namedChildren(E))
+        Work.push_back(C);
+    } else if (K == "string") {
+      for (TSNode C : namedChildren(E))
+        if (is(C, "interpolation"))
+          return false;
+    } else if (K != "integer" && K != "float" && K != "true" && K != "false" && K != "none" &&
+               K != "comment") {
+      return false;
+    }
+  }
+  return true;
 }
 
 const PyTypes::Binding *PyTypes::bindingAt(std::string_view Name, unsigned Offset) const {
@@ -576,6 +644,8 @@ std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offs
       const IfBranch &Other = IfBranches[J];
       if (Other.BranchBegin <= B->At && B->At <= Other.BranchEnd)
         continue;
+      if (sameTestApart(Other, Offset, !Other.Holds))
+        continue;
       const Binding *Last = nullptr;
       for (const auto &O : It->second)
         if (Other.BranchBegin <= O.At && O.At <= Other.BranchEnd && (!Last || O.At >= Last->At))
@@ -583,7 +653,16 @@ std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offs
       if (Last)
         Out.push_back(Last->At);
     }
-    if (!Br.Exhaustive)
+    // The binding before an if with no else reaches where the branch did
+    // not run: not under a later test of the same condition with the
+    // branch's outcome, where B sits in that branch's own block.
+    bool BranchRan = false;
+    if (!Br.Exhaustive && Br.Holds && sameTestApart(Br, Offset, true)) {
+      BranchRan = true;
+      for (unsigned K : *B->Holding)
+        BranchRan = BranchRan && IfBranches[K].IfBegin <= Br.IfBegin;
+    }
+    if (!Br.Exhaustive && !BranchRan)
       if (const Binding *Before = bindingAt(Name, Br.IfBegin); Before && Before->At <= Br.IfBegin)
         Out.push_back(Before->At);
   }

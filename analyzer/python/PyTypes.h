@@ -283,9 +283,19 @@ private:
     unsigned IfBegin, IfEnd, BranchBegin, BranchEnd;
     unsigned FirstSibling, Siblings; // the if's branches, IfBranches[First, First + Siblings)
     bool Exhaustive;                 // it has an else: some branch always runs
+    // The if's own condition, and whether it holds in this branch (the
+    // first) or not (an elif or the else); InLoop: a loop around the if
+    // may bind in one pass what a later test of another pass reads.
+    TSNode Condition{};
+    bool Holds = false, InLoop = false;
   };
   std::vector<IfBranch> IfBranches;
   unsigned branchesApart(const Binding &A, unsigned B) const;
+  // Whether Use sits in a branch of a later if testing Bound's condition
+  // again, unchanged, with the other outcome: `if graphs: m = A() else: m =
+  // B()`, then `if graphs: capture(m)` never sees B's m.
+  bool sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) const;
+  bool stableTest(const IfBranch &Earlier, const IfBranch &Later) const;
   void noteAppend(TSNode Call);
   // Target = Expr, element by element where both are sequences.
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);

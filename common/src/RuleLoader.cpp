@@ -220,7 +220,7 @@ std::vector<HelperSpec> parseHelpers(const YAML::Node &N) {
   for (const auto &H : N) {
     if (!H.IsMap() || !H["call"] || !H["arg"])
       throw Bad{lineOf(H), "each helper needs 'call' (function name) and 'arg' (0-based index)"};
-    checkKeys(H, {"call", "arg", "outputs"}, "a helper");
+    checkKeys(H, {"call", "arg", "keyword", "outputs"}, "a helper");
     HelperSpec Spec;
     Spec.Name = scalar(H["call"], "call");
     try {
@@ -228,6 +228,8 @@ std::vector<HelperSpec> parseHelpers(const YAML::Node &N) {
     } catch (const YAML::Exception &) {
       throw Bad{lineOf(H["arg"]), "'arg' must be a non-negative integer"};
     }
+    if (H["keyword"])
+      Spec.Keyword = scalar(H["keyword"], "keyword");
     if (H["outputs"]) {
       std::string Outputs = scalar(H["outputs"], "outputs");
       if (Outputs != "copied" && Outputs != "static")

@@ -43,8 +43,9 @@ public:
     walk(Ctx.body(), [&](TSNode N) {
       if (!is(N, "call") || !Ctx.inCapture(beginOf(N)))
         return true;
-      // `assert ok, idx.tolist()`: made only where the capture fails anyway.
-      if (inFailureMessage(N))
+      // `assert ok, idx.tolist()`, a log line before a raise: made only
+      // where the capture fails anyway.
+      if (onFailurePath(N))
         return false;
       const Rule *Best = bestRule(Ctx, N);
       if (!Best)

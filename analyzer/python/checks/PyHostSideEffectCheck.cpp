@@ -194,7 +194,7 @@ public:
                                       "happens once, at capture, and replays never repeat it",
                                       calleeText(S, N)),
                           {}, false, frameTests(field(Fn, "object")));
-        else if (S.text(Fn) == "print" && T.resolve(Fn) == "print")
+        else if (S.text(Fn) == "print" && T.resolve(Fn) == "print" && !onFailurePath(N))
           printCall(Ctx, N);
         else if ((Method == "get_last_lr" || Method == "get_lr") && !returnsTensors(T, N))
           learningRateRead(N, calleeText(S, N) + "()");
@@ -206,7 +206,7 @@ public:
             V.find("param_groups") != std::string_view::npos && !isStoreTarget(N) &&
             !T.P.tensorLearningRates(T.M))
           learningRateRead(N, S.text(N));
-      } else if (K == "string" && hasTensorInterpolation(T, N) && !inFailureMessage(N)) {
+      } else if (K == "string" && hasTensorInterpolation(T, N) && !onFailurePath(N)) {
         Ctx.reportCheck("tensor-in-format", N,
                         "formatting a tensor into a string copies it to the host: a GPU sync, "
                         "illegal during CUDA graph capture");

@@ -55,6 +55,9 @@ struct MatchClause {
 struct HelperSpec {
   std::string Name;
   unsigned Arg = 0;
+  // Python: the parameter's name, where callers may pass it by keyword
+  // (`cudagraphify_impl(model=fn, inputs=...)`).
+  std::string Keyword;
   // Python graphed callables: whether what the wrapper returns, called, is
   // a fresh copy of the graph's outputs (`outputs: copied`, tensordict's
   // CudaGraphModule) rather than the static output memory itself
