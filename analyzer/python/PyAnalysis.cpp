@@ -41,9 +41,13 @@ namespace graphsafe::lint::py {
 namespace {
 
 // The callable a graphed-callables helper is handed, by position or by its
-// keyword; null when the call passes neither.
-TSNode graphedArgument(const PySource &S, TSNode Call, const HelperSpec &H) {
-  CallArgs A = argsOf(S, Call);
+// keyword; null when the call passes neither, or when the helper is code
+// of the analysed tree (PyTorch's own `torch/`), whose captures are read
+// from that code itself.
+TSNode graphedArgument(const PyTypes &T, TSNode Call, const HelperSpec &H) {
+  if (T.P.isFunction(H.Name))
+    return {};
+  CallArgs A = argsOf(*T.M.Src, Call);
   if (H.Arg < A.Positional.size())
     return A.Positional[H.Arg];
   return H.Keyword.empty() ? TSNode{} : A.keyword(H.Keyword);
@@ -242,7 +246,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q)
-          if (TSNode Arg = graphedArgument(S, N, H); !ts_node_is_null(Arg))
+          if (TSNode Arg = graphedArgument(T, N, H); !ts_node_is_null(Arg))
             for (const auto &Target : graphedTargets(T, Arg))
               if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
                 Graphed.insert(Target.substr(3));
@@ -513,7 +517,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q) {
-          if (TSNode Arg = graphedArgument(S, N, H); !ts_node_is_null(Arg))
+          if (TSNode Arg = graphedArgument(T, N, H); !ts_node_is_null(Arg))
             for (const auto &Target : graphedTargets(T, Arg)) {
               FS.Calls.push_back({Target, Q, S.loc(N), CaptureContext::InRegion, S.loc(N)});
               // It runs each callable in warm-up iterations before capturing.
