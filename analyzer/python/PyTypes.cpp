@@ -536,6 +536,41 @@ bool PyTypes::sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) c
 // The same test text over locals and their attributes, literals and
 // operators, none of them bound again from the first if to the second: a
 // call could answer differently the second time.
+// A method called on Root (`self.capture()`) or Root handed to a call
+// between Begin and End: either may store into it.
+bool PyTypes::objectUsedBetween(std::string_view Root, unsigned Begin, unsigned End) const {
+  const PySource &S = *M.Src;
+  auto rooted = [&](TSNode E) {
+    E = unparen(E);
+    while (is(E, "attribute") || is(E, "subscript") || is(E, "call"))
+      E = unparen(is(E, "attribute")   ? field(E, "object")
+                  : is(E, "subscript") ? field(E, "value")
+                                       : field(E, "function"));
+    return is(E, "identifier") && S.text(E) == Root;
+  };
+  bool Used = false;
+  walk(F.body(), [&](TSNode N) {
+    if (Used || endOf(N) <= Begin || beginOf(N) >= End)
+      return false;
+    if (is(N, "call")) {
+      // `self.capture()` may store into self; `self.model(x)` calls what an
+      // attribute holds, not a method of self's class.
+      TSNode Fn = unparen(field(N, "function"));
+      Used = is(Fn, "attribute") && rooted(field(Fn, "object"));
+      if (Used && Root == selfNameOf(S, F.Node) && !F.ClassQName.empty() &&
+          is(unparen(field(Fn, "object")), "identifier"))
+        Used = !P.methodOf(F.ClassQName, std::string(S.text(field(Fn, "attribute")))).empty();
+      CallArgs A = argsOf(S, N);
+      for (TSNode Arg : A.Positional)
+        Used = Used || rooted(is(Arg, "list_splat") ? ts_node_named_child(Arg, 0) : Arg);
+      for (const auto &KV : A.Keywords)
+        Used = Used || rooted(KV.second);
+    }
+    return !Used;
+  });
+  return Used;
+}
+
 bool PyTypes::stableTest(const IfBranch &Earlier, const IfBranch &Later) const {
   const PySource &S = *M.Src;
   if (ts_node_is_null(Later.Condition) || S.text(Earlier.Condition) != S.text(Later.Condition))
@@ -567,6 +602,11 @@ bool PyTypes::stableTest(const IfBranch &Earlier, const IfBranch &Later) const {
         if (Assigns || Updates)
           return false;
       }
+      TSNode Root = field(E, "object");
+      while (is(Root, "attribute"))
+        Root = field(Root, "object");
+      if (is(Root, "identifier") && objectUsedBetween(S.text(Root), Earlier.IfBegin, Later.IfBegin))
+        return false;
       Work.push_back(field(E, "object"));
     } else if (K == "comparison_operator" || K == "boolean_operator" || K == "not_operator" ||
                K == "parenthesized_expression") {

@@ -296,6 +296,7 @@ private:
   // B()`, then `if graphs: capture(m)` never sees B's m.
   bool sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) const;
   bool stableTest(const IfBranch &Earlier, const IfBranch &Later) const;
+  bool objectUsedBetween(std::string_view Root, unsigned Begin, unsigned End) const;
   void noteAppend(TSNode Call);
   // Target = Expr, element by element where both are sequences.
   void bindPattern(TSNode Target, TSNode Expr, unsigned Offset);

@@ -56,3 +56,23 @@ def decided_by_a_call(x, config):
         with torch.cuda.graph(g):
             y = net(x)
     return g
+
+
+class Runner:
+    def __init__(self, use_graphs: bool):
+        self.use_graphs = use_graphs
+        self.graph = torch.cuda.CUDAGraph()
+
+    def configure(self):
+        self.use_graphs = not self.use_graphs
+
+    def run(self, x):
+        if self.use_graphs:
+            net = Static()
+        else:
+            net = Eager()
+        self.configure()
+        if self.use_graphs:
+            with torch.cuda.graph(self.graph):
+                y = net(x)
+        return y
