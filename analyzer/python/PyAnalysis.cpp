@@ -53,11 +53,11 @@ TSNode graphedArgument(const PyTypes &T, TSNode Call, const HelperSpec &H) {
   return H.Keyword.empty() ? TSNode{} : A.keyword(H.Keyword);
 }
 
-// `model(*args)` where args is a tensor or holds tensors (a graphed
-// callable's inputs): every element is a tensor, so each parameter from the
-// splat's position on takes one.
-// Graphed: the callables this module hands to a graphed-callables helper
-// so far (a lambda is read after the call that hands it on).
+// `model(*args)` where args is a tensor or holds tensors: every element is
+// a tensor, so each parameter from the splat's position on takes one. The
+// parameter of a callable this module hands to a graphed-callables helper
+// (Graphed, so far: a lambda is read after the call that hands it on) holds
+// the graph's inputs.
 void splatTensors(const PyTypes &T, const std::string &Fn, TSNode Call,
                   const std::set<std::string> &Graphed,
                   std::map<std::string, std::set<unsigned>> &TensorParams) {

@@ -533,9 +533,6 @@ bool PyTypes::sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) c
   return false;
 }
 
-// The same test text over locals and their attributes, literals and
-// operators, none of them bound again from the first if to the second: a
-// call could answer differently the second time.
 // A method called on Root (`self.capture()`) or Root handed to a call
 // between Begin and End: either may store into it.
 bool PyTypes::objectUsedBetween(std::string_view Root, unsigned Begin, unsigned End) const {
@@ -571,6 +568,9 @@ bool PyTypes::objectUsedBetween(std::string_view Root, unsigned Begin, unsigned 
   return Used;
 }
 
+// The same test text over locals and their attributes, literals and
+// operators, none of them bound again from the first if to the second: a
+// call could answer differently the second time.
 bool PyTypes::stableTest(const IfBranch &Earlier, const IfBranch &Later) const {
   const PySource &S = *M.Src;
   if (ts_node_is_null(Later.Condition) || S.text(Earlier.Condition) != S.text(Later.Condition))
