@@ -243,13 +243,27 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
         return true;
       if (int Swapped = swappedParameter(T, N); Swapped >= 0)
         Out.Swaps[F.QualName].insert(Swapped);
+      // What a graphed-callables helper, or a function handing its
+      // parameter on to one, is handed is captured; this function's own
+      // parameter handed there makes this function such a one too.
+      auto captured = [&](TSNode Arg) {
+        for (const auto &Target : graphedTargets(T, Arg))
+          if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
+            Graphed.insert(Target.substr(3));
+        // `model` itself, or a lambda calling it (`lambda args: model(*args)`).
+        TSNode A = unparen(Arg);
+        if (is(A, "lambda"))
+          if (TSNode Body = unparen(field(A, "body")); is(Body, "call"))
+            A = unparen(field(Body, "function"));
+        if (is(A, "identifier"))
+          if (int From = T.parameterAt(S.text(A), beginOf(A)); From >= 0)
+            Out.GraphedParams[F.QualName].insert(From);
+      };
       std::string Q = T.resolve(field(N, "function"));
       for (const auto &H : Rules.Capture.PyGraphedCallables)
         if (H.Name == Q)
           if (TSNode Arg = graphedArgument(T, N, H); !ts_node_is_null(Arg))
-            for (const auto &Target : graphedTargets(T, Arg))
-              if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3)))
-                Graphed.insert(Target.substr(3));
+            captured(Arg);
       // What an argument is, learned for parameter Index of Fn; Direct: Fn
       // is the callee written, not one reached through its `*args`.
       auto learn = [&](const std::string &Fn, unsigned Index, TSNode Arg, bool Direct) {
@@ -293,8 +307,12 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
       };
       for (const auto &Callee : calleesOf(T, N).Keys)
         for (const auto &Fn : learnedCallees(P, Cache, Callee)) {
-          for (const auto &[Index, Arg] : boundArguments(T, Fn, N))
+          auto Wrapper = P.Learned.GraphedParams.find(Fn);
+          for (const auto &[Index, Arg] : boundArguments(T, Fn, N)) {
             learn(Fn, Index, Arg, true);
+            if (Wrapper != P.Learned.GraphedParams.end() && Wrapper->second.count(Index))
+              captured(Arg);
+          }
           splatTensors(T, Fn, N, Graphed, TensorParams);
           for (const auto &W : forwardedArguments(T, Fn, N))
             learn(W.Callee, W.Index, W.Arg, false);
@@ -310,6 +328,22 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
 // functions nested in them.
 bool handedInstances(const PyProgram &P, const std::string &Function) {
   return P.Learned.Classes.count(Function) > 0 || P.Learned.ElementClasses.count(Function) > 0;
+}
+
+// The functions of which New knows more parameters to take tensors than
+// Into does, or that New alone hands to a capture (all theirs then do).
+std::set<std::string> tensorsGrownBy(const PyLearned &Into, const PyLearned &New) {
+  std::set<std::string> Out;
+  for (const auto &[F, Is] : New.TensorParams) {
+    auto Known = Into.TensorParams.find(F);
+    if (Known == Into.TensorParams.end() ||
+        !std::includes(Known->second.begin(), Known->second.end(), Is.begin(), Is.end()))
+      Out.insert(F);
+  }
+  for (const auto &F : New.Graphed)
+    if (!Into.Graphed.count(F))
+      Out.insert(F);
+  return Out;
 }
 
 // The functions of whose parameters New says what Into does not know yet.
@@ -346,6 +380,28 @@ std::set<std::string> keepingClasses(const PyProgram &P, const std::set<std::str
         if (const PyFunctionDef *F = P.functionIndex(Function); F && !F->ClassQName.empty())
           Out.insert(F->ClassQName);
   return Out;
+}
+
+// Whether M may call one of Wrappers (functions the last round found
+// handing a parameter to a graphed-callables helper): it defines one, or
+// imports it or its module. Its calls hand the callables they pass there
+// to the capture, so M is read again whole.
+bool callsWrappers(const PyModuleInfo &M, const std::set<std::string> &Wrappers) {
+  auto within = [](const std::string &W, const std::string &Prefix) {
+    return W.size() > Prefix.size() && W.compare(0, Prefix.size(), Prefix) == 0 &&
+           W[Prefix.size()] == '.';
+  };
+  for (const auto &W : Wrappers) {
+    if (within(W, M.Module))
+      return true;
+    for (const auto &[Local, Qualified] : M.Imports)
+      if (Qualified == W || within(W, Qualified))
+        return true;
+    for (const auto &Imported : M.ImportedModules)
+      if (within(W, Imported))
+        return true;
+  }
+  return false;
 }
 
 // The scopes of M to read again. Grown, after the first time: the
@@ -1029,6 +1085,13 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     });
   });
   bool HandsClasses = false;
+  auto WrappersOf = [](const PyLearned &L) {
+    std::set<std::pair<std::string, unsigned>> Out;
+    for (const auto &[F, Is] : L.GraphedParams)
+      for (unsigned I : Is)
+        Out.insert({F, I});
+    return Out;
+  };
   for (size_t I : Index) {
     P.Learned.merge(Entries[I].Learned[0]);
     HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty() ||
@@ -1039,6 +1102,16 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   std::array<std::string, LearnRounds - 1> LearnedAfter;
   bool Moved = false;
   std::optional<std::set<std::string>> Grown; // what the last round learned more of
+  // Wrappers of graphed-callables helpers new in the last round, and the
+  // functions newly known to take tensors (a captured callable's
+  // parameters, or a tensor some caller passes): those that hand their
+  // parameters on tell their callees in the next round, a hop deeper each.
+  std::set<std::string> NewWrappers, TensorsGrown;
+  for (const auto &[F, Index] : WrappersOf(P.Learned))
+    NewWrappers.insert(F);
+  for (const auto &[F, Is] : P.Learned.TensorParams)
+    TensorsGrown.insert(F);
+  TensorsGrown.insert(P.Learned.Graphed.begin(), P.Learned.Graphed.end());
   for (int Round = 1; Round < LearnRounds; ++Round) {
     LearnedAfter[Round - 1] = learnedHash(P);
     Moved = Moved || (Incremental && LearnedAfter[Round - 1] != Old->LearnedAfter[Round - 1]);
@@ -1051,6 +1124,12 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       std::vector<std::string> Scopes;
       if (HandsClasses && (!Last || !Last->empty()))
         Scopes = scopesToReadAgain(P, M, Keeping, Last);
+      if (callsWrappers(M, NewWrappers))
+        Scopes = {M.Module};
+      else
+        for (const auto &F : M.Functions)
+          if (P.Learned.HandsOn.count(F.QualName) && TensorsGrown.count(F.QualName))
+            Scopes.push_back(F.QualName);
       if (Scopes.empty()) {
         Entries[I].Learned[Round] = {};
         Records[I].Reads[St] = {};
@@ -1062,10 +1141,17 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       });
     });
     Grown.emplace();
+    const auto WrappersBefore = WrappersOf(P.Learned);
+    TensorsGrown.clear();
     for (size_t I : Index) {
       Grown->merge(grownBy(P.Learned, Entries[I].Learned[Round]));
+      TensorsGrown.merge(tensorsGrownBy(P.Learned, Entries[I].Learned[Round]));
       P.Learned.merge(Entries[I].Learned[Round]);
     }
+    NewWrappers.clear();
+    for (const auto &W : WrappersOf(P.Learned))
+      if (!WrappersBefore.count(W))
+        NewWrappers.insert(W.first);
   }
   const std::string SwapsFrom = learnedHash(P);
   PyReads SwapReads;

@@ -22,9 +22,9 @@ template <class A> void serialize(A &Ar, PyClassDef &C) {
   Ar(C.QualName, C.Bases, C.Methods, C.AssignedAttrs, C.StoresBy, C.SelfCallsBy, C.ClassLevelNames);
 }
 template <class A> void serialize(A &Ar, PyLearned &L) {
-  Ar(L.Graphed, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects, L.ElementClasses,
-     L.InexactElementClasses, L.InexactClasses, L.HandsOn, L.Built, L.TensorLearningRates,
-     L.BuiltIn, L.Swaps, L.SwappedClasses);
+  Ar(L.Graphed, L.GraphedParams, L.TensorParams, L.Classes, L.SuperClasses, L.ClassObjects,
+     L.ElementClasses, L.InexactElementClasses, L.InexactClasses, L.HandsOn, L.Built,
+     L.TensorLearningRates, L.BuiltIn, L.Swaps, L.SwappedClasses);
 }
 
 // The index as indexModule left it, before PyProgram::link qualified it.

@@ -808,6 +808,8 @@ void PyLearned::merge(const PyLearned &Other) {
         Into[F][Index].insert(Cs.begin(), Cs.end());
   };
   Graphed.insert(Other.Graphed.begin(), Other.Graphed.end());
+  for (const auto &[F, Is] : Other.GraphedParams)
+    GraphedParams[F].insert(Is.begin(), Is.end());
   for (const auto &[F, Is] : Other.TensorParams)
     TensorParams[F].insert(Is.begin(), Is.end());
   mergeTable(Classes, Other.Classes);

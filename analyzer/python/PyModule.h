@@ -202,6 +202,11 @@ struct PyReads {
 // module, so a cached module's share is merged without reading it again.
 struct PyLearned {
   std::set<std::string> Graphed;
+  // Functions that hand their parameter at these indices to a
+  // graphed-callables helper, or to such a function's parameter (a
+  // framework's own wrapper of make_graphed_callables): what their callers
+  // pass there is captured, and its parameters take the graph's inputs.
+  std::map<std::string, std::set<unsigned>> GraphedParams;
   std::map<std::string, std::set<unsigned>> TensorParams;
   using ByParameter = std::map<std::string, std::map<unsigned, std::set<std::string>>>;
   ByParameter Classes;
