@@ -330,16 +330,23 @@ bool handedInstances(const PyProgram &P, const std::string &Function) {
   return P.Learned.Classes.count(Function) > 0 || P.Learned.ElementClasses.count(Function) > 0;
 }
 
+// Into Out, the functions for which New holds a parameter index Into does not.
+void indicesGrownBy(const std::map<std::string, std::set<unsigned>> &Into,
+                    const std::map<std::string, std::set<unsigned>> &New,
+                    std::set<std::string> &Out) {
+  for (const auto &[F, Is] : New) {
+    auto Known = Into.find(F);
+    if (Known == Into.end() ||
+        !std::includes(Known->second.begin(), Known->second.end(), Is.begin(), Is.end()))
+      Out.insert(F);
+  }
+}
+
 // The functions of which New knows more parameters to take tensors than
 // Into does, or that New alone hands to a capture (all theirs then do).
 std::set<std::string> tensorsGrownBy(const PyLearned &Into, const PyLearned &New) {
   std::set<std::string> Out;
-  for (const auto &[F, Is] : New.TensorParams) {
-    auto Known = Into.TensorParams.find(F);
-    if (Known == Into.TensorParams.end() ||
-        !std::includes(Known->second.begin(), Known->second.end(), Is.begin(), Is.end()))
-      Out.insert(F);
-  }
+  indicesGrownBy(Into.TensorParams, New.TensorParams, Out);
   for (const auto &F : New.Graphed)
     if (!Into.Graphed.count(F))
       Out.insert(F);
@@ -1085,13 +1092,6 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     });
   });
   bool HandsClasses = false;
-  auto WrappersOf = [](const PyLearned &L) {
-    std::set<std::pair<std::string, unsigned>> Out;
-    for (const auto &[F, Is] : L.GraphedParams)
-      for (unsigned I : Is)
-        Out.insert({F, I});
-    return Out;
-  };
   for (size_t I : Index) {
     P.Learned.merge(Entries[I].Learned[0]);
     HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty() ||
@@ -1107,7 +1107,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   // parameters, or a tensor some caller passes): those that hand their
   // parameters on tell their callees in the next round, a hop deeper each.
   std::set<std::string> NewWrappers, TensorsGrown;
-  for (const auto &[F, Index] : WrappersOf(P.Learned))
+  for (const auto &[F, Is] : P.Learned.GraphedParams)
     NewWrappers.insert(F);
   for (const auto &[F, Is] : P.Learned.TensorParams)
     TensorsGrown.insert(F);
@@ -1141,17 +1141,14 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       });
     });
     Grown.emplace();
-    const auto WrappersBefore = WrappersOf(P.Learned);
     TensorsGrown.clear();
+    NewWrappers.clear();
     for (size_t I : Index) {
       Grown->merge(grownBy(P.Learned, Entries[I].Learned[Round]));
       TensorsGrown.merge(tensorsGrownBy(P.Learned, Entries[I].Learned[Round]));
+      indicesGrownBy(P.Learned.GraphedParams, Entries[I].Learned[Round].GraphedParams, NewWrappers);
       P.Learned.merge(Entries[I].Learned[Round]);
     }
-    NewWrappers.clear();
-    for (const auto &W : WrappersOf(P.Learned))
-      if (!WrappersBefore.count(W))
-        NewWrappers.insert(W.first);
   }
   const std::string SwapsFrom = learnedHash(P);
   PyReads SwapReads;

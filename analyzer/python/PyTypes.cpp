@@ -533,16 +533,25 @@ bool PyTypes::sameTestApart(const IfBranch &Bound, unsigned Use, bool Outcome) c
   return false;
 }
 
+namespace {
+// What a chain of attributes, subscripts and calls starts from (`self` of
+// `self.model[0](x).y`).
+TSNode chainRoot(TSNode E) {
+  E = unparen(E);
+  while (is(E, "attribute") || is(E, "subscript") || is(E, "call"))
+    E = unparen(is(E, "attribute")   ? field(E, "object")
+                : is(E, "subscript") ? field(E, "value")
+                                     : field(E, "function"));
+  return E;
+}
+} // namespace
+
 // A method called on Root (`self.capture()`) or Root handed to a call
 // between Begin and End: either may store into it.
 bool PyTypes::objectUsedBetween(std::string_view Root, unsigned Begin, unsigned End) const {
   const PySource &S = *M.Src;
   auto rooted = [&](TSNode E) {
-    E = unparen(E);
-    while (is(E, "attribute") || is(E, "subscript") || is(E, "call"))
-      E = unparen(is(E, "attribute")   ? field(E, "object")
-                  : is(E, "subscript") ? field(E, "value")
-                                       : field(E, "function"));
+    E = chainRoot(E);
     return is(E, "identifier") && S.text(E) == Root;
   };
   bool Used = false;
@@ -602,9 +611,7 @@ bool PyTypes::stableTest(const IfBranch &Earlier, const IfBranch &Later) const {
         if (Assigns || Updates)
           return false;
       }
-      TSNode Root = field(E, "object");
-      while (is(Root, "attribute"))
-        Root = field(Root, "object");
+      TSNode Root = chainRoot(E);
       if (is(Root, "identifier") && objectUsedBetween(S.text(Root), Earlier.IfBegin, Later.IfBegin))
         return false;
       Work.push_back(field(E, "object"));
