@@ -122,6 +122,8 @@ public:
           // The class of the object a method is called on.
           if (C.ReceiverParam >= 0)
             Tested[F.Usr].insert(static_cast<unsigned>(C.ReceiverParam));
+          if (!C.ReceiverAttr.empty())
+            TestedAttrs.insert(C.ReceiverAttr + std::string(AttrClasses));
           // A parameter passed on is tested where it goes.
           for (const auto &K : C.Constants)
             if (K.From >= 0)
@@ -255,6 +257,14 @@ public:
              (F->MinArgs > Via.Positional || (F->MaxArgs >= 0 && F->MaxArgs < Via.Positional));
     };
     Out.erase(std::remove_if(Out.begin(), Out.end(), cannotTake), Out.end());
+    // Of what the attribute's type lets run, only the methods of the classes
+    // this very object's attribute holds do. (The type stays the bound: it
+    // knows what the constructors' branches cannot build here, a platform's
+    // branches among them.)
+    if (auto Runs = CallerKnew ? attributeRuns(Via, *CallerKnew) : std::nullopt)
+      Out.erase(std::remove_if(Out.begin(), Out.end(),
+                               [&](const std::string &T) { return !Runs->count(T); }),
+                Out.end());
     // What a lookup may give and can take these arguments is run where it
     // is a few functions (`forward_{mode}` of a handful of modes); past
     // that, or where nothing narrows the name, the call is said not to be
@@ -422,8 +432,7 @@ public:
             Passed.push_back(C);
             Key += fmt::format("|{}{}", C.Global, C.Truthy ? "t" : "f");
           } else if (It != Tested.end() && It->second.count(C.Index) &&
-                     (C.Attr.empty() || TestedAttrs.count(C.Attr) ||
-                      C.Attr.rfind(ClassFact, 0) == 0)) {
+                     (C.Attr.empty() || testedAttr(C.Attr) || C.Attr.rfind(ClassFact, 0) == 0)) {
             Passed.push_back(C);
             Key += fmt::format("|{}.{}{}{}{}{}", C.Index, C.Attr,
                                C.TruthKnown ? (C.Truthy ? "t" : "f") : "?",
@@ -560,6 +569,8 @@ public:
   bool receiverMayRun(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew) const {
     if (Via.ReceiverParam < 0)
       return true;
+    if (!Via.ReceiverAttr.empty())
+      return true; // decided per function reached (attributeRuns)
     std::string Class = Via.Receiver;
     bool Known = false;
     for (const ConstArg &K : CallerKnew)
@@ -582,6 +593,37 @@ public:
       return true;
     const auto &Ms = Classes.dispatch(Class, Via.ParamMethod, true);
     return Ms.empty() ? !Known : Ms.front() == Via.CalleeUsr;
+  }
+
+  // A call on an attribute of the receiver (`self.encoder(x)`): where the
+  // walk knows which classes this object's attribute holds, the functions
+  // those classes dispatch the call to; nothing where it does not know.
+  std::optional<std::set<std::string>> attributeRuns(const CallEdge &Via,
+                                                     const std::vector<ConstArg> &CallerKnew) const {
+    if (Via.ReceiverAttr.empty())
+      return std::nullopt;
+    const std::string Attr = Via.ReceiverAttr + std::string(AttrClasses);
+    auto Known = std::find_if(CallerKnew.begin(), CallerKnew.end(), [&](const ConstArg &K) {
+      return K.Global.empty() && K.From < 0 && static_cast<int>(K.Index) == Via.ReceiverParam &&
+             K.Attr == Attr && K.TextKnown;
+    });
+    if (Known == CallerKnew.end())
+      return std::nullopt;
+    std::vector<std::string> Methods = {Via.ParamMethod};
+    if (Via.ParamMethod.empty())
+      Methods = {"forward", "__call__"};
+    std::set<std::string> Runs;
+    std::string_view Rest = Known->Text;
+    while (!Rest.empty()) {
+      size_t Comma = Rest.find(',');
+      std::string Class(Rest.substr(0, Comma));
+      for (const auto &M : Methods)
+        if (const auto &Ms = Classes.dispatch(Class, M, true); !Ms.empty())
+          Runs.insert(Ms.front());
+
+      Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
+    }
+    return Runs;
   }
 
 private:
@@ -1075,7 +1117,13 @@ private:
           continue;
         std::string Attr = C.Attr;
         if (!C.FromAttr.empty()) {
-          if (K.Attr != C.FromAttr)
+          // The object an attribute holds, handed on whole (`self.model(x)`):
+          // what the caller knew of its parts (`model.encoder&classes`).
+          if (C.Attr.empty() && K.Attr.size() > C.FromAttr.size() &&
+              K.Attr.compare(0, C.FromAttr.size() + 1, C.FromAttr + ".") == 0 &&
+              !restated(C.Index, K.Attr.substr(C.FromAttr.size() + 1)))
+            Attr = K.Attr.substr(C.FromAttr.size() + 1);
+          else if (K.Attr != C.FromAttr)
             continue;
         } else if (!K.Attr.empty()) {
           // The whole object passed on: its attributes go with it.
@@ -1097,6 +1145,19 @@ private:
           }))
         Known.push_back(K);
     return Known;
+  }
+
+  // Whether some function tests the attribute Attr of a parameter, or of a
+  // part of it (`model.encoder&classes` as `encoder&classes`).
+  bool testedAttr(std::string_view Attr) const {
+    for (;;) {
+      if (TestedAttrs.count(std::string(Attr)))
+        return true;
+      size_t Dot = Attr.find('.');
+      if (Dot == std::string_view::npos)
+        return false;
+      Attr.remove_prefix(Dot + 1);
+    }
   }
 
   static std::string factKey(const ConstArg &C) {
@@ -1548,7 +1609,8 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
       if (C.Context != CaptureContext::Ambient || !Rd.runs(C.When))
         continue;
       Ambient.push_back(&C);
-      if (C.ReceiverParam >= 0 && std::none_of(Rd.With.begin(), Rd.With.end(), [&](const auto &W) {
+      if (C.ReceiverParam >= 0 && C.ReceiverAttr.empty() &&
+          std::none_of(Rd.With.begin(), Rd.With.end(), [&](const auto &W) {
             return G.receiverMayRun(C, W);
           }))
         Left.emplace(C.Loc, std::make_pair(&C, 0)).first->second.second++;

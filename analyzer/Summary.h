@@ -322,6 +322,12 @@ struct CallEdge {
   // ParamMethod alone, not every override the parameter's declared type has.
   int ReceiverParam = -1;
   std::string ParamMethod;
+  // With ReceiverAttr set, the call is made on that attribute of the
+  // parameter (Python's `self.encoder(x)`, `self.encoder.encode(x)`;
+  // ParamMethod empty for calling the object itself): where the walk knows
+  // which classes the attribute of this very object may hold (a ConstArg
+  // with Attr ReceiverAttr + AttrClasses), only their methods run.
+  std::string ReceiverAttr;
   // A call through a value (Python's `self.mixer(x, params=p)`): its callee
   // is found by the walk, so what it passes by keyword is said by name.
   // A ConstArg with Index KeywordParam + k is about the parameter named
@@ -360,6 +366,11 @@ inline constexpr const char *ReturnedCallables = "storage:ret:";
 // A ConstArg whose Attr starts so says the parameter holds an instance of
 // exactly the class (a summary class key) that follows.
 inline constexpr std::string_view ClassFact = "&class=";
+// A ConstArg whose Attr is an attribute's name followed by this says that
+// attribute of the object holds an instance of one of the classes (summary
+// class keys) listed, comma-separated, in Text: what the constructor that
+// built this object stored there, for the arguments it was given.
+inline constexpr std::string_view AttrClasses = "&classes";
 
 // The storage key for what the Python function with USR `py:Q` returns
 // (`py:ret:Q`): the front end stores returns there, the walk reads them.

@@ -627,12 +627,19 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
       // `optimizer.step()` on a parameter: the class the walk knows the
       // caller was handed decides which step runs.
       int ReceiverParam = -1;
-      std::string ParamMethod;
-      if (TSNode Fn = unparen(field(N, "function")); is(Fn, "attribute") && Cs.SelfMethod.empty())
+      std::string ParamMethod, ReceiverAttr;
+      if (TSNode Fn = unparen(field(N, "function")); is(Fn, "attribute") && Cs.SelfMethod.empty()) {
         if (TSNode Obj = unparen(field(Fn, "object")); is(Obj, "identifier")) {
           ReceiverParam = T.parameterAt(S.text(Obj), beginOf(Obj));
           ParamMethod = std::string(S.text(field(Fn, "attribute")));
         }
+        // `self.encoder(x)`, `self.encoder.encode(x)`: which classes this
+        // object's encoder may be is known where the walk saw it built.
+        if (std::string Attr = selfAttributeCalled(T, N, ParamMethod); !Attr.empty()) {
+          ReceiverParam = static_cast<int>(ObjectParam);
+          ReceiverAttr = std::move(Attr);
+        }
+      }
       if (Followed) {
         std::vector<ConstArg> Closed = Ctx.closureFactsAt(When);
         Passed.insert(Passed.end(), Closed.begin(), Closed.end());
@@ -687,10 +694,16 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           // A decorated function's wrapper calls, here, this function alone.
           if (Target.rfind("py:dec:", 0) == 0)
             FS.Calls.back().Binds = decoratorBinds(T, Target.substr(7));
+          if (!ReceiverAttr.empty()) {
+            FS.Calls.back().ReceiverParam = ReceiverParam;
+            FS.Calls.back().ParamMethod = ParamMethod;
+            FS.Calls.back().ReceiverAttr = ReceiverAttr;
+          }
           if (Target.rfind("py:", 0) == 0 && P.isFunction(Target.substr(3))) {
             if (ReceiverParam >= 0) {
               FS.Calls.back().ReceiverParam = ReceiverParam;
               FS.Calls.back().ParamMethod = ParamMethod;
+              FS.Calls.back().ReceiverAttr = ReceiverAttr;
             }
             // The callables this call hands the callee's parameters: a call
             // through one there runs these, not what every caller passes.

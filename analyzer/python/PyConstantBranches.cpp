@@ -397,9 +397,17 @@ bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   // A parameter only: an object's numbers are counters as often as settings
   // (`if self.warmup_steps > 0: self.warmup_steps -= 1`), and what it was
   // built with says nothing of them later.
+  // A dict handed in is a setting too (`args["atom_filter"] > -1`).
   int Index = is(Lhs, "identifier") ? T.parameterAt(S.text(Lhs), beginOf(Lhs)) : -1;
+  std::string Key;
+  if (TSNode Of = unparen(field(unparen(Lhs), "value")); Index < 0 && is(unparen(Lhs), "subscript") &&
+                                                         is(Of, "identifier") && !T.isSelf(Of))
+    if (auto PA = parameterAttribute(T, Lhs)) {
+      Index = static_cast<int>(PA->first);
+      Key = PA->second;
+    }
   ParamTest PT{Index < 0 ? 0 : static_cast<unsigned>(Index),
-               Holds ? It->second.first : It->second.second};
+               Holds ? It->second.first : It->second.second, "", Key};
   PT.Text = numberText(*Number);
   if (Index >= 0)
     Out.push_back(std::move(PT));
@@ -439,6 +447,11 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
     else if (Holds && Depth < 3)
       if (auto Needed = truthyBindingTests(T, Cond, Depth))
         Out.insert(Out.end(), Needed->begin(), Needed->end());
+    return;
+  }
+  if (is(Cond, "subscript")) {
+    if (auto PA = parameterAttribute(T, Cond)) // `if args["derivative"]:`
+      Out.push_back({PA->first, Holds ? K::Truthy : K::Falsy, "", PA->second});
     return;
   }
   if (is(Cond, "attribute")) {

@@ -2,9 +2,12 @@
 
 #include "PyCallGraph.h"
 #include "PyModeFlags.h"
+#include "TorchApi.h"
+#include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -47,6 +50,27 @@ Source fromParameter(int Index, std::string Attr = "") {
   return S;
 }
 
+// A project class a value may be an instance of where the tests When of
+// the function's parameters hold; with From set, whichever classes the
+// function's parameter From holds (a constructor storing its argument).
+struct MayBe {
+  std::vector<ParamTest> When;
+  std::string Class;
+  int From = -1;
+};
+// Nothing: not known which classes.
+using ClassSet = std::optional<std::vector<MayBe>>;
+
+ClassSet unite(const ClassSet &A, const ClassSet &B) {
+  if (!A || !B)
+    return std::nullopt;
+  std::vector<MayBe> Out = *A;
+  Out.insert(Out.end(), B->begin(), B->end());
+  return Out;
+}
+
+bool isKey(const std::string &Attr) { return !Attr.empty() && Attr.front() == '['; }
+
 // What is known of an object at one point of a function.
 struct Obj {
   // The function's parameter the value is (or is a copy of): its attributes
@@ -63,8 +87,43 @@ struct Obj {
   std::shared_ptr<const std::vector<Obj>> Items;
   bool List = false;
   std::shared_ptr<const Obj> Element;
-  bool known() const { return Alias >= 0 || !Attrs.empty() || Self || Items || List; }
-  bool kept(const std::string &A) const { return Alias >= 0 && !Changed.count(A); }
+  // The project classes the value may be an instance of, where it was built
+  // by a constructor; per attribute (`["key"]` for a dict's items), those
+  // of what the object's stores left there.
+  ClassSet Classes;
+  std::map<std::string, ClassSet> AttrClasses;
+  // An item stored under a key not known here, or a method that may change
+  // a dict's keys, was applied: the parameter's `["key"]` items are no longer
+  // what the caller passed.
+  bool KeysChanged = false;
+  bool known() const {
+    return Alias >= 0 || !Attrs.empty() || Self || Items || List || Classes || !AttrClasses.empty();
+  }
+  bool kept(const std::string &A) const {
+    return Alias >= 0 && !Changed.count(A) && !(KeysChanged && isKey(A));
+  }
+  // Forgets what is known of the parts of the object held in attribute A
+  // (`A.inner`: AttrClasses of it, by a dotted name).
+  void forgetParts(const std::string &A) {
+    const std::string Prefix = A + ".";
+    for (auto It = AttrClasses.begin(); It != AttrClasses.end();)
+      It = It->first.rfind(Prefix, 0) == 0 ? AttrClasses.erase(It) : std::next(It);
+  }
+  // Keeps, as the parts of attribute A, what is known of the attributes of
+  // the object Part that A holds now; one level of parts below A at most.
+  void keepParts(const std::string &A, const std::map<std::string, ClassSet> &Part) {
+    for (const auto &[K, V] : Part)
+      if (K.find('.') == std::string::npos && V)
+        AttrClasses[A + "." + K] = V;
+  }
+  // Forgets what is known of the dict's items.
+  void forgetKeys() {
+    for (auto It = Attrs.begin(); It != Attrs.end();)
+      It = isKey(It->first) ? Attrs.erase(It) : std::next(It);
+    for (auto It = AttrClasses.begin(); It != AttrClasses.end();)
+      It = isKey(It->first) ? AttrClasses.erase(It) : std::next(It);
+    KeysChanged = Alias >= 0;
+  }
   std::optional<Source> attr(const std::string &A) const {
     if (auto It = Attrs.find(A); It != Attrs.end())
       return It->second;
@@ -118,6 +177,13 @@ Obj join(const Obj &A, const Obj &B) {
                   : !B.Element ? A.Element
                                : std::make_shared<const Obj>(join(*A.Element, *B.Element));
   }
+  Out.KeysChanged = Out.Alias >= 0 && (A.KeysChanged || B.KeysChanged);
+  // Two objects (or one on two paths): the classes of either, where each
+  // says what they are.
+  Out.Classes = unite(A.Classes, B.Classes);
+  for (const auto &[K, V] : A.AttrClasses)
+    if (auto It = B.AttrClasses.find(K); It != B.AttrClasses.end())
+      Out.AttrClasses[K] = unite(V, It->second);
   if (A.Self && B.Self && sameSource(*A.Self, *B.Self))
     Out.Self = A.Self;
   else if (A.Self && B.Self && A.Self->From < 0 && B.Self->From < 0 && A.Self->NoneKnown &&
@@ -174,6 +240,38 @@ State &stateOf(PyTypeCache &C) {
   return *static_cast<State *>(C.ObjectFacts.get());
 }
 
+// What a store to Target (an attribute or an item) sets: the attribute's
+// name, `["key"]` for an item under a plain string key, "[]" for any other.
+std::string storedName(const PySource &S, TSNode Target) {
+  if (is(Target, "attribute"))
+    return std::string(S.text(field(Target, "attribute")));
+  if (auto Key = plainString(S, unparen(field(Target, "subscript"))))
+    return "[" + *Key + "]";
+  return "[]";
+}
+
+// The Method of an Event that hands the name to a call as an argument.
+constexpr std::string_view HandedOn = "(";
+
+// Calls that leave the attributes of an object handed to them as they were
+// (or make a new object of it), by what they resolve to.
+bool keepsAttributes(const PyTypes &T, TSNode Call) {
+  static const std::set<std::string, std::less<>> Keeping = {
+      "isinstance", "issubclass", "len",       "print",         "id",
+      "type",       "getattr",    "hasattr",   "str",           "repr",
+      "format",     "callable",   "copy.copy", "copy.deepcopy", "torch.compile"};
+  std::string Q = T.resolve(field(Call, "function"));
+  return Keeping.count(Q) || wrapsModule(Q) || startsWith(Q, "logging.");
+}
+
+// Methods that leave a dict's items as they were.
+bool readsItems(std::string_view Method) {
+  for (std::string_view M : {"get", "keys", "values", "items", "copy", "__contains__", "__getitem__"})
+    if (Method == M)
+      return true;
+  return false;
+}
+
 const FunctionEvents &eventsOf(const PyTypes &T) {
   State &St = stateOf(T.cache());
   auto [It, New] = St.ByFunction.try_emplace(&T.F);
@@ -204,9 +302,7 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
           Obj = unparen(field(Target, "value"));
         if ((is(Target, "attribute") || is(Target, "subscript")) && is(Obj, "identifier"))
           Out.Uses[std::string(S.text(Obj))].push_back(
-              {beginOf(N),
-               is(Target, "subscript") ? "[]" : std::string(S.text(field(Target, "attribute"))), "",
-               N, Plain && !Many ? field(N, "right") : TSNode{}});
+              {beginOf(N), storedName(S, Target), "", N, Plain && !Many ? field(N, "right") : TSNode{}});
       }
       if (!Plain) {
         bind(L, endOf(N), N, {}, -1);
@@ -222,6 +318,13 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
       if (TSNode Obj = unparen(field(Fn, "object")); is(Fn, "attribute") && is(Obj, "identifier"))
         Out.Uses[std::string(S.text(Obj))].push_back(
             {beginOf(N), "", std::string(S.text(field(Fn, "attribute"))), N, {}});
+      CallArgs A = argsOf(S, N);
+      std::vector<TSNode> Handed = A.Positional;
+      for (const auto &K : A.Keywords)
+        Handed.push_back(K.second);
+      for (TSNode Arg : Handed)
+        if (Arg = unparen(Arg); is(Arg, "identifier"))
+          Out.Uses[std::string(S.text(Arg))].push_back({beginOf(N), "", std::string(HandedOn), N, {}});
     } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
       bind(field(N, "left"), beginOf(N), N, {}, -1);
     } else if (is(N, "as_pattern") || is(N, "named_expression")) {
@@ -249,8 +352,30 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth);
 // in [From, To): a store in the block that bound it (Home) sets the
 // attribute, one elsewhere leaves it unknown, a method call may change what
 // project methods of that name store on self, an append adds to a list.
+// Classes under the tests of T's parameters that Stmt runs under.
+ClassSet guarded(const PyTypes &T, const ClassSet &Classes, TSNode Stmt) {
+  if (!Classes)
+    return std::nullopt;
+  // A question inside the one being answered: its steps count apart, and
+  // past a few such questions inside one another, no tests (more classes).
+  static thread_local int Nesting = 0;
+  State &St = stateOf(T.cache());
+  unsigned Steps = St.Steps;
+  std::vector<ParamTest> When;
+  if (Nesting < 3) {
+    ++Nesting;
+    When = parameterTestsAt(T, Stmt);
+    --Nesting;
+  }
+  St.Steps = Steps;
+  std::vector<MayBe> Out = *Classes;
+  for (MayBe &M : Out)
+    M.When.insert(M.When.begin(), When.begin(), When.end());
+  return Out;
+}
+
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
-                 int Depth, Obj &O) {
+                 int Depth, Obj &O, bool Building) {
   const auto &Es = eventsOf(T).Uses;
   auto It = Es.find(Name);
   if (It == Es.end())
@@ -258,6 +383,15 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
   for (const Event &E : It->second) {
     if (E.At < From || E.At >= To)
       continue;
+    if (E.Method == HandedOn) {
+      // What a call does to the object is not read (its other facts are
+      // assumed kept, PyObjectFacts.h); which classes its attributes hold
+      // decides what a capture runs, so a call that may store others
+      // (`swap_encoder(model)`, `quantize(model)`) leaves them unknown.
+      if (!keepsAttributes(T, E.Stmt))
+        O.AttrClasses.clear();
+      continue;
+    }
     if (!O.Self || O.Self->From >= 0 || (O.Self->NoneKnown && O.Self->IsNone))
       O.Self = notNone(); // None has no attributes to set or methods to call
     if (O.List) {
@@ -272,25 +406,46 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       }
       continue;
     }
-    if (E.Attr == "[]")
+    if (E.Attr == "[]") {
+      O.forgetKeys();
       continue;
+    }
     if (E.Attr.empty()) {
       // A method called on it may store what project methods of that name
       // store on self.
       for (const auto &A : T.P.storesOfMethod(E.Method)) {
         O.Attrs.erase(A);
+        O.AttrClasses.erase(A);
+        O.forgetParts(A);
         if (O.Alias >= 0)
           O.Changed.insert(A);
       }
+      if (!readsItems(E.Method))
+        O.forgetKeys(); // `.update()`, `.pop()`, `.setdefault()`
       continue;
     }
     O.Attrs.erase(E.Attr);
     bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
-    if (std::optional<Source> V =
-            Straight ? factsOf(T, E.Value, E.At, Depth + 1).whole() : std::nullopt)
+    Obj Value;
+    if (!ts_node_is_null(E.Value))
+      Value = factsOf(T, E.Value, E.At, Depth + 1);
+    if (std::optional<Source> V = Straight ? Value.whole() : std::nullopt)
       O.Attrs[E.Attr] = *V;
     else
       O.Changed.insert(E.Attr);
+    // A store in a branch adds its classes to those before it; one that runs
+    // always replaces them. Where nothing was stored before, only the
+    // object's constructor may take the branch's classes as all there are.
+    ClassSet Stored = guarded(T, Value.Classes, E.Stmt);
+    O.forgetParts(E.Attr);
+    if (Straight)
+      O.keepParts(E.Attr, Value.AttrClasses);
+    if (auto It = O.AttrClasses.find(E.Attr); Straight)
+      O.AttrClasses[E.Attr] = std::move(Stored);
+    else if (It != O.AttrClasses.end())
+      It->second = unite(It->second, Stored);
+    else if (Building)
+      O.AttrClasses[E.Attr] = std::move(Stored);
   }
 }
 
@@ -303,6 +458,31 @@ std::optional<Obj> returnedBy(const PyTypes &T, const std::vector<std::string> &
 // the new object.
 Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Depth);
 
+// A dict built from plain string keys (a literal's pairs, `dict(k=v)`): each
+// item as an attribute `["key"]`. A `**other` or a computed key may replace
+// the items before it.
+Obj dictOf(const PyTypes &T, const std::vector<std::pair<std::string_view, TSNode>> &Items,
+           unsigned At, int Depth) {
+  Obj Out;
+  Out.Self = notNone();
+  for (const auto &[Key, V] : Items) {
+    if (ts_node_is_null(V)) {
+      Out.Attrs.clear();
+      Out.AttrClasses.clear();
+      continue;
+    }
+    std::string A = "[" + std::string(Key) + "]";
+    Obj Item = factsOf(T, V, At, Depth + 1);
+    Out.Attrs.erase(A);
+    Out.AttrClasses.erase(A);
+    if (auto W = Item.whole())
+      Out.Attrs[A] = *W;
+    if (Item.Classes)
+      Out.AttrClasses[A] = Item.Classes;
+  }
+  return Out;
+}
+
 Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
   const PySource &S = *T.M.Src;
   std::string Q = T.resolve(field(Call, "function"));
@@ -312,6 +492,26 @@ Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
   Obj Out;
   if (!Q.empty() && T.P.classNamed(Q))
     return constructed(T, Q, Call, Depth);
+  // `torch.jit.script(model)`, `DDP(model)`: calling the wrapper runs the
+  // module's own forward on the module, attributes and all.
+  if ((wrapsModule(Q) || Q == "torch.compile") && !A.Positional.empty() &&
+      !is(A.Positional[0], "list_splat"))
+    return factsOf(T, A.Positional[0], beginOf(Call), Depth + 1);
+  if ((Q == "dict" || Q == "builtins.dict") && A.Positional.empty())
+    return dictOf(T, A.Keywords, beginOf(Call), Depth);
+  // `create_model(args).to(device)`, `model.eval()`: nn.Module's set-up
+  // methods hand back the module itself, where no project class overrides them.
+  if (TSNode Fn = unparen(field(Call, "function"));
+      is(Fn, "attribute") && moduleReturnsItself(S.text(field(Fn, "attribute")))) {
+    std::string Method(S.text(field(Fn, "attribute")));
+    Value V = T.valueOf(field(Fn, "object"));
+    std::vector<std::string> Classes = V.classes();
+    if (V.K == VK::Instance && !V.Many &&
+        std::all_of(Classes.begin(), Classes.end(), [&](const std::string &C) {
+          return T.P.classNamed(C) && T.P.dispatch(C, Method, false).empty();
+        }))
+      return factsOf(T, field(Fn, "object"), beginOf(Call), Depth + 1);
+  }
   Callees Cs = calleesOf(T, Call);
   if (Cs.Dynamic || Cs.Keys.empty())
     return Out;
@@ -385,6 +585,87 @@ std::optional<ConstArg> closureLiteral(const PyTypes &Outer, std::string_view Na
   return literalArgument(S, Bound.front(), 0);
 }
 
+// The one value `@pytest.mark.parametrize("name", [value])` gives the
+// parameter Name of T's test function, where it is a literal.
+std::optional<ConstArg> parametrizedValue(const PyTypes &T, std::string_view Name) {
+  TSNode Decorated = ts_node_parent(T.F.Node);
+  if (T.F.IsModuleBody || T.F.IsLambda || !is(Decorated, "decorated_definition"))
+    return std::nullopt;
+  const PySource &S = *T.M.Src;
+  for (TSNode D : namedChildren(Decorated)) {
+    TSNode Call = is(D, "decorator") ? unparen(ts_node_named_child(D, 0)) : TSNode{};
+    if (!is(Call, "call"))
+      continue;
+    std::string_view Fn = S.text(field(Call, "function"));
+    if (Fn != "parametrize" && !(Fn.size() > 12 && Fn.substr(Fn.size() - 12) == ".parametrize"))
+      continue;
+    CallArgs A = argsOf(S, Call);
+    if (A.Positional.size() < 2 || !ts_node_is_null(A.keyword("indirect")))
+      continue;
+    auto Names = plainString(S, unparen(A.Positional[0]));
+    if (!Names)
+      continue;
+    std::vector<std::string_view> Split;
+    for (std::string_view Rest = *Names; !Rest.empty();) {
+      size_t Comma = Rest.find(',');
+      std::string_view One = Rest.substr(0, Comma);
+      while (!One.empty() && One.front() == ' ')
+        One.remove_prefix(1);
+      while (!One.empty() && One.back() == ' ')
+        One.remove_suffix(1);
+      Split.push_back(One);
+      Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
+    }
+    auto Pos = std::find(Split.begin(), Split.end(), Name);
+    if (Pos == Split.end())
+      continue;
+    TSNode Values = unparen(A.Positional[1]);
+    if (!is(Values, "list") && !is(Values, "tuple"))
+      return std::nullopt;
+    std::vector<TSNode> Elements;
+    for (TSNode C : namedChildren(Values))
+      if (!is(C, "comment"))
+        Elements.push_back(unparen(C));
+    if (Elements.size() != 1)
+      return std::nullopt;
+    TSNode V = Elements.front();
+    if (Split.size() > 1) {
+      std::vector<TSNode> Items;
+      for (TSNode C : namedChildren(V))
+        if (!is(C, "comment"))
+          Items.push_back(C);
+      if ((!is(V, "tuple") && !is(V, "list")) || Items.size() != Split.size())
+        return std::nullopt;
+      V = Items[static_cast<size_t>(Pos - Split.begin())];
+    }
+    return literalArgument(S, V, 0);
+  }
+  return std::nullopt;
+}
+
+// The classes a local bound in branches may hold at Use: each binding's,
+// under the tests it runs under. Nothing when a binding is of another form,
+// or the name is a parameter as well (what the caller passed may reach).
+ClassSet bindingClasses(const PyTypes &T, std::string_view Name, const std::vector<Bind> &Binds,
+                        unsigned Use, int Depth) {
+  if (T.parameterAt(Name, beginOf(T.F.body())) >= 0)
+    return std::nullopt;
+  std::vector<MayBe> Out;
+  for (const Bind &B : Binds) {
+    if (B.At > Use)
+      continue;
+    if (ts_node_is_null(B.Expr) || B.Index >= 0)
+      return std::nullopt;
+    ClassSet Here = guarded(T, factsOf(T, B.Expr, beginOf(B.Stmt), Depth + 1).Classes, B.Stmt);
+    if (!Here)
+      return std::nullopt;
+    Out.insert(Out.end(), Here->begin(), Here->end());
+  }
+  if (Out.empty())
+    return std::nullopt;
+  return Out;
+}
+
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   E = unparen(E);
   Obj Out;
@@ -401,6 +682,20 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   }
   if (is(E, "call"))
     return factsOfCall(T, E, Depth);
+  if (is(E, "dictionary")) {
+    std::vector<std::pair<std::string_view, TSNode>> Items;
+    std::deque<std::string> Keys; // the texts Items views
+    for (TSNode C : namedChildren(E)) {
+      if (is(C, "comment"))
+        continue;
+      std::optional<std::string> Key;
+      if (is(C, "pair"))
+        Key = plainString(S, unparen(field(C, "key")));
+      Keys.push_back(Key.value_or(""));
+      Items.push_back({Keys.back(), Key ? field(C, "value") : TSNode{}});
+    }
+    return dictOf(T, Items, At, Depth);
+  }
   if (is(E, "tuple") || is(E, "expression_list") || is(E, "list")) {
     std::vector<Obj> Items;
     for (TSNode C : namedChildren(E)) {
@@ -419,8 +714,17 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     return Out;
   }
   if (is(E, "subscript")) {
-    // `pair[0]`, `batches[1]`: an element of a tuple or list known here.
     TSNode Index = unparen(field(E, "subscript"));
+    // `args["model"]`: an item of a dict known here.
+    if (auto Key = plainString(S, Index)) {
+      Obj Of = factsOf(T, field(E, "value"), beginOf(E), Depth + 1);
+      std::string A = "[" + *Key + "]";
+      Out.Self = Of.attr(A);
+      if (auto It = Of.AttrClasses.find(A); It != Of.AttrClasses.end())
+        Out.Classes = It->second;
+      return Out;
+    }
+    // `pair[0]`, `batches[1]`: an element of a tuple or list known here.
     bool Negative = is(Index, "unary_operator") && S.text(Index).substr(0, 1) == "-";
     TSNode Digits = Negative ? unparen(field(Index, "argument")) : Index;
     if (!is(Digits, "integer"))
@@ -443,7 +747,10 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     if (!is(Of, "identifier"))
       return Out;
     Obj Base = factsOf(T, Of, beginOf(E), Depth + 1);
-    Out.Self = Base.attr(std::string(S.text(field(E, "attribute"))));
+    std::string A(S.text(field(E, "attribute")));
+    Out.Self = Base.attr(A);
+    if (auto It = Base.AttrClasses.find(A); It != Base.AttrClasses.end())
+      Out.Classes = It->second;
     return Out;
   }
   if (!is(E, "identifier"))
@@ -474,17 +781,24 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   // held (ObjectParam), less what this method changed before Use.
   if (P < 0 && T.isSelf(E) && !eventsOf(T).Binds.count(Name))
     P = static_cast<int>(ObjectParam);
+  if (P >= 0 && P != static_cast<int>(ObjectParam))
+    if (auto L = parametrizedValue(T, Name)) {
+      Out.Self = *L;
+      return Out;
+    }
   if (P >= 0) {
     auto [Key, Known] = remembered(beginOf(T.F.body()));
     if (Known) {
       Out = *Known;
     } else {
       Out.Alias = P;
-      applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out);
+      applyEvents(T, Name, beginOf(T.F.body()), Use, T.F.body(), Depth, Out, false);
       St.Names[Key] = Out;
     }
     // Not remembered with the rest: it depends on where in the block E is.
     Out.Dereferenced = P != static_cast<int>(ObjectParam) && dereferencedBefore(T, Name, E);
+    if (P != static_cast<int>(ObjectParam))
+      Out.Classes = std::vector<MayBe>{{{}, "", P}};
     return Out;
   }
   // A local: its last binding before the use, in a block around it.
@@ -499,8 +813,12 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   if (!Last || ts_node_is_null(Last->Expr))
     return Out;
   TSNode Home = blockOf(Last->Stmt);
-  if (ts_node_is_null(Home) || beginOf(Home) > Use || endOf(Home) < Use)
+  if (ts_node_is_null(Home) || beginOf(Home) > Use || endOf(Home) < Use) {
+    // Bound in branches: what it holds is one binding's value, not known
+    // which; its class is one of theirs.
+    Out.Classes = bindingClasses(T, Name, Found->second, Use, Depth);
     return Out;
+  }
   auto [Key, Known] = remembered(endOf(Last->Stmt));
   if (Known)
     return *Known;
@@ -518,7 +836,7 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
       return St.Names[Key] = Out;
     Out = (*Whole.Items)[Last->Index];
   }
-  applyEvents(T, Name, endOf(Last->Stmt), Use, Home, Depth, Out);
+  applyEvents(T, Name, endOf(Last->Stmt), Use, Home, Depth, Out, false);
   return St.Names[Key] = Out;
 }
 
@@ -636,6 +954,95 @@ std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCal
   return In.FromAttr.empty() ? Arg.whole() : Arg.attr(In.FromAttr);
 }
 
+// Tests of the callee's parameters restated in the caller's through the
+// arguments of Call: a test the arguments decide goes (nothing when one
+// fails), one of the caller's own parameter passed on is kept as a test of
+// that, one nothing is known of may hold.
+std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
+                                                   const std::vector<ParamTest> &When,
+                                                   const BoundCall &B, TSNode Call, int Depth) {
+  std::vector<ParamTest> Out;
+  for (const ParamTest &PT : When) {
+    if (!PT.Global.empty())
+      continue;
+    std::optional<Source> V;
+    if (auto It = B.Args.find(PT.Index); It != B.Args.end()) {
+      Obj Arg = factsOf(T, It->second, beginOf(Call), Depth + 1);
+      V = PT.Attr.empty() ? Arg.whole() : Arg.attr(PT.Attr);
+    } else if (auto D = B.Defaults.find(PT.Index); D != B.Defaults.end() && PT.Attr.empty()) {
+      V = D->second;
+    }
+    if (!V)
+      continue;
+    if (V->From >= 0) {
+      ParamTest Up = PT;
+      Up.Index = static_cast<unsigned>(V->From);
+      Up.Attr = V->FromAttr;
+      Out.push_back(std::move(Up));
+    } else if (!PT.holdsFor(*V)) {
+      return std::nullopt;
+    }
+  }
+  return Out;
+}
+
+// Classes in the callee's terms restated in the caller's through the
+// arguments of Call: those whose tests the arguments let hold, a
+// parameter's taken from its argument.
+ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B, TSNode Call,
+                        int Depth) {
+  if (!In)
+    return std::nullopt;
+  std::vector<MayBe> Out;
+  for (const MayBe &M : *In) {
+    auto When = restateTests(T, M.When, B, Call, Depth);
+    if (!When)
+      continue;
+    if (M.From < 0) {
+      Out.push_back({*When, M.Class, -1});
+      continue;
+    }
+    auto It = B.Args.find(static_cast<unsigned>(M.From));
+    if (It == B.Args.end())
+      return std::nullopt;
+    ClassSet Passed = factsOf(T, It->second, beginOf(Call), Depth + 1).Classes;
+    if (!Passed)
+      return std::nullopt;
+    for (MayBe P : *Passed) {
+      P.When.insert(P.When.end(), When->begin(), When->end());
+      Out.push_back(std::move(P));
+    }
+  }
+  // Every class ruled out: the call raises, or what was read is wrong;
+  // claim nothing.
+  if (Out.empty())
+    return std::nullopt;
+  return Out;
+}
+
+// Whether Class's instances get Attr from Init alone: no other method of
+// Class or of its project bases stores it, and none of them names it at
+// class level (a default a branch in Init may leave).
+bool storedByInitAlone(const PyProgram &P, const std::string &Class, const std::string &Init,
+                       const std::string &Attr) {
+  std::vector<std::string> Todo = {Class};
+  std::set<std::string> Seen;
+  while (!Todo.empty()) {
+    std::string C = std::move(Todo.back());
+    Todo.pop_back();
+    const PyClassDef *D = Seen.insert(C).second ? P.classNamed(C) : nullptr;
+    if (!D)
+      continue;
+    if (D->ClassLevelNames.count(Attr))
+      return false;
+    for (const auto &[Method, Stores] : D->StoresBy)
+      if (Stores.count(Attr) && D->QualName + "." + Method != Init)
+        return false;
+    Todo.insert(Todo.end(), D->Bases.begin(), D->Bases.end());
+  }
+  return true;
+}
+
 // What __init__ leaves in self, in the terms of its own parameters: the
 // attributes its own body sets (a base class's __init__ it calls, and
 // methods it calls on self, may set others).
@@ -648,7 +1055,7 @@ std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
           return std::nullopt;
         Obj O;
         O.Self = notNone();
-        applyEvents(T, SelfName, beginOf(F.body()), endOf(F.body()), F.body(), 0, O);
+        applyEvents(T, SelfName, beginOf(F.body()), endOf(F.body()), F.body(), 0, O, true);
         return O;
       });
 }
@@ -687,6 +1094,7 @@ std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const
 Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Depth) {
   Obj Out;
   Out.Self = notNone();
+  Out.Classes = std::vector<MayBe>{{{}, Class, -1}};
   if (std::string Init = T.P.methodOf(Class, "__init__"); !Init.empty()) {
     std::optional<Obj> R = initialised(T, Init);
     if (!R)
@@ -695,6 +1103,16 @@ Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Dep
     for (const auto &[A, V] : R->Attrs)
       if (auto Mine = restate(T, V, B, Call, Depth))
         Out.Attrs[A] = *Mine;
+    for (const auto &[A, Cs] : R->AttrClasses) {
+      if (!storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.'))))
+        continue;
+      if (ClassSet Mine = restateClasses(T, Cs, B, Call, Depth))
+        Out.AttrClasses[A] = std::move(Mine);
+      // `self.model = model`: the parts of the very object handed in.
+      if (Cs && Cs->size() == 1 && Cs->front().From >= 0 && Cs->front().When.empty())
+        if (auto It = B.Args.find(static_cast<unsigned>(Cs->front().From)); It != B.Args.end())
+          Out.keepParts(A, factsOf(T, It->second, beginOf(Call), Depth + 1).AttrClasses);
+    }
     return Out;
   }
   const PyClassDef *C = T.P.classNamed(Class);
@@ -731,9 +1149,13 @@ Obj restateObj(const PyTypes &T, const Obj &R, const BoundCall &B, TSNode Call, 
       Here = factsOf(T, It->second, beginOf(Call), Depth + 1);
     for (const auto &A : R.Changed) {
       Here.Attrs.erase(A);
+      Here.AttrClasses.erase(A);
+      Here.forgetParts(A);
       if (Here.Alias >= 0)
         Here.Changed.insert(A);
     }
+    if (R.KeysChanged)
+      Here.forgetKeys();
   }
   for (const auto &[A, V] : R.Attrs) {
     Here.Attrs.erase(A);
@@ -742,6 +1164,10 @@ Obj restateObj(const PyTypes &T, const Obj &R, const BoundCall &B, TSNode Call, 
     else if (Here.Alias >= 0)
       Here.Changed.insert(A);
   }
+  for (const auto &[A, Cs] : R.AttrClasses)
+    Here.AttrClasses[A] = restateClasses(T, Cs, B, Call, Depth);
+  if (R.Classes)
+    Here.Classes = restateClasses(T, R.Classes, B, Call, Depth);
   if (R.Self)
     Here.Self = restate(T, *R.Self, B, Call, Depth);
   if (R.Items) {
@@ -803,6 +1229,22 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
   }
   for (const auto &[A, V] : O.Attrs)
     add(V, A);
+  // Which classes the object's attributes hold: tests of this function's
+  // parameters left in them may hold.
+  for (const auto &[A, Cs] : O.AttrClasses) {
+    if (!Cs || Cs->empty() ||
+        std::any_of(Cs->begin(), Cs->end(), [](const MayBe &M) { return M.From >= 0; }))
+      continue;
+    std::set<std::string> Keys;
+    for (const MayBe &M : *Cs)
+      Keys.insert(classKey(M.Class));
+    Source C;
+    C.TruthKnown = false; // an object's truth is its __bool__'s
+    C.TextKnown = true;
+    for (const auto &K : Keys)
+      C.Text += (C.Text.empty() ? "" : ",") + K;
+    add(std::move(C), A + std::string(AttrClasses));
+  }
 }
 
 // The object a call of the method Callee runs on: `obj` of `obj.m(...)`,
@@ -819,10 +1261,17 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
   if (Method == "__init__" || Method == "__new__")
     return {};
   TSNode Fn = unparen(field(Call, "function"));
-  TSNode Obj = is(Fn, "attribute")                             ? unparen(field(Fn, "object"))
-               : (Method == "forward" || Method == "__call__") ? Fn
-                                                               : TSNode{};
-  if (!is(Obj, "identifier") || T.P.classNamed(T.resolve(Obj)))
+  const bool Calls = Method == "forward" || Method == "__call__";
+  TSNode Obj = is(Fn, "attribute") ? unparen(field(Fn, "object")) : Calls ? Fn : TSNode{};
+  // `self.model(x)`: the object self holds there is the receiver, not self
+  // (`self.fwd(x)` on a method of self's own class taken earlier is self's).
+  if (Calls && is(Fn, "attribute") && T.isSelf(Obj) &&
+      T.M.Src->text(field(Fn, "attribute")) != Method &&
+      Callee.rfind(T.F.ClassQName + ".", 0) != 0)
+    Obj = Fn;
+  // `self.model(x)`, `self.model.encode(x)`: facts of that attribute of self.
+  bool SelfPart = is(Obj, "attribute") && T.isSelf(unparen(field(Obj, "object")));
+  if ((!is(Obj, "identifier") && !SelfPart) || T.P.classNamed(T.resolve(Obj)))
     return {};
   return Obj;
 }
@@ -858,18 +1307,42 @@ std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call) {
 
 std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes &T, TSNode E) {
   E = unparen(E);
-  if (!is(E, "attribute"))
-    return std::nullopt;
-  TSNode Of = unparen(field(E, "object"));
+  TSNode Of{};
+  std::string Attr;
+  if (is(E, "attribute")) {
+    Of = unparen(field(E, "object"));
+    Attr = T.M.Src->text(field(E, "attribute"));
+  } else if (auto Key = is(E, "subscript")
+                            ? plainString(*T.M.Src, unparen(field(E, "subscript")))
+                            : std::nullopt) {
+    Of = unparen(field(E, "value")); // `args["model"]`
+    Attr = "[" + *Key + "]";
+  }
   if (!is(Of, "identifier"))
     return std::nullopt;
   stateOf(T.cache()).Steps = 0;
   Obj O = factsOf(T, Of, beginOf(E), 0);
-  std::string Attr(T.M.Src->text(field(E, "attribute")));
   std::optional<Source> V = O.attr(Attr);
   if (!V || V->From < 0 || V->FromAttr != Attr || O.Alias != V->From)
     return std::nullopt;
   return std::make_pair(static_cast<unsigned>(V->From), Attr);
+}
+
+std::string selfAttributeCalled(const PyTypes &T, TSNode Call, std::string &Method) {
+  TSNode Fn = unparen(field(Call, "function"));
+  if (!is(Fn, "attribute") || T.F.ClassQName.empty() || T.staticMethod())
+    return "";
+  const PySource &S = *T.M.Src;
+  TSNode Of = unparen(field(Fn, "object"));
+  if (T.isSelf(Of)) {
+    Method.clear();
+    return std::string(S.text(field(Fn, "attribute")));
+  }
+  if (is(Of, "attribute") && T.isSelf(unparen(field(Of, "object")))) {
+    Method = S.text(field(Fn, "attribute"));
+    return std::string(S.text(field(Of, "attribute")));
+  }
+  return "";
 }
 
 std::map<std::string, ConstArg> builtAttributes(const PyTypes &T, TSNode E) {
@@ -890,9 +1363,12 @@ std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &
         break;
       argumentFacts(Caller, I, A.Positional[I], Call, Out);
     }
-    // `layer(x)` on an object: its facts go to forward's (or __call__'s)
-    // self; a plain function reached this way has no receiver to read.
-    if (TSNode Fn = unparen(field(Call, "function")); is(Fn, "identifier"))
+    // `layer(x)` on an object (`self.layer(x)` on one self holds): its facts
+    // go to forward's (or __call__'s) self; a plain function reached this way
+    // has no receiver to read.
+    if (TSNode Fn = unparen(field(Call, "function"));
+        is(Fn, "identifier") ||
+        (is(Fn, "attribute") && Caller.isSelf(unparen(field(Fn, "object")))))
       argumentFacts(Caller, ObjectParam, Fn, Call, Out);
     return Out;
   }

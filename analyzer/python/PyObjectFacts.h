@@ -28,6 +28,11 @@ namespace graphsafe::lint::py {
 // and the attribute.
 std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes &T, TSNode E);
 
+// For a call made on an attribute of self (`self.encoder(x)`, Method set
+// empty; `self.encoder.encode(x)`, Method set to "encode"): the attribute's
+// name; else "" and Method untouched.
+std::string selfAttributeCalled(const PyTypes &T, TSNode Call, std::string &Method);
+
 // What a call to the project function Callee passes beyond literalArguments:
 // ConstArgs with Attr or FromAttr set, None-ness of objects, objects passed
 // on through locals, copies and project functions. With Callee empty, a call

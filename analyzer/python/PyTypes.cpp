@@ -675,7 +675,7 @@ std::vector<TSNode> PyTypes::everyBoundExpr(std::string_view Name) const {
   return Out;
 }
 
-std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset) const {
+std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset, int Depth) const {
   std::vector<unsigned> Out;
   const Binding *B = bindingAt(Name, Offset);
   if (!B || B->At > Offset || IfBranches.empty())
@@ -709,9 +709,16 @@ std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offs
       for (unsigned K : *B->Holding)
         BranchRan = BranchRan && IfBranches[K].IfBegin <= Br.IfBegin;
     }
+    // That binding may sit in a branch of an earlier if itself (`if a: m =
+    // A() elif b: m = B()`, then `if c: m = Wrap(m)`): what reached the
+    // later if from there reaches too.
     if (!Br.Exhaustive && !BranchRan)
-      if (const Binding *Before = bindingAt(Name, Br.IfBegin); Before && Before->At <= Br.IfBegin)
+      if (const Binding *Before = bindingAt(Name, Br.IfBegin); Before && Before->At <= Br.IfBegin) {
         Out.push_back(Before->At);
+        if (Depth < 4)
+          for (unsigned More : alsoReaching(Name, Br.IfBegin, Depth + 1))
+            Out.push_back(More);
+      }
   }
   std::sort(Out.rbegin(), Out.rend());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());

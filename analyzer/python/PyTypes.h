@@ -181,7 +181,7 @@ public:
   // when that one sits in a branch of an if ending before Offset, the other
   // branches' and, for an if with no else, the one that reached the if. As
   // offsets to ask the other questions at, latest first.
-  std::vector<unsigned> alsoReaching(std::string_view Name, unsigned Offset) const;
+  std::vector<unsigned> alsoReaching(std::string_view Name, unsigned Offset, int Depth = 0) const;
   // The project classes E may hold as class objects (calling E builds them):
   // a class named, a `functools.partial` of one, a project factory's result,
   // a pick from a dict or tuple of classes, what callers pass a parameter.
