@@ -598,8 +598,8 @@ public:
   // A call on an attribute of the receiver (`self.encoder(x)`): where the
   // walk knows which classes this object's attribute holds, the functions
   // those classes dispatch the call to; nothing where it does not know.
-  std::optional<std::set<std::string>> attributeRuns(const CallEdge &Via,
-                                                     const std::vector<ConstArg> &CallerKnew) const {
+  std::optional<std::set<std::string>>
+  attributeRuns(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew) const {
     if (Via.ReceiverAttr.empty())
       return std::nullopt;
     const std::string Attr = Via.ReceiverAttr + std::string(AttrClasses);
@@ -1610,9 +1610,8 @@ void unknownCallees(const CallGraph &G, const RuleSet &Rules,
         continue;
       Ambient.push_back(&C);
       if (C.ReceiverParam >= 0 && C.ReceiverAttr.empty() &&
-          std::none_of(Rd.With.begin(), Rd.With.end(), [&](const auto &W) {
-            return G.receiverMayRun(C, W);
-          }))
+          std::none_of(Rd.With.begin(), Rd.With.end(),
+                       [&](const auto &W) { return G.receiverMayRun(C, W); }))
         Left.emplace(C.Loc, std::make_pair(&C, 0)).first->second.second++;
     }
     report(Ambient, Chain);

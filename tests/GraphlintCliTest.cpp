@@ -554,6 +554,46 @@ class Trainer(Mixin):
   EXPECT_NE(R.Stdout.find("2 error(s), 0 warning(s), 2 note(s)"), std::string::npos) << R.Stdout;
 }
 
+// The same lookup into a local (`forward = getattr(submodule,
+// config.method)`, mstar's graph runner): the methods whose names fit are
+// followed where few, and where nothing narrows the name --explain-reach says
+// the call was not followed, instead of passing it over as a builtin's result.
+TEST_F(GraphlintCli, LocalsBoundToAComputedGetattrAreFollowedOrNoted) {
+  std::string P = write("runner.py", R"(import torch
+
+
+class Submodule:
+    def forward_batched(self, x):
+        return x.nonzero()
+
+    def forward_captured(self, x):
+        return x * 2
+
+
+def capture(submodule: Submodule, mode, method, x):
+    forward = getattr(submodule, f"forward_{mode}")
+    chosen = getattr(submodule, method)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = forward(x)
+        z = chosen(x)
+    return y, z
+
+
+def main(x):
+    return capture(Submodule(), "batched", "forward_captured", x)
+)");
+  RunResult R = runGraphlint({"--no-source", "--explain-reach", P});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout << R.Stderr;
+  EXPECT_NE(R.Stdout.find("runner.py:6:16: error: 'x.nonzero' has a data-dependent output shape"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("runner.py:18:13: note: what 'chosen' calls here is not known to "
+                          "graphlint"),
+            std::string::npos)
+      << R.Stdout;
+}
+
 // A wrapper class made by a factory whose base nobody in the analysis hands
 // it: the captured super().forward runs code graphlint never saw, and
 // --explain-reach says so instead of passing it over as a builtin call.

@@ -27,8 +27,8 @@ template <class A> void serialize(A &Ar, Site &S) {
 template <class A> void serialize(A &Ar, CallEdge &E) {
   Ar(E.CalleeUsr, E.CalleeName, E.Loc, E.Context, E.RegionBegin, E.Exact, E.Dynamic, E.SelfMethod,
      E.Receiver, E.When, E.Constants, E.EnvGate, E.Positional, E.Mechanism, E.HandedOn, E.Binds,
-     E.ReceiverParam, E.ParamMethod, E.ReceiverAttr, E.Opaque, E.PureVirtual, E.EffectSeen, E.Keywords,
-     E.LeadingArgs, E.KeywordSplat);
+     E.ReceiverParam, E.ParamMethod, E.ReceiverAttr, E.Opaque, E.PureVirtual, E.EffectSeen,
+     E.Keywords, E.LeadingArgs, E.KeywordSplat);
 }
 template <class A> void serialize(A &Ar, ClassSummary &C) { Ar(C.Key, C.Bases, C.Methods); }
 template <class A> void serialize(A &Ar, FunctionSummary &F) {

@@ -30,8 +30,8 @@ GRAPHSAFE_JSON_AS_ARRAY(Site, RuleId, Message, Loc, Context, RegionBegin, FixIts
                         EnvGate)
 GRAPHSAFE_JSON_AS_ARRAY(CallEdge, CalleeUsr, CalleeName, Loc, Context, RegionBegin, Exact, Dynamic,
                         SelfMethod, Receiver, When, Constants, EnvGate, Positional, Mechanism,
-                        HandedOn, Binds, ReceiverParam, ParamMethod, ReceiverAttr, Opaque, PureVirtual,
-                        EffectSeen, Keywords, LeadingArgs, KeywordSplat)
+                        HandedOn, Binds, ReceiverParam, ParamMethod, ReceiverAttr, Opaque,
+                        PureVirtual, EffectSeen, Keywords, LeadingArgs, KeywordSplat)
 GRAPHSAFE_JSON_AS_ARRAY(ClassSummary, Key, Bases, Methods)
 GRAPHSAFE_JSON_AS_ARRAY(FunctionSummary, Usr, Name, Loc, IsEntryPoint, OpensCapture, ClosesCapture,
                         Overrides, MinArgs, MaxArgs, ParamNames, ParamDefaults, TakesKwargs, Sites,

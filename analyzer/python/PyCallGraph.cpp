@@ -191,6 +191,11 @@ void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) 
 }
 
 void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out);
+std::pair<TSNode, TSNode> computedLookup(const PySource &S, TSNode Value);
+std::pair<std::string, std::string> namePattern(const PySource &S, TSNode Name);
+std::vector<std::string> lookedUpMethods(const PyProgram &P,
+                                         const std::vector<std::string> &Classes,
+                                         const std::pair<std::string, std::string> &Pattern);
 
 void subscriptTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
   TSNode Of = unparen(field(E, "value")), Index = field(E, "subscript");
@@ -320,6 +325,13 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       // `model.eval()`, `model.to(device)` on a module known only by what
       // the program stores (a loader's result): the same module.
       valueTargetsAt(T, field(Fn, "object"), Depth + 1, Out);
+    } else if (auto [Obj, Name] = computedLookup(S, E); !ts_node_is_null(Name)) {
+      // `forward = getattr(submodule, config.method_name)`: the methods whose
+      // names fit what the name is known to look like, where they are few;
+      // else nothing known, and a call through it is said not followed.
+      auto Ms = lookedUpMethods(T.P, receiverClasses(T, Obj), namePattern(S, Name));
+      if (Ms.size() <= 8)
+        Out.insert(Out.end(), Ms.begin(), Ms.end());
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));
     } else {

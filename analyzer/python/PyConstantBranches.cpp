@@ -400,8 +400,8 @@ bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   // A dict handed in is a setting too (`args["atom_filter"] > -1`).
   int Index = is(Lhs, "identifier") ? T.parameterAt(S.text(Lhs), beginOf(Lhs)) : -1;
   std::string Key;
-  if (TSNode Of = unparen(field(unparen(Lhs), "value")); Index < 0 && is(unparen(Lhs), "subscript") &&
-                                                         is(Of, "identifier") && !T.isSelf(Of))
+  if (TSNode Of = unparen(field(unparen(Lhs), "value"));
+      Index < 0 && is(unparen(Lhs), "subscript") && is(Of, "identifier") && !T.isSelf(Of))
     if (auto PA = parameterAttribute(T, Lhs)) {
       Index = static_cast<int>(PA->first);
       Key = PA->second;

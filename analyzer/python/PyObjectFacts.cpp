@@ -266,7 +266,8 @@ bool keepsAttributes(const PyTypes &T, TSNode Call) {
 
 // Methods that leave a dict's items as they were.
 bool readsItems(std::string_view Method) {
-  for (std::string_view M : {"get", "keys", "values", "items", "copy", "__contains__", "__getitem__"})
+  for (std::string_view M :
+       {"get", "keys", "values", "items", "copy", "__contains__", "__getitem__"})
     if (Method == M)
       return true;
   return false;
@@ -302,7 +303,8 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
           Obj = unparen(field(Target, "value"));
         if ((is(Target, "attribute") || is(Target, "subscript")) && is(Obj, "identifier"))
           Out.Uses[std::string(S.text(Obj))].push_back(
-              {beginOf(N), storedName(S, Target), "", N, Plain && !Many ? field(N, "right") : TSNode{}});
+              {beginOf(N), storedName(S, Target), "", N,
+               Plain && !Many ? field(N, "right") : TSNode{}});
       }
       if (!Plain) {
         bind(L, endOf(N), N, {}, -1);
@@ -324,7 +326,8 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
         Handed.push_back(K.second);
       for (TSNode Arg : Handed)
         if (Arg = unparen(Arg); is(Arg, "identifier"))
-          Out.Uses[std::string(S.text(Arg))].push_back({beginOf(N), "", std::string(HandedOn), N, {}});
+          Out.Uses[std::string(S.text(Arg))].push_back(
+              {beginOf(N), "", std::string(HandedOn), N, {}});
     } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
       bind(field(N, "left"), beginOf(N), N, {}, -1);
     } else if (is(N, "as_pattern") || is(N, "named_expression")) {
@@ -1266,8 +1269,7 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
   // `self.model(x)`: the object self holds there is the receiver, not self
   // (`self.fwd(x)` on a method of self's own class taken earlier is self's).
   if (Calls && is(Fn, "attribute") && T.isSelf(Obj) &&
-      T.M.Src->text(field(Fn, "attribute")) != Method &&
-      Callee.rfind(T.F.ClassQName + ".", 0) != 0)
+      T.M.Src->text(field(Fn, "attribute")) != Method && Callee.rfind(T.F.ClassQName + ".", 0) != 0)
     Obj = Fn;
   // `self.model(x)`, `self.model.encode(x)`: facts of that attribute of self.
   bool SelfPart = is(Obj, "attribute") && T.isSelf(unparen(field(Obj, "object")));
@@ -1312,9 +1314,8 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
   if (is(E, "attribute")) {
     Of = unparen(field(E, "object"));
     Attr = T.M.Src->text(field(E, "attribute"));
-  } else if (auto Key = is(E, "subscript")
-                            ? plainString(*T.M.Src, unparen(field(E, "subscript")))
-                            : std::nullopt) {
+  } else if (auto Key = is(E, "subscript") ? plainString(*T.M.Src, unparen(field(E, "subscript")))
+                                           : std::nullopt) {
     Of = unparen(field(E, "value")); // `args["model"]`
     Attr = "[" + *Key + "]";
   }

@@ -675,7 +675,8 @@ std::vector<TSNode> PyTypes::everyBoundExpr(std::string_view Name) const {
   return Out;
 }
 
-std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset, int Depth) const {
+std::vector<unsigned> PyTypes::alsoReaching(std::string_view Name, unsigned Offset,
+                                            int Depth) const {
   std::vector<unsigned> Out;
   const Binding *B = bindingAt(Name, Offset);
   if (!B || B->At > Offset || IfBranches.empty())
