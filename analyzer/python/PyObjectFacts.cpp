@@ -213,13 +213,17 @@ struct Bind {
 struct FunctionEvents {
   std::map<std::string, std::vector<Event>, std::less<>> Uses;
   std::map<std::string, std::vector<Bind>, std::less<>> Binds;
+  // The calls each name is handed to as an argument: read only for objects
+  // whose parts' classes are known, kept apart so the rest never walk them.
+  std::map<std::string, std::vector<std::pair<unsigned, TSNode>>, std::less<>> Handed;
 };
 
 struct State {
   std::unordered_map<const PyFunctionDef *, FunctionEvents> ByFunction;
   // What a name holds: by its function, its binding's end (the body's start
-  // for a parameter) and how many uses of it come before the point asked.
-  using NameKey = std::tuple<const PyFunctionDef *, std::string, unsigned, size_t>;
+  // for a parameter) and how many uses of it, and calls it was handed to,
+  // come before the point asked.
+  using NameKey = std::tuple<const PyFunctionDef *, std::string, unsigned, size_t, size_t>;
   std::map<NameKey, Obj> Names;
   std::map<std::string, std::optional<Obj>> Returns;
   std::set<std::string> Active; // being followed: recursion knows nothing
@@ -249,9 +253,6 @@ std::string storedName(const PySource &S, TSNode Target) {
     return "[" + *Key + "]";
   return "[]";
 }
-
-// The Method of an Event that hands the name to a call as an argument.
-constexpr std::string_view HandedOn = "(";
 
 // Calls that leave the attributes of an object handed to them as they were
 // (or make a new object of it), by what they resolve to.
@@ -326,8 +327,7 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
         Handed.push_back(K.second);
       for (TSNode Arg : Handed)
         if (Arg = unparen(Arg); is(Arg, "identifier"))
-          Out.Uses[std::string(S.text(Arg))].push_back(
-              {beginOf(N), "", std::string(HandedOn), N, {}});
+          Out.Handed[std::string(S.text(Arg))].push_back({beginOf(N), N});
     } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
       bind(field(N, "left"), beginOf(N), N, {}, -1);
     } else if (is(N, "as_pattern") || is(N, "named_expression")) {
@@ -379,22 +379,35 @@ ClassSet guarded(const PyTypes &T, const ClassSet &Classes, TSNode Stmt) {
 
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
                  int Depth, Obj &O, bool Building) {
-  const auto &Es = eventsOf(T).Uses;
+  const FunctionEvents &Events = eventsOf(T);
+  // What a call does to the object is not read (its other facts are assumed
+  // kept, PyObjectFacts.h); which classes its parts are decides what a
+  // capture runs, so a call that may store others (`swap_encoder(model)`,
+  // `quantize(model)`) leaves them unknown, stores after it included.
+  struct ForgetHandedParts {
+    const FunctionEvents &Events;
+    const PyTypes &T;
+    std::string_view Name;
+    unsigned From, To;
+    Obj &O;
+    ~ForgetHandedParts() {
+      auto It = Events.Handed.find(Name);
+      if (O.AttrClasses.empty() || It == Events.Handed.end())
+        return;
+      for (const auto &[At, Call] : It->second)
+        if (At >= From && At < To && !keepsAttributes(T, Call)) {
+          O.AttrClasses.clear();
+          return;
+        }
+    }
+  } Forget{Events, T, Name, From, To, O};
+  const auto &Es = Events.Uses;
   auto It = Es.find(Name);
   if (It == Es.end())
     return;
   for (const Event &E : It->second) {
     if (E.At < From || E.At >= To)
       continue;
-    if (E.Method == HandedOn) {
-      // What a call does to the object is not read (its other facts are
-      // assumed kept, PyObjectFacts.h); which classes its attributes hold
-      // decides what a capture runs, so a call that may store others
-      // (`swap_encoder(model)`, `quantize(model)`) leaves them unknown.
-      if (!keepsAttributes(T, E.Stmt))
-        O.AttrClasses.clear();
-      continue;
-    }
     if (!O.Self || O.Self->From >= 0 || (O.Self->NoneKnown && O.Self->IsNone))
       O.Self = notNone(); // None has no attributes to set or methods to call
     if (O.List) {
@@ -429,8 +442,10 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     }
     O.Attrs.erase(E.Attr);
     bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
+    // The value's facts where they are kept: a store that runs always, or
+    // classes to add to those known (or an object being built).
     Obj Value;
-    if (!ts_node_is_null(E.Value))
+    if (!ts_node_is_null(E.Value) && (Straight || Building || O.AttrClasses.count(E.Attr)))
       Value = factsOf(T, E.Value, E.At, Depth + 1);
     if (std::optional<Source> V = Straight ? Value.whole() : std::nullopt)
       O.Attrs[E.Attr] = *V;
@@ -770,12 +785,16 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   // another is followed once, not once per path to it.
   State &St = stateOf(T.cache());
   auto remembered = [&](unsigned From) -> std::pair<State::NameKey, const Obj *> {
-    const auto &Uses = eventsOf(T).Uses;
+    const FunctionEvents &Events = eventsOf(T);
     size_t Count = 0;
-    if (auto It = Uses.find(Name); It != Uses.end())
+    if (auto It = Events.Uses.find(Name); It != Events.Uses.end())
       for (const Event &E : It->second)
         Count += E.At >= From && E.At < Use;
-    State::NameKey Key{&T.F, std::string(Name), From, Count};
+    size_t Handed = 0;
+    if (auto It = Events.Handed.find(Name); It != Events.Handed.end())
+      for (const auto &H : It->second)
+        Handed += H.first >= From && H.first < Use;
+    State::NameKey Key{&T.F, std::string(Name), From, Count, Handed};
     auto It = St.Names.find(Key);
     return {Key, It == St.Names.end() ? nullptr : &It->second};
   };
