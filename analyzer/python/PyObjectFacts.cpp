@@ -258,9 +258,9 @@ std::string storedName(const PySource &S, TSNode Target) {
 // (or make a new object of it), by what they resolve to.
 bool keepsAttributes(const PyTypes &T, TSNode Call) {
   static const std::set<std::string, std::less<>> Keeping = {
-      "isinstance", "issubclass", "len",       "print",         "id",
-      "type",       "getattr",    "hasattr",   "str",           "repr",
-      "format",     "callable",   "copy.copy", "copy.deepcopy", "torch.compile"};
+      "isinstance", "issubclass",    "len",           "print", "id",     "type",
+      "getattr",    "hasattr",       "str",           "repr",  "format", "callable",
+      "copy.copy",  "copy.deepcopy", "torch.compile", "super"};
   std::string Q = T.resolve(field(Call, "function"));
   return Keeping.count(Q) || wrapsModule(Q) || startsWith(Q, "logging.");
 }
@@ -383,31 +383,28 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
   // What a call does to the object is not read (its other facts are assumed
   // kept, PyObjectFacts.h); which classes its parts are decides what a
   // capture runs, so a call that may store others (`swap_encoder(model)`,
-  // `quantize(model)`) leaves them unknown, stores after it included.
-  struct ForgetHandedParts {
-    const FunctionEvents &Events;
-    const PyTypes &T;
-    std::string_view Name;
-    unsigned From, To;
-    Obj &O;
-    ~ForgetHandedParts() {
-      auto It = Events.Handed.find(Name);
-      if (O.AttrClasses.empty() || It == Events.Handed.end())
-        return;
-      for (const auto &[At, Call] : It->second)
-        if (At >= From && At < To && !keepsAttributes(T, Call)) {
-          O.AttrClasses.clear();
-          return;
-        }
-    }
-  } Forget{Events, T, Name, From, To, O};
+  // `quantize(model)`) leaves them unknown, until a store after it says.
+  // Read in program order with the other uses, only while parts are known.
+  static const std::vector<std::pair<unsigned, TSNode>> NoCalls;
+  auto Handed = Events.Handed.find(Name);
+  const auto &Calls = Handed == Events.Handed.end() ? NoCalls : Handed->second;
+  size_t NextCall = 0;
+  auto handUpTo = [&](unsigned Before) {
+    for (; NextCall < Calls.size() && Calls[NextCall].first < Before; ++NextCall)
+      if (Calls[NextCall].first >= From && !O.AttrClasses.empty() &&
+          !keepsAttributes(T, Calls[NextCall].second))
+        O.AttrClasses.clear();
+  };
   const auto &Es = Events.Uses;
   auto It = Es.find(Name);
-  if (It == Es.end())
+  if (It == Es.end()) {
+    handUpTo(To);
     return;
+  }
   for (const Event &E : It->second) {
     if (E.At < From || E.At >= To)
       continue;
+    handUpTo(E.At);
     if (!O.Self || O.Self->From >= 0 || (O.Self->NoneKnown && O.Self->IsNone))
       O.Self = notNone(); // None has no attributes to set or methods to call
     if (O.List) {
@@ -465,6 +462,7 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     else if (Building)
       O.AttrClasses[E.Attr] = std::move(Stored);
   }
+  handUpTo(To);
 }
 
 // What calling one of the project functions Callees returns, in the terms of

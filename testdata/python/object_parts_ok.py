@@ -18,7 +18,8 @@ class Sparse(nn.Module):
 
 class Net(nn.Module):
     def __init__(self, encoder):
-        super().__init__()
+        # Handing self to super() changes none of its parts.
+        super(Net, self).__init__()
         self.encoder = encoder
 
     def forward(self, x):
