@@ -703,7 +703,6 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
             if (ReceiverParam >= 0) {
               FS.Calls.back().ReceiverParam = ReceiverParam;
               FS.Calls.back().ParamMethod = ParamMethod;
-              FS.Calls.back().ReceiverAttr = ReceiverAttr;
             }
             // The callables this call hands the callee's parameters: a call
             // through one there runs these, not what every caller passes.
