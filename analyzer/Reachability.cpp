@@ -138,10 +138,19 @@ public:
       // A call through storage reaches what any TU stored there; what is
       // stored may itself be storage (a parameter handed to an attribute).
       for (const auto &[Storage, Callee] : TU.CallableStores)
-        if (Storage == "py:shifted")
+        if (Storage == "py:shifted") {
           Shifted.insert(Callee);
-        else
+        } else if (Storage == ReceiverStore) {
+          if (auto R = parseReceiverStore(Callee)) {
+            // What a receiver is known to hold is worth carrying down a walk.
+            for (const ConstArg &C : R->Receiver)
+              TestedAttrs.insert(C.Attr);
+            OnReceivers[{R->Storage, R->Callable}].push_back(std::move(R->Receiver));
+          }
+        } else {
           Stores[Storage].push_back(Callee);
+          ++StoreCount[{Storage, Callee}];
+        }
     }
     fillBeforeOwnStores();
     bindArgumentsOfStoredCalls();
@@ -239,7 +248,8 @@ public:
       auto follow = [&](const std::map<std::string, std::vector<std::string>> &Edges) {
         if (auto It = Edges.find(Key); It != Edges.end())
           for (const auto &T : It->second)
-            if (!blocked(T, Blocked) && Seen.insert(T).second)
+            if (!blocked(T, Blocked) && !storedOnOthers(Via, Key, T, CallerKnew) &&
+                Seen.insert(T).second)
               Todo.push_back(T);
       };
       follow(Stores);
@@ -286,6 +296,34 @@ public:
     return Out;
   }
   static constexpr size_t MaxLookedUp = 8;
+
+  // Whether the call `self.attr(...)` cannot run T, stored under Key: every
+  // store of T there was made by a call on an object whose attributes, as
+  // that caller knew them, differ from what this walk knows of its self
+  // (`Capture(model, use_graphs=False)(step)` against a capture reached
+  // under `if self.cuda_graphs_enabled:`).
+  bool storedOnOthers(const CallEdge &Via, const std::string &Key, const std::string &T,
+                      const std::vector<ConstArg> *CallerKnew) const {
+    if (!CallerKnew || Via.ReceiverAttr.empty() ||
+        Via.ReceiverParam != static_cast<int>(ObjectParam))
+      return false;
+    auto It = OnReceivers.find({Key, T});
+    if (It == OnReceivers.end())
+      return false;
+    auto Count = StoreCount.find({Key, T});
+    if (Count != StoreCount.end() && Count->second > It->second.size())
+      return false; // some store knew nothing of its receiver
+    auto differs = [&](const std::vector<ConstArg> &Receiver) {
+      for (const ConstArg &R : Receiver)
+        for (const ConstArg &K : *CallerKnew)
+          if (K.Index == ObjectParam && K.From < 0 && K.Global.empty() && K.Attr == R.Attr &&
+              ((K.TruthKnown && R.TruthKnown && K.Truthy != R.Truthy) ||
+               (K.NoneKnown && R.NoneKnown && K.IsNone != R.IsNone)))
+            return true;
+      return false;
+    };
+    return std::all_of(It->second.begin(), It->second.end(), differs);
+  }
 
   // The overrides a virtual call leaves out, at any depth below its callee,
   // because no analysed file constructs a class that runs them (rapid type
@@ -1463,6 +1501,10 @@ private:
   mutable std::vector<const std::set<std::string> *> HiddenSets = {&HiddenIds.begin()->first};
   // Functions a partial binding leading arguments was stored for.
   std::set<std::string> Shifted;
+  // Per (storage, callable): how many stores put it there, and what each
+  // store made on a receiver with known attributes knew of it (ReceiverStore).
+  std::map<std::pair<std::string, std::string>, unsigned> StoreCount;
+  std::map<std::pair<std::string, std::string>, std::vector<std::vector<ConstArg>>> OnReceivers;
   // The parameters each function's sites and calls test (ParamTest::Index),
   // and the attributes any function tests of a parameter: what is known of
   // others makes walks apart for nothing.

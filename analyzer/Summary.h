@@ -372,6 +372,53 @@ inline constexpr std::string_view ClassFact = "&class=";
 // built this object stored there, for the arguments it was given.
 inline constexpr std::string_view AttrClasses = "&classes";
 
+// A callable handed to a method of an object whose attributes the caller
+// knows (`Capture(model, use_graphs=False)(step)`, the method storing
+// `self.function = fn`): besides the plain store, a CallableStores entry
+// under this key whose value says (storage, callable, what is known of the
+// receiver's attributes). A call through `self.function` in a walk that
+// knows its self's attributes otherwise (`if self.cuda_graphs_enabled:` on
+// the way to the capture) runs only what objects like its self were handed.
+inline constexpr std::string_view ReceiverStore = "py:on-receiver";
+struct ReceiverFacts {
+  std::string Storage, Callable;
+  std::vector<ConstArg> Receiver; // Index ObjectParam, Attr set, literals only
+};
+inline std::string receiverStoreText(const ReceiverFacts &R) {
+  std::string Out = R.Storage + "\n" + R.Callable;
+  for (const ConstArg &C : R.Receiver)
+    Out += std::string("\n") + (C.TruthKnown ? (C.Truthy ? 't' : 'f') : '?') +
+           (C.NoneKnown ? (C.IsNone ? 'n' : 'v') : '?') + C.Attr;
+  return Out;
+}
+inline std::optional<ReceiverFacts> parseReceiverStore(std::string_view Text) {
+  ReceiverFacts R;
+  std::vector<std::string_view> Lines;
+  for (size_t At = 0;;) {
+    size_t End = Text.find('\n', At);
+    Lines.push_back(Text.substr(At, End == std::string_view::npos ? End : End - At));
+    if (End == std::string_view::npos)
+      break;
+    At = End + 1;
+  }
+  if (Lines.size() < 3)
+    return std::nullopt;
+  R.Storage = Lines[0];
+  R.Callable = Lines[1];
+  for (size_t I = 2; I < Lines.size(); ++I) {
+    if (Lines[I].size() < 3)
+      return std::nullopt;
+    ConstArg C{ObjectParam};
+    C.TruthKnown = Lines[I][0] != '?';
+    C.Truthy = Lines[I][0] == 't';
+    C.NoneKnown = Lines[I][1] != '?';
+    C.IsNone = Lines[I][1] == 'n';
+    C.Attr = Lines[I].substr(2);
+    R.Receiver.push_back(std::move(C));
+  }
+  return R;
+}
+
 // The storage key for what the Python function with USR `py:Q` returns
 // (`py:ret:Q`): the front end stores returns there, the walk reads them.
 inline constexpr std::string_view PyReturnPrefix = "py:ret:";

@@ -561,6 +561,39 @@ std::vector<std::pair<std::string, std::string>> decoratorBinds(const PyTypes &T
   return Out;
 }
 
+namespace {
+
+// The stores Out holds from First on, made by Call to the method Callee on
+// its receiver (or on Object, a decorator's), again with what the caller
+// knows of the receiver's attributes (ReceiverStore): an object built with
+// its capture turned off is handed callables no capture of its own runs.
+void receiverStores(const PyTypes &T, const std::string &Callee, TSNode Call, size_t First,
+                    std::vector<std::pair<std::string, std::string>> &Out,
+                    TSNode Object = TSNode{}) {
+  const PyFunctionDef *F = T.P.functionIndex(Callee);
+  if (First == Out.size() || !F || !F->takesSelf() || F->IsLambda)
+    return;
+  ReceiverFacts R;
+  if (!ts_node_is_null(Object)) {
+    R.Receiver = knownAttributes(T, Object);
+  } else {
+    for (ConstArg &C : objectArguments(T, Callee, Call))
+      if (literalAttributeFact(C))
+        R.Receiver.push_back(std::move(C));
+  }
+  if (R.Receiver.empty())
+    return;
+  for (size_t I = First, End = Out.size(); I < End; ++I) {
+    if (Out[I].first == shiftedKey())
+      continue;
+    R.Storage = Out[I].first;
+    R.Callable = Out[I].second;
+    Out.push_back({std::string(ReceiverStore), receiverStoreText(R)});
+  }
+}
+
+} // namespace
+
 std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
                                         std::vector<std::pair<std::string, std::string>> &Stores) {
   TSNode Def = field(Decorated, "definition");
@@ -584,8 +617,12 @@ std::vector<std::string> decoratorCalls(const PyTypes &T, TSNode Decorated,
       // class instance's `__call__(self, fn)` (`@StaticCapture(model=m)`),
       // which may keep it (`self.function = fn`) for a capture that calls
       // it later. The outer ones receive what the one below returned.
-      if (I + 1 == Decorators.size())
+      if (I + 1 == Decorators.size()) {
+        size_t First = Stores.size();
         Stores.push_back({Project ? paramKey(K.substr(3), 0) : argumentKey(K, 0), usr(Function)});
+        if (Project)
+          receiverStores(T, K.substr(3), Decorators[I], First, Stores, Decorators[I]);
+      }
     }
   DecoratorChain C = decoratorChain(T.P, Function);
   for (const auto &[D, Receives] : C.Steps)
@@ -1414,8 +1451,10 @@ void collectStores(const PyTypes &T, TSNode N,
       }
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
         continue;
+      size_t First = Out.size();
       for (const auto &[Index, Arg] : boundArguments(T, Key.substr(3), N))
         store({paramKey(Key.substr(3), Index)}, Arg);
+      receiverStores(T, Key.substr(3), N, First, Out);
       for (const auto &W : forwardedArguments(T, Key.substr(3), N))
         store({paramKey(W.Callee, W.Index)}, W.Arg);
     }

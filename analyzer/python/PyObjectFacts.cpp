@@ -92,12 +92,18 @@ struct Obj {
   // of what the object's stores left there.
   ClassSet Classes;
   std::map<std::string, ClassSet> AttrClasses;
+  // Where the value (Choices) or an attribute (AttrChoices) was bound on
+  // some paths and not others: one of these, not known which. An empty
+  // list in AttrChoices: some path stored a value nothing is known of.
+  std::vector<Source> Choices;
+  std::map<std::string, std::vector<Source>> AttrChoices;
   // An item stored under a key not known here, or a method that may change
   // a dict's keys, was applied: the parameter's `["key"]` items are no longer
   // what the caller passed.
   bool KeysChanged = false;
   bool known() const {
-    return Alias >= 0 || !Attrs.empty() || Self || Items || List || Classes || !AttrClasses.empty();
+    return Alias >= 0 || !Attrs.empty() || Self || Items || List || Classes ||
+           !AttrClasses.empty() || !Choices.empty() || !AttrChoices.empty();
   }
   bool kept(const std::string &A) const {
     return Alias >= 0 && !Changed.count(A) && !(KeysChanged && isKey(A));
@@ -139,7 +145,48 @@ struct Obj {
       return fromParameter(Alias);
     return std::nullopt;
   }
+  // What the value may be: the one source known, or each binding's; empty
+  // where nothing is known.
+  std::vector<Source> choices() const {
+    if (auto W = whole())
+      return {*W};
+    return Choices;
+  }
 };
+
+// A binding's or a constructor's branches past this many: nothing known.
+constexpr size_t MaxChoices = 8;
+
+// What holds of a value that is one of Choices, each in the caller's terms:
+// the source all of them are, or what literals all agree on (all false, all
+// None, all not None, one string); nothing where they disagree.
+std::optional<Source> agreed(const std::vector<Source> &Choices) {
+  if (Choices.empty())
+    return std::nullopt;
+  const Source &First = Choices.front();
+  if (std::all_of(Choices.begin(), Choices.end(), [&](const Source &C) {
+        return sameSource(C, First) && C.TextKnown == First.TextKnown && C.Text == First.Text;
+      }))
+    return First;
+  if (std::any_of(Choices.begin(), Choices.end(), [](const Source &C) { return C.From >= 0; }))
+    return std::nullopt;
+  Source Out;
+  Out.TruthKnown = std::all_of(Choices.begin(), Choices.end(), [&](const Source &C) {
+    return C.TruthKnown && C.Truthy == First.Truthy;
+  });
+  Out.Truthy = Out.TruthKnown && First.Truthy;
+  Out.NoneKnown = std::all_of(Choices.begin(), Choices.end(), [&](const Source &C) {
+    return C.NoneKnown && C.IsNone == First.IsNone;
+  });
+  Out.IsNone = Out.NoneKnown && First.IsNone;
+  Out.TextKnown = std::all_of(Choices.begin(), Choices.end(),
+                              [&](const Source &C) { return C.TextKnown && C.Text == First.Text; });
+  if (Out.TextKnown)
+    Out.Text = First.Text;
+  if (!Out.TruthKnown && !Out.NoneKnown)
+    return std::nullopt;
+  return Out;
+}
 
 // What holds on both of two paths.
 Obj join(const Obj &A, const Obj &B) {
@@ -189,6 +236,18 @@ Obj join(const Obj &A, const Obj &B) {
   else if (A.Self && B.Self && A.Self->From < 0 && B.Self->From < 0 && A.Self->NoneKnown &&
            B.Self->NoneKnown && !A.Self->IsNone && !B.Self->IsNone)
     Out.Self = notNone();
+  // One of either's choices, where both know theirs.
+  auto both = [](std::vector<Source> X, const std::vector<Source> &Y) {
+    if (X.empty() || Y.empty() || X.size() + Y.size() > MaxChoices)
+      return std::vector<Source>();
+    X.insert(X.end(), Y.begin(), Y.end());
+    return X;
+  };
+  if (!Out.Self)
+    Out.Choices = both(A.choices(), B.choices());
+  for (const auto &[K, V] : A.AttrChoices)
+    if (auto It = B.AttrChoices.find(K); It != B.AttrChoices.end())
+      Out.AttrChoices[K] = both(V, It->second);
   return Out;
 }
 
@@ -428,6 +487,10 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       // store on self.
       for (const auto &A : T.P.storesOfMethod(E.Method)) {
         O.Attrs.erase(A);
+        if (Building)
+          O.AttrChoices[A].clear();
+        else
+          O.AttrChoices.erase(A);
         O.AttrClasses.erase(A);
         O.forgetParts(A);
         if (O.Alias >= 0)
@@ -437,6 +500,7 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
         O.forgetKeys(); // `.update()`, `.pop()`, `.setdefault()`
       continue;
     }
+    std::optional<Source> Before = O.attr(E.Attr);
     O.Attrs.erase(E.Attr);
     bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
     // The value's facts where they are kept: a store that runs always, or
@@ -448,6 +512,27 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       O.Attrs[E.Attr] = *V;
     else
       O.Changed.insert(E.Attr);
+    // An object being built: a store in a branch (`if on_gpu: self.graphs =
+    // use_graphs else: self.graphs = False`) leaves one of the values the
+    // branches store, or the one before them.
+    // (An empty list: a value nothing is known of was stored before.)
+    if (Straight && O.Attrs.count(E.Attr)) {
+      O.AttrChoices.erase(E.Attr);
+    } else if (Straight) {
+      O.AttrChoices[E.Attr] = Value.Choices;
+    } else if (Building) {
+      auto [Slot, First] = O.AttrChoices.try_emplace(E.Attr);
+      if (First && Before)
+        Slot->second.push_back(*Before);
+      std::vector<Source> Adds = Value.choices();
+      if (Adds.empty() || (!First && Slot->second.empty()) ||
+          Slot->second.size() + Adds.size() > MaxChoices)
+        Slot->second.clear();
+      else
+        Slot->second.insert(Slot->second.end(), Adds.begin(), Adds.end());
+    } else {
+      O.AttrChoices.erase(E.Attr);
+    }
     // A store in a branch adds its classes to those before it; one that runs
     // always replaces them. Where nothing was stored before, only the
     // object's constructor may take the branch's classes as all there are.
@@ -682,6 +767,27 @@ ClassSet bindingClasses(const PyTypes &T, std::string_view Name, const std::vect
   return Out;
 }
 
+// The values a name bound in branches may hold at Use: each binding's before
+// it, and a parameter's value on entry (`if not ok: use_graphs = False`);
+// nothing where one of them is not known.
+std::vector<Source> bindingChoices(const PyTypes &T, std::string_view Name,
+                                   const std::vector<Bind> &Binds, unsigned Use, int Depth) {
+  std::vector<Source> Out;
+  if (int P = T.parameterAt(Name, beginOf(T.F.body())); P >= 0)
+    Out.push_back(fromParameter(P));
+  for (const Bind &B : Binds) {
+    if (B.At > Use)
+      continue;
+    std::optional<Source> V;
+    if (!ts_node_is_null(B.Expr) && B.Index < 0 && Out.size() < MaxChoices)
+      V = factsOf(T, B.Expr, beginOf(B.Stmt), Depth + 1).whole();
+    if (!V)
+      return {};
+    Out.push_back(*V);
+  }
+  return Out;
+}
+
 Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   E = unparen(E);
   Obj Out;
@@ -837,6 +943,7 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     // Bound in branches: what it holds is one binding's value, not known
     // which; its class is one of theirs.
     Out.Classes = bindingClasses(T, Name, Found->second, Use, Depth);
+    Out.Choices = bindingChoices(T, Name, Found->second, Use, Depth);
     return Out;
   }
   auto [Key, Known] = remembered(endOf(Last->Stmt));
@@ -1044,7 +1151,7 @@ ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B
 // Class or of its project bases stores it, and none of them names it at
 // class level (a default a branch in Init may leave).
 bool storedByInitAlone(const PyProgram &P, const std::string &Class, const std::string &Init,
-                       const std::string &Attr) {
+                       const std::string &Attr, bool AnyInit = false) {
   std::vector<std::string> Todo = {Class};
   std::set<std::string> Seen;
   while (!Todo.empty()) {
@@ -1056,16 +1163,19 @@ bool storedByInitAlone(const PyProgram &P, const std::string &Class, const std::
     if (D->ClassLevelNames.count(Attr))
       return false;
     for (const auto &[Method, Stores] : D->StoresBy)
-      if (Stores.count(Attr) && D->QualName + "." + Method != Init)
+      if (Stores.count(Attr) && D->QualName + "." + Method != Init &&
+          !(AnyInit && Method == "__init__"))
         return false;
     Todo.insert(Todo.end(), D->Bases.begin(), D->Bases.end());
   }
   return true;
 }
 
+void baseInitialised(const PyTypes &T, const PyFunctionDef &F, std::string_view SelfName, Obj &O);
+
 // What __init__ leaves in self, in the terms of its own parameters: the
-// attributes its own body sets (a base class's __init__ it calls, and
-// methods it calls on self, may set others).
+// attributes its own body sets, and those its base's __init__, called
+// first, sets (methods it calls on self may set others).
 std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
   return followInto(
       Caller, Init, Init + "#self",
@@ -1075,9 +1185,53 @@ std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
           return std::nullopt;
         Obj O;
         O.Self = notNone();
+        baseInitialised(T, F, SelfName, O);
         applyEvents(T, SelfName, beginOf(F.body()), endOf(F.body()), F.body(), 0, O, true);
         return O;
       });
+}
+
+// `super().__init__(model, None, use_graphs)` (or `Base.__init__(self, ...)`)
+// as a statement of the __init__ F, before it stores anything on self: the
+// literal attributes the base's __init__ leaves, in F's terms. F's own
+// stores after it replace them.
+void baseInitialised(const PyTypes &T, const PyFunctionDef &F, std::string_view SelfName, Obj &O) {
+  const PySource &S = *T.M.Src;
+  for (TSNode Stmt : namedChildren(F.body())) {
+    TSNode Call = unparen(ts_node_named_child(Stmt, 0));
+    if (!is(Stmt, "expression_statement") || !is(Call, "call")) {
+      // A statement that may store on self before the base runs: the base's
+      // values may not be the last.
+      if (!is(Call, "string") && S.text(Stmt).find(SelfName) != std::string_view::npos)
+        return;
+      continue;
+    }
+    TSNode Fn = unparen(field(Call, "function"));
+    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "__init__") {
+      if (S.text(Stmt).find(SelfName) != std::string_view::npos)
+        return;
+      continue;
+    }
+    Callees C = calleesOf(T, Call);
+    if (C.Keys.size() != 1 || C.Keys.front().rfind("py:", 0) != 0)
+      return;
+    std::string BaseInit = C.Keys.front().substr(3);
+    std::optional<Obj> R = initialised(T, BaseInit);
+    if (!R)
+      return;
+    BoundCall B = bindCall(T, BaseInit, Call);
+    for (const auto &[A, V] : R->Attrs)
+      if (auto Mine = restate(T, V, B, Call, 1))
+        O.Attrs[A] = *Mine;
+    for (const auto &[A, Vs] : R->AttrChoices) {
+      std::vector<Source> Mine;
+      for (const Source &V : Vs)
+        if (auto Here = restate(T, V, B, Call, 1))
+          Mine.push_back(*Here);
+      O.AttrChoices[A] = Mine.size() == Vs.size() ? Mine : std::vector<Source>();
+    }
+    return;
+  }
 }
 
 // A @dataclass's fields in order, each with its literal default (or none).
@@ -1123,6 +1277,18 @@ Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Dep
     for (const auto &[A, V] : R->Attrs)
       if (auto Mine = restate(T, V, B, Call, Depth))
         Out.Attrs[A] = *Mine;
+    // Stored in branches: what the values this call lets them be agree on.
+    for (const auto &[A, Vs] : R->AttrChoices) {
+      if (Vs.empty() || R->Attrs.count(A) || !storedByInitAlone(T.P, Class, Init, A, true))
+        continue;
+      std::vector<Source> Mine;
+      for (const Source &V : Vs)
+        if (auto Here = restate(T, V, B, Call, Depth))
+          Mine.push_back(*Here);
+      if (Mine.size() == Vs.size())
+        if (auto Agreed = agreed(Mine))
+          Out.Attrs[A] = *Agreed;
+    }
     for (const auto &[A, Cs] : R->AttrClasses) {
       if (!storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.'))))
         continue;
@@ -1290,7 +1456,9 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
     Obj = Fn;
   // `self.model(x)`, `self.model.encode(x)`: facts of that attribute of self.
   bool SelfPart = is(Obj, "attribute") && T.isSelf(unparen(field(Obj, "object")));
-  if ((!is(Obj, "identifier") && !SelfPart) || T.P.classNamed(T.resolve(Obj)))
+  // `Capture(model, use_graphs=False)(step)`: the object just built.
+  bool Built = is(Obj, "call") && T.P.classNamed(T.resolve(field(Obj, "function")));
+  if ((!is(Obj, "identifier") && !SelfPart && !Built) || T.P.classNamed(T.resolve(Obj)))
     return {};
   return Obj;
 }
@@ -1316,11 +1484,89 @@ std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
   return Out;
 }
 
+namespace {
+
+// What the test Cond, where it went Holds, says of attributes of the name
+// Self (`self.enabled`, `not self.enabled`, `self.graph is None`, their
+// `and`s that held).
+void selfAttributeTests(const PySource &S, TSNode Cond, bool Holds, std::string_view Self,
+                        std::vector<ConstArg> &Out) {
+  Cond = unparen(Cond);
+  auto selfAttr = [&](TSNode E) -> std::string {
+    E = unparen(E);
+    if (!is(E, "attribute") || !is(unparen(field(E, "object")), "identifier") ||
+        S.text(unparen(field(E, "object"))) != Self)
+      return "";
+    return std::string(S.text(field(E, "attribute")));
+  };
+  if (is(Cond, "not_operator")) {
+    selfAttributeTests(S, field(Cond, "argument"), !Holds, Self, Out);
+  } else if (is(Cond, "boolean_operator")) {
+    if (Holds == (kind(ts_node_child(Cond, 1)) == "and")) {
+      selfAttributeTests(S, field(Cond, "left"), Holds, Self, Out);
+      selfAttributeTests(S, field(Cond, "right"), Holds, Self, Out);
+    }
+  } else if (std::string A = selfAttr(Cond); !A.empty()) {
+    ConstArg C{ObjectParam};
+    C.Attr = std::move(A);
+    C.Truthy = Holds;
+    C.NoneKnown = Holds; // a true value is no None
+    Out.push_back(std::move(C));
+  } else if (is(Cond, "comparison_operator") && ts_node_named_child_count(Cond) == 2 &&
+             is(unparen(ts_node_named_child(Cond, 1)), "none")) {
+    std::string Op = comparisonOperator(S, Cond);
+    std::string A = selfAttr(ts_node_named_child(Cond, 0));
+    if (A.empty() || (Op != "is" && Op != "is not"))
+      return;
+    ConstArg C{ObjectParam};
+    C.Attr = std::move(A);
+    C.IsNone = (Op == "is") == Holds;
+    C.TruthKnown = C.IsNone;
+    C.Truthy = false;
+    Out.push_back(std::move(C));
+  }
+}
+
+// A closure calling a method on the self of the method that defines it
+// (`def decorated(*args): if self.graphs_enabled: self._capture(*args)`):
+// what its tests of self's attributes found holds for the callee's self.
+void closureReceiverTests(const PyTypes &Caller, TSNode Of, TSNode Call,
+                          std::vector<ConstArg> &Out) {
+  if (!is(Of, "identifier") || Caller.F.IsLambda || Caller.isSelf(Of))
+    return;
+  const PyTypes *Outer = Caller.closureScope(Caller.M.Src->text(Of));
+  if (!Outer || !Outer->isSelf(Of))
+    return;
+  enclosingTests(Call, Caller.F.body(), [&](TSNode Cond, bool Holds) {
+    selfAttributeTests(*Caller.M.Src, Cond, Holds, Caller.M.Src->text(Of), Out);
+    return false;
+  });
+}
+
+} // namespace
+
+bool literalAttributeFact(const ConstArg &C) {
+  return C.Index == ObjectParam && C.From < 0 && C.Global.empty() && !C.Attr.empty() &&
+         C.Attr.find_first_of("&[.") == std::string::npos && (C.TruthKnown || C.NoneKnown);
+}
+
+std::vector<ConstArg> knownAttributes(const PyTypes &T, TSNode E) {
+  std::vector<ConstArg> All, Out;
+  argumentFacts(T, ObjectParam, E, E, All);
+  for (ConstArg &C : All)
+    if (literalAttributeFact(C))
+      Out.push_back(std::move(C));
+  return Out;
+}
+
 std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call) {
   std::vector<ConstArg> Out;
   TSNode Fn = unparen(field(Call, "function"));
-  if (is(Fn, "attribute") && Caller.isSelf(unparen(field(Fn, "object"))))
-    argumentFacts(Caller, ObjectParam, unparen(field(Fn, "object")), Call, Out);
+  TSNode Of = is(Fn, "attribute") ? unparen(field(Fn, "object")) : TSNode{};
+  if (Caller.isSelf(Of))
+    argumentFacts(Caller, ObjectParam, Of, Call, Out);
+  else
+    closureReceiverTests(Caller, Of, Call, Out);
   return Out;
 }
 
@@ -1390,8 +1636,10 @@ std::vector<ConstArg> objectArguments(const PyTypes &Caller, const std::string &
       argumentFacts(Caller, ObjectParam, Fn, Call, Out);
     return Out;
   }
-  if (TSNode Receiver = receiverOf(Caller, Callee, Call); !ts_node_is_null(Receiver))
+  if (TSNode Receiver = receiverOf(Caller, Callee, Call); !ts_node_is_null(Receiver)) {
     argumentFacts(Caller, ObjectParam, Receiver, Call, Out);
+    closureReceiverTests(Caller, Receiver, Call, Out);
+  }
   for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call)) {
     // literalArguments has these.
     TSNode E = unparen(Arg);

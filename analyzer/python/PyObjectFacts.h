@@ -52,6 +52,13 @@ std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
 // gave them and this method left them.
 std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call);
 
+// What the caller knows of the attributes of the object E is, as literals
+// (ConstArgs with Index ObjectParam, Attr set, From unset): the receiver of
+// a method call, or the object a decorator expression builds.
+std::vector<ConstArg> knownAttributes(const PyTypes &T, TSNode E);
+// Whether C is one of those: a literal fact of one plain attribute.
+bool literalAttributeFact(const ConstArg &C);
+
 // The attributes the object E evaluates to holds where it is made (`Context(
 // is_prefill, ...)`, a project class's constructor or a @dataclass): each a
 // literal, or From one of T's parameters (caller-side index).
