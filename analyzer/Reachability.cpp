@@ -295,7 +295,6 @@ public:
     }
     return Out;
   }
-  static constexpr size_t MaxLookedUp = 8;
 
   // Whether the call `self.attr(...)` cannot run T, stored under Key: every
   // store of T there was made by a call on an object whose attributes, as
@@ -651,16 +650,10 @@ public:
     if (Via.ParamMethod.empty())
       Methods = {"forward", "__call__"};
     std::set<std::string> Runs;
-    std::string_view Rest = Known->Text;
-    while (!Rest.empty()) {
-      size_t Comma = Rest.find(',');
-      std::string Class(Rest.substr(0, Comma));
+    for (std::string_view Class : listed(Known->Text))
       for (const auto &M : Methods)
-        if (const auto &Ms = Classes.dispatch(Class, M, true); !Ms.empty())
+        if (const auto &Ms = Classes.dispatch(std::string(Class), M, true); !Ms.empty())
           Runs.insert(Ms.front());
-
-      Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
-    }
     return Runs;
   }
 

@@ -215,16 +215,27 @@ inline ConstArg kwargsKeysFact(std::vector<std::string> Keys) {
   return C;
 }
 
+// The items of a comma-separated list (ConstArg::Text of KwargsKeys and
+// AttrClasses facts), each stripped of the spaces around it.
+inline std::vector<std::string_view> listed(std::string_view Text) {
+  std::vector<std::string_view> Out;
+  while (!Text.empty()) {
+    size_t Comma = Text.find(',');
+    std::string_view One = Text.substr(0, Comma);
+    while (!One.empty() && One.front() == ' ')
+      One.remove_prefix(1);
+    while (!One.empty() && One.back() == ' ')
+      One.remove_suffix(1);
+    Out.push_back(One);
+    Text = Comma == std::string_view::npos ? std::string_view() : Text.substr(Comma + 1);
+  }
+  return Out;
+}
+
 inline bool hasKwargsKey(const ParamTest &T, const ConstArg &Keys) {
   std::string_view Key = std::string_view(T.Attr).substr(KwargsHas.size());
-  std::string_view Rest = Keys.Text;
-  while (!Rest.empty()) {
-    size_t Comma = Rest.find(',');
-    if (Rest.substr(0, Comma) == Key)
-      return true;
-    Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
-  }
-  return false;
+  auto Items = listed(Keys.Text);
+  return std::find(Items.begin(), Items.end(), Key) != Items.end();
 }
 
 inline bool runsWith(const std::vector<ParamTest> &When, const std::vector<ConstArg> &Passed) {
@@ -353,6 +364,9 @@ inline constexpr const char *UnknownCallee = "unknown:";
 // cfg.step_name)`): the functions it may be, as stores of this key plus the
 // lookup's text. A call through it runs them where few take its arguments.
 inline constexpr std::string_view ComputedLookup = "lookup:";
+// A lookup that may give more functions than this (that take the call's
+// arguments) is not followed: the call is said not followed instead.
+inline constexpr size_t MaxLookedUp = 8;
 
 // A site's or call's EnvGate is the name of the environment variable it
 // waits for, or, after GateClause, the whole condition other than the

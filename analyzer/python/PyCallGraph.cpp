@@ -330,7 +330,7 @@ void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::stri
       // names fit what the name is known to look like, where they are few;
       // else nothing known, and a call through it is said not followed.
       auto Ms = lookedUpMethods(T.P, receiverClasses(T, Obj), namePattern(S, Name));
-      if (Ms.size() <= 8)
+      if (Ms.size() <= MaxLookedUp)
         Out.insert(Out.end(), Ms.begin(), Ms.end());
     } else if (!Q.empty() && !T.P.isFunction(Q) && !T.P.classNamed(Q)) {
       Out.push_back(external(Q + "()"));

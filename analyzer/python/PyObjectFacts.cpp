@@ -706,17 +706,7 @@ std::optional<ConstArg> parametrizedValue(const PyTypes &T, std::string_view Nam
     auto Names = plainString(S, unparen(A.Positional[0]));
     if (!Names)
       continue;
-    std::vector<std::string_view> Split;
-    for (std::string_view Rest = *Names; !Rest.empty();) {
-      size_t Comma = Rest.find(',');
-      std::string_view One = Rest.substr(0, Comma);
-      while (!One.empty() && One.front() == ' ')
-        One.remove_prefix(1);
-      while (!One.empty() && One.back() == ' ')
-        One.remove_suffix(1);
-      Split.push_back(One);
-      Rest = Comma == std::string_view::npos ? std::string_view() : Rest.substr(Comma + 1);
-    }
+    std::vector<std::string_view> Split = listed(*Names);
     auto Pos = std::find(Split.begin(), Split.end(), Name);
     if (Pos == Split.end())
       continue;
