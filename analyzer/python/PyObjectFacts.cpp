@@ -686,6 +686,56 @@ std::optional<ConstArg> closureLiteral(const PyTypes &Outer, std::string_view Na
   return literalArgument(S, Bound.front(), 0);
 }
 
+// A closure's free variable E that its enclosing function (Outer) binds
+// once, before the nested function that reads it, and neither changes nor
+// hands on after that function's definition: what Outer's code leaves of the
+// object there, in literals and classes alone (Outer's parameters are no
+// parameters of the closure). `model = Net("dense")`, then `def step(x):
+// return model(x)` captured: the model's parts are those Net("dense") has.
+Obj closureObject(const PyTypes &Outer, TSNode E, int Depth) {
+  Obj Out;
+  const PySource &S = *Outer.M.Src;
+  std::string_view Name = S.text(E);
+  std::vector<TSNode> Bound = Outer.everyBoundExpr(Name);
+  if (Bound.size() != 1 || ts_node_is_null(Bound.front()) || Outer.F.IsModuleBody ||
+      declaresName(S, Outer.F.body(), Name, false))
+    return Out;
+  // Where the outermost function nested in Outer around E is defined.
+  unsigned DefAt = ~0u;
+  for (TSNode Up = ts_node_parent(E); !ts_node_is_null(Up) && !ts_node_eq(Up, Outer.F.Node);
+       Up = ts_node_parent(Up))
+    if (is(Up, "function_definition") || is(Up, "lambda"))
+      DefAt = beginOf(Up);
+  if (DefAt == ~0u || beginOf(Bound.front()) >= DefAt)
+    return Out;
+  const FunctionEvents &Events = eventsOf(Outer);
+  if (auto It = Events.Uses.find(Name); It != Events.Uses.end())
+    for (const Event &Ev : It->second)
+      if (Ev.At >= DefAt)
+        return Out;
+  if (auto It = Events.Handed.find(Name); It != Events.Handed.end())
+    for (const auto &H : It->second)
+      if (H.first >= DefAt)
+        return Out;
+  Obj There = factsOf(Outer, E, DefAt, Depth + 1);
+  auto literal = [](const std::optional<Source> &V) { return V && V->From < 0; };
+  auto plain = [](const ClassSet &Cs) {
+    return Cs && std::all_of(Cs->begin(), Cs->end(),
+                             [](const MayBe &M) { return M.From < 0 && M.When.empty(); });
+  };
+  if (literal(There.Self))
+    Out.Self = There.Self;
+  for (const auto &[A, V] : There.Attrs)
+    if (V.From < 0)
+      Out.Attrs[A] = V;
+  if (plain(There.Classes))
+    Out.Classes = There.Classes;
+  for (const auto &[A, Cs] : There.AttrClasses)
+    if (plain(Cs))
+      Out.AttrClasses[A] = Cs;
+  return Out;
+}
+
 // The one value `@pytest.mark.parametrize("name", [value])` gives the
 // parameter Name of T's test function, where it is a literal.
 std::optional<ConstArg> parametrizedValue(const PyTypes &T, std::string_view Name) {
@@ -868,8 +918,14 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   if (!is(E, "identifier"))
     return Out;
   if (const PyTypes *Outer = T.closureScope(S.text(E))) {
-    if (auto L = closureLiteral(*Outer, S.text(E)))
+    if (auto L = closureLiteral(*Outer, S.text(E))) {
       Out.Self = *L;
+      return Out;
+    }
+    Out = closureObject(*Outer, E, Depth);
+    if (Out.known())
+      applyEvents(T, S.text(E), beginOf(T.F.body()), std::min(At, beginOf(E)), T.F.body(), Depth,
+                  Out, false);
     return Out;
   }
   std::string_view Name = S.text(E);
