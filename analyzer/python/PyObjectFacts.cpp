@@ -1239,8 +1239,8 @@ std::optional<Obj> initialised(const PyTypes &Caller, const std::string &Init) {
 
 // `super().__init__(model, None, use_graphs)` (or `Base.__init__(self, ...)`)
 // as a statement of the __init__ F, before it stores anything on self: the
-// literal attributes the base's __init__ leaves, in F's terms. F's own
-// stores after it replace them.
+// attributes the base's __init__ leaves, in F's terms. F's own stores after
+// it replace them.
 void baseInitialised(const PyTypes &T, const PyFunctionDef &F, std::string_view SelfName, Obj &O) {
   const PySource &S = *T.M.Src;
   for (TSNode Stmt : namedChildren(F.body())) {
