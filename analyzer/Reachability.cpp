@@ -149,8 +149,14 @@ public:
           }
         } else {
           Stores[Storage].push_back(Callee);
-          ++StoreCount[{Storage, Callee}];
         }
+    }
+    // A callable also stored where nothing was known of the receiver may
+    // run on any object.
+    for (auto It = OnReceivers.begin(); It != OnReceivers.end();) {
+      const auto &Held = Stores[It->first.first];
+      auto Plain = static_cast<size_t>(std::count(Held.begin(), Held.end(), It->first.second));
+      It = Plain > It->second.size() ? OnReceivers.erase(It) : std::next(It);
     }
     fillBeforeOwnStores();
     bindArgumentsOfStoredCalls();
@@ -309,9 +315,6 @@ public:
     auto It = OnReceivers.find({Key, T});
     if (It == OnReceivers.end())
       return false;
-    auto Count = StoreCount.find({Key, T});
-    if (Count != StoreCount.end() && Count->second > It->second.size())
-      return false; // some store knew nothing of its receiver
     auto differs = [&](const std::vector<ConstArg> &Receiver) {
       for (const ConstArg &R : Receiver)
         for (const ConstArg &K : *CallerKnew)
@@ -1494,9 +1497,8 @@ private:
   mutable std::vector<const std::set<std::string> *> HiddenSets = {&HiddenIds.begin()->first};
   // Functions a partial binding leading arguments was stored for.
   std::set<std::string> Shifted;
-  // Per (storage, callable): how many stores put it there, and what each
-  // store made on a receiver with known attributes knew of it (ReceiverStore).
-  std::map<std::pair<std::string, std::string>, unsigned> StoreCount;
+  // Per (storage, callable) every store of which was made on a receiver with
+  // known attributes: what each store knew of it (ReceiverStore).
   std::map<std::pair<std::string, std::string>, std::vector<std::vector<ConstArg>>> OnReceivers;
   // The parameters each function's sites and calls test (ParamTest::Index),
   // and the attributes any function tests of a parameter: what is known of

@@ -215,12 +215,12 @@ inline ConstArg kwargsKeysFact(std::vector<std::string> Keys) {
   return C;
 }
 
-// The items of a comma-separated list (ConstArg::Text of KwargsKeys and
-// AttrClasses facts), each stripped of the spaces around it.
-inline std::vector<std::string_view> listed(std::string_view Text) {
+// The items of a list separated by Sep (ConstArg::Text of KwargsKeys and
+// AttrClasses facts, comma-separated), each stripped of the spaces around it.
+inline std::vector<std::string_view> listed(std::string_view Text, char Sep = ',') {
   std::vector<std::string_view> Out;
   while (!Text.empty()) {
-    size_t Comma = Text.find(',');
+    size_t Comma = Text.find(Sep);
     std::string_view One = Text.substr(0, Comma);
     while (!One.empty() && One.front() == ' ')
       One.remove_prefix(1);
@@ -407,14 +407,7 @@ inline std::string receiverStoreText(const ReceiverFacts &R) {
 }
 inline std::optional<ReceiverFacts> parseReceiverStore(std::string_view Text) {
   ReceiverFacts R;
-  std::vector<std::string_view> Lines;
-  for (size_t At = 0;;) {
-    size_t End = Text.find('\n', At);
-    Lines.push_back(Text.substr(At, End == std::string_view::npos ? End : End - At));
-    if (End == std::string_view::npos)
-      break;
-    At = End + 1;
-  }
+  std::vector<std::string_view> Lines = listed(Text, '\n');
   if (Lines.size() < 3)
     return std::nullopt;
   R.Storage = Lines[0];

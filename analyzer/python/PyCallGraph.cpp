@@ -574,13 +574,8 @@ void receiverStores(const PyTypes &T, const std::string &Callee, TSNode Call, si
   if (First == Out.size() || !F || !F->takesSelf() || F->IsLambda)
     return;
   ReceiverFacts R;
-  if (!ts_node_is_null(Object)) {
-    R.Receiver = knownAttributes(T, Object);
-  } else {
-    for (ConstArg &C : objectArguments(T, Callee, Call))
-      if (literalAttributeFact(C))
-        R.Receiver.push_back(std::move(C));
-  }
+  R.Receiver =
+      ts_node_is_null(Object) ? receiverAttributes(T, Callee, Call) : knownAttributes(T, Object);
   if (R.Receiver.empty())
     return;
   for (size_t I = First, End = Out.size(); I < End; ++I) {

@@ -1245,16 +1245,12 @@ void baseInitialised(const PyTypes &T, const PyFunctionDef &F, std::string_view 
   const PySource &S = *T.M.Src;
   for (TSNode Stmt : namedChildren(F.body())) {
     TSNode Call = unparen(ts_node_named_child(Stmt, 0));
-    if (!is(Stmt, "expression_statement") || !is(Call, "call")) {
+    TSNode Fn = is(Call, "call") ? unparen(field(Call, "function")) : TSNode{};
+    if (!is(Stmt, "expression_statement") || !is(Fn, "attribute") ||
+        S.text(field(Fn, "attribute")) != "__init__") {
       // A statement that may store on self before the base runs: the base's
       // values may not be the last.
       if (!is(Call, "string") && S.text(Stmt).find(SelfName) != std::string_view::npos)
-        return;
-      continue;
-    }
-    TSNode Fn = unparen(field(Call, "function"));
-    if (!is(Fn, "attribute") || S.text(field(Fn, "attribute")) != "__init__") {
-      if (S.text(Stmt).find(SelfName) != std::string_view::npos)
         return;
       continue;
     }
@@ -1589,17 +1585,31 @@ void closureReceiverTests(const PyTypes &Caller, TSNode Of, TSNode Call,
   });
 }
 
-} // namespace
-
+// A literal fact of one plain attribute of the receiver.
 bool literalAttributeFact(const ConstArg &C) {
   return C.Index == ObjectParam && C.From < 0 && C.Global.empty() && !C.Attr.empty() &&
          C.Attr.find_first_of("&[.") == std::string::npos && (C.TruthKnown || C.NoneKnown);
 }
 
+} // namespace
+
 std::vector<ConstArg> knownAttributes(const PyTypes &T, TSNode E) {
   std::vector<ConstArg> All, Out;
   argumentFacts(T, ObjectParam, E, E, All);
   for (ConstArg &C : All)
+    if (literalAttributeFact(C))
+      Out.push_back(std::move(C));
+  return Out;
+}
+
+std::vector<ConstArg> receiverAttributes(const PyTypes &Caller, const std::string &Callee,
+                                         TSNode Call) {
+  TSNode Receiver = receiverOf(Caller, Callee, Call);
+  if (ts_node_is_null(Receiver))
+    return {};
+  std::vector<ConstArg> Out = knownAttributes(Caller, Receiver), Tested;
+  closureReceiverTests(Caller, Receiver, Call, Tested);
+  for (ConstArg &C : Tested)
     if (literalAttributeFact(C))
       Out.push_back(std::move(C));
   return Out;

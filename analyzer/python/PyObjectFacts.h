@@ -56,8 +56,10 @@ std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call);
 // (ConstArgs with Index ObjectParam, Attr set, From unset): the receiver of
 // a method call, or the object a decorator expression builds.
 std::vector<ConstArg> knownAttributes(const PyTypes &T, TSNode E);
-// Whether C is one of those: a literal fact of one plain attribute.
-bool literalAttributeFact(const ConstArg &C);
+// The same of the receiver of Call, a call of the method Callee, with what a
+// closure's tests of its method's self say (`if self.enabled: self.m()`).
+std::vector<ConstArg> receiverAttributes(const PyTypes &Caller, const std::string &Callee,
+                                         TSNode Call);
 
 // The attributes the object E evaluates to holds where it is made (`Context(
 // is_prefill, ...)`, a project class's constructor or a @dataclass): each a
