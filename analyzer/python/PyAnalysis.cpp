@@ -100,8 +100,8 @@ bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode 
     return false;
   TSNode Body = Ctx.body();
   auto underIf = [&](TSNode N, auto &&Holds) {
-    for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, Body);
-         N = Up, Up = ts_node_parent(Up))
+    for (TSNode Up = parentOf(N); !ts_node_is_null(Up) && !ts_node_eq(Up, Body);
+         N = Up, Up = parentOf(Up))
       if ((is(Up, "if_statement") || is(Up, "elif_clause") || is(Up, "else_clause")) &&
           Holds(Up, N))
         return true;
@@ -111,7 +111,7 @@ bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode 
   // None:` captures on the first call, before any eager one).
   bool Conditional = false, OnGraph = false;
   underIf(R.Opener, [&](TSNode If, TSNode) {
-    TSNode Cond = field(is(If, "else_clause") ? ts_node_parent(If) : If, "condition");
+    TSNode Cond = field(is(If, "else_clause") ? parentOf(If) : If, "condition");
     Conditional = true;
     OnGraph |= !ts_node_is_null(Cond) && S.text(Cond).find(R.Graph) != std::string_view::npos;
     return false;
@@ -125,7 +125,7 @@ bool eagerUntilCaptured(const PyFunctionContext &Ctx, const PyRegion &R, TSNode 
   };
   return Conditional && underIf(Eager, [&](TSNode If, TSNode Branch) {
            if (is(If, "else_clause")) {
-             TSNode Owner = ts_node_parent(If);
+             TSNode Owner = parentOf(If);
              return is(Owner, "if_statement") && graphNone(field(Owner, "condition"), false);
            }
            return ts_node_eq(field(If, "consequence"), Branch) &&
@@ -655,7 +655,7 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
           const PyFunctionDef *D = P.functionIndex(Q);
           return D && D->MentionsCapture;
         };
-        TSNode Up = ts_node_parent(N);
+        TSNode Up = parentOf(N);
         bool Statement = is(Up, "expression_statement") || is(Up, "assignment");
         bool IntoCapture =
             Statement && std::any_of(Cs.Keys.begin(), Cs.Keys.end(), [&](const std::string &K) {

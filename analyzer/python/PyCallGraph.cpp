@@ -682,7 +682,7 @@ bool isContextManager(const PyProgram &P, const std::string &Function) {
   const auto [F, M] = P.signature(Function);
   if (!F || !M || F->IsLambda || F->IsModuleBody)
     return false;
-  TSNode Decorated = ts_node_parent(F->Node);
+  TSNode Decorated = parentOf(F->Node);
   if (!is(Decorated, "decorated_definition"))
     return false;
   for (TSNode D : namedChildren(Decorated)) {
@@ -815,9 +815,9 @@ std::vector<std::string> namespaceMember(const PyTypes &T, TSNode Obj, std::stri
 // named class.
 std::optional<std::vector<std::string>> factoryBases(const PyTypes &T, const PyClassDef &C) {
   TSNode Def = C.Node;
-  TSNode Up = ts_node_is_null(Def) ? TSNode{} : ts_node_parent(Def);
+  TSNode Up = ts_node_is_null(Def) ? TSNode{} : parentOf(Def);
   while (!ts_node_is_null(Up) && !is(Up, "function_definition") && !is(Up, "class_definition"))
-    Up = ts_node_parent(Up);
+    Up = parentOf(Up);
   if (!is(Up, "function_definition"))
     return std::nullopt;
   const PyModuleInfo &Home = T.P.classTree(C);

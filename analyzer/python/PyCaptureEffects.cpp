@@ -293,8 +293,8 @@ std::vector<CaptureEffect> captureEffects(const PyTypes &Caller, const CaptureSp
 
 std::string streamAt(const PyTypes &T, TSNode N) {
   const PySource &S = *T.M.Src;
-  for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, T.F.Node);
-       Up = ts_node_parent(Up)) {
+  for (TSNode Up = parentOf(N); !ts_node_is_null(Up) && !ts_node_eq(Up, T.F.Node);
+       Up = parentOf(Up)) {
     if (isScope(Up))
       break;
     if (!is(Up, "with_statement"))

@@ -153,11 +153,11 @@ bool lazyInitialisation(const PyTypes &T, TSNode Cond, bool Holds) {
   // Only now the if itself: ts_node_parent searches from the tree's root.
   // A test that holds wherever `a and b` does (fails wherever `a or b`
   // does) decides the branch as the whole condition does.
-  TSNode Whole = Cond, If = ts_node_parent(Cond);
+  TSNode Whole = Cond, If = parentOf(Cond);
   while (is(If, "parenthesized_expression") ||
          (is(If, "boolean_operator") && kind(ts_node_child(If, 1)) == (Holds ? "and" : "or"))) {
     Whole = If;
-    If = ts_node_parent(If);
+    If = parentOf(If);
   }
   if ((!is(If, "if_statement") && !is(If, "elif_clause")) ||
       !ts_node_eq(field(If, "condition"), Whole))

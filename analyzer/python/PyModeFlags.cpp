@@ -931,7 +931,7 @@ std::vector<std::pair<unsigned, ConstArg>> enclosingWithFacts(const PyTypes &T, 
   std::vector<std::pair<unsigned, ConstArg>> Out;
   TSNode Body = T.F.body();
   for (TSNode Cur = N; !ts_node_is_null(Cur) && !ts_node_eq(Cur, Body);) {
-    TSNode Up = ts_node_parent(Cur);
+    TSNode Up = parentOf(Cur);
     if (is(Up, "with_statement") && ts_node_eq(Cur, field(Up, "body")))
       for (TSNode Cm : withContexts(Up))
         for (ConstArg &C : enteredFacts(T, Cm))
@@ -954,9 +954,9 @@ std::vector<ConstArg> modeFactsAt(const PyTypes &T, TSNode N, bool WholePath) {
     // Every path from the function's entry, calls before N included
     // (`enable_fast_mode()` then the capture); remembered per statement.
     TSNode St = N;
-    while (!ts_node_is_null(ts_node_parent(St)) && !is(ts_node_parent(St), "block") &&
-           !is(ts_node_parent(St), "module"))
-      St = ts_node_parent(St);
+    while (!ts_node_is_null(parentOf(St)) && !is(parentOf(St), "block") &&
+           !is(parentOf(St), "module"))
+      St = parentOf(St);
     auto &Memo = T.cache().PathFacts;
     auto It = Memo.find(St.id);
     if (It == Memo.end()) {

@@ -182,7 +182,7 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   const PySource &S = *M.Src;
   auto Globals = globalsOf(S, F.body());
   // Decorators first: a @staticmethod's first parameter is no self.
-  if (TSNode Up = ts_node_parent(F.Node); is(Up, "decorated_definition"))
+  if (TSNode Up = parentOf(F.Node); is(Up, "decorated_definition"))
     for (TSNode D : namedChildren(Up))
       if (is(D, "decorator")) {
         TSNode E = unparen(ts_node_named_child(D, 0));
@@ -286,10 +286,10 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
     TSNode V = unparen(ts_node_named_child(N, 0));
     Returned.push_back(V);
     // A nested function's returns are its own.
-    TSNode Owner = ts_node_parent(N);
+    TSNode Owner = parentOf(N);
     while (!ts_node_is_null(Owner) && !is(Owner, "function_definition") && !is(Owner, "lambda") &&
            !is(Owner, "class_definition"))
-      Owner = ts_node_parent(Owner);
+      Owner = parentOf(Owner);
     const bool Own = ts_node_is_null(Owner) || ts_node_eq(Owner, F.Node);
     F.Returns += Own;
     if (Own && (is(V, "expression_list") || is(V, "tuple")))
@@ -529,7 +529,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       }
       // `with torch.device("cuda"):` too; `torch.cuda.device(i)` picks a GPU.
       M.SetsDefaultDevice |= Name == "set_default_device" || Name == "set_default_tensor_type" ||
-                             (S.text(Fn) == "torch.device" && is(ts_node_parent(N), "with_item"));
+                             (S.text(Fn) == "torch.device" && is(parentOf(N), "with_item"));
       return true;
     }
     if (is(N, "lambda")) {
@@ -608,8 +608,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
 std::string scopeName(const std::string &Module, const PySource &S, TSNode N) {
   // A default value or a decorator is evaluated in the scope around the
   // definition, not in its body.
-  for (TSNode Prev = N, P = ts_node_parent(N); !ts_node_is_null(P);
-       Prev = P, P = ts_node_parent(P)) {
+  for (TSNode Prev = N, P = parentOf(N); !ts_node_is_null(P); Prev = P, P = parentOf(P)) {
     if (!ts_node_eq(Prev, field(P, "body")))
       continue;
     if (is(P, "function_definition") || is(P, "class_definition"))

@@ -402,7 +402,7 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
 
 // The innermost block (or the body) holding N.
 TSNode blockOf(TSNode N) {
-  for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up); Up = ts_node_parent(Up))
+  for (TSNode Up = parentOf(N); !ts_node_is_null(Up); Up = parentOf(Up))
     if (is(Up, "block") || is(Up, "module"))
       return Up;
   return TSNode{};
@@ -661,8 +661,7 @@ bool dereferencedBefore(const PyTypes &T, std::string_view Name, TSNode Use) {
         return false;
       if (!is(N, "expression_statement"))
         return true;
-      if (TSNode Block = ts_node_parent(N);
-          (is(Block, "block") || is(Block, "module")) && derefs(N))
+      if (TSNode Block = parentOf(N); (is(Block, "block") || is(Block, "module")) && derefs(N))
         It->second.push_back({endOf(N), beginOf(Block), endOf(Block)});
       return false;
     });
@@ -702,8 +701,8 @@ Obj closureObject(const PyTypes &Outer, TSNode E, int Depth) {
     return Out;
   // Where the outermost function nested in Outer around E is defined.
   unsigned DefAt = ~0u;
-  for (TSNode Up = ts_node_parent(E); !ts_node_is_null(Up) && !ts_node_eq(Up, Outer.F.Node);
-       Up = ts_node_parent(Up))
+  for (TSNode Up = parentOf(E); !ts_node_is_null(Up) && !ts_node_eq(Up, Outer.F.Node);
+       Up = parentOf(Up))
     if (is(Up, "function_definition") || is(Up, "lambda"))
       DefAt = beginOf(Up);
   if (DefAt == ~0u || beginOf(Bound.front()) >= DefAt)
@@ -739,7 +738,7 @@ Obj closureObject(const PyTypes &Outer, TSNode E, int Depth) {
 // The one value `@pytest.mark.parametrize("name", [value])` gives the
 // parameter Name of T's test function, where it is a literal.
 std::optional<ConstArg> parametrizedValue(const PyTypes &T, std::string_view Name) {
-  TSNode Decorated = ts_node_parent(T.F.Node);
+  TSNode Decorated = parentOf(T.F.Node);
   if (T.F.IsModuleBody || T.F.IsLambda || !is(Decorated, "decorated_definition"))
     return std::nullopt;
   const PySource &S = *T.M.Src;
@@ -1285,7 +1284,7 @@ std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const
   if (It == M.Classes.end() || ts_node_is_null(It->second.Node))
     return Out;
   TSNode Node = It->second.Node;
-  TSNode Decorated = ts_node_parent(Node);
+  TSNode Decorated = parentOf(Node);
   bool Dataclass = false;
   if (is(Decorated, "decorated_definition"))
     for (TSNode D : namedChildren(Decorated))

@@ -314,7 +314,7 @@ bool PySource::skipTooDeep(TSParser *P) {
     return false;
   // The statement holding it: the ancestor directly in a block or the module.
   TSNode Stmt = Deep;
-  for (TSNode Up = ts_node_parent(Stmt); !ts_node_is_null(Up); Up = ts_node_parent(Stmt)) {
+  for (TSNode Up = parentOf(Stmt); !ts_node_is_null(Up); Up = parentOf(Stmt)) {
     std::string_view K = ts_node_type(Up);
     if (K == "block" || K == "module")
       break;
@@ -447,6 +447,93 @@ std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root) {
   return Slot;
 }
 
+namespace {
+
+// The nodes from a tree's root down to the parent of the last node one
+// thread asked about; emptied when the tree count moves (a later tree may
+// take a deleted one's node addresses).
+struct LastPath {
+  unsigned Generation = 0;
+  std::vector<TSNode> Nodes;
+};
+
+bool sameNode(TSNode A, TSNode B) { return A.id == B.id && A.tree == B.tree; }
+
+// Down from Path.back() to N, Path growing by each node entered; true when N
+// was met (Path.back() is then its parent).
+bool descendTo(TSNode N, std::vector<TSNode> &Path) {
+  const uint32_t Begin = ts_node_start_byte(N), End = ts_node_end_byte(N);
+  TSTreeCursor C = ts_tree_cursor_new(Path.back());
+  bool Found = false, Descended = true;
+  // The first child ending at or past N's first byte: those before it cannot
+  // hold N, and the cursor skips them without making nodes.
+  while (!Found && Descended &&
+         ts_tree_cursor_goto_first_child_for_byte(&C, Begin ? Begin - 1 : 0) >= 0) {
+    Descended = false;
+    do {
+      TSNode Child = ts_tree_cursor_current_node(&C);
+      if ((Found = sameNode(Child, N)) || ts_node_start_byte(Child) > Begin)
+        break;
+      // A zero-width node holds nothing; one spanning N's bytes holds N if
+      // any node there does.
+      if (ts_node_end_byte(Child) >= End && ts_node_child_count(Child) > 0 &&
+          !(ts_node_start_byte(Child) == ts_node_end_byte(Child) && Begin != End)) {
+        Path.push_back(Child);
+        Descended = true;
+        break;
+      }
+    } while (ts_tree_cursor_goto_next_sibling(&C));
+  }
+  ts_tree_cursor_delete(&C);
+  return Found;
+}
+
+} // namespace
+
+TSNode parentOf(TSNode N) {
+  if (ts_node_is_null(N))
+    return N;
+  thread_local LastPath Last;
+  std::vector<TSNode> &Path = Last.Nodes;
+  unsigned Generation = TreeGeneration.load(std::memory_order_acquire);
+  if (Last.Generation != Generation) {
+    Path.clear();
+    Last.Generation = Generation;
+  }
+  // A step up from the last node asked about.
+  for (size_t I = Path.size(); I-- > 1;)
+    if (sameNode(Path[I], N))
+      return Path[I - 1];
+  const TSNode Root = ts_tree_root_node(N.tree);
+  if (sameNode(Root, N))
+    return TSNode{};
+  // ts_node_parent searches down from the root on every call, across every
+  // statement of the module before N's. The walks ask about nodes near the
+  // last one asked, so the search starts from the deepest node of the last
+  // path that holds N's bytes.
+  size_t Keep = 0;
+  if (!Path.empty() && sameNode(Path.front(), Root))
+    for (Keep = Path.size(); Keep > 1; --Keep) {
+      TSNode P = Path[Keep - 1];
+      if (!sameNode(P, N) && ts_node_start_byte(P) <= ts_node_start_byte(N) &&
+          ts_node_end_byte(P) >= ts_node_end_byte(N))
+        break;
+    }
+  Path.resize(std::max<size_t>(Keep, 1));
+  Path.front() = Root;
+  bool Found = descendTo(N, Path);
+  if (!Found && Keep > 1) {
+    Path.assign(1, Root);
+    Found = descendTo(N, Path);
+  }
+  if (Found)
+    return Path.back();
+  // Spans the descent cannot tell apart (an empty node beside N):
+  // tree-sitter's own search decides those.
+  Path.clear();
+  return ts_node_parent(N);
+}
+
 SourceLoc PySource::locAtByte(unsigned Byte) const {
   auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Byte);
   unsigned Line = static_cast<unsigned>(It - LineStarts.begin());
@@ -566,7 +653,7 @@ std::optional<StringComparison> stringComparison(const PySource &S, TSNode Cmp) 
 }
 
 bool inFailureMessage(TSNode N) {
-  for (TSNode Q = N, P = ts_node_parent(N); !ts_node_is_null(P); Q = P, P = ts_node_parent(P)) {
+  for (TSNode Q = N, P = parentOf(N); !ts_node_is_null(P); Q = P, P = parentOf(P)) {
     if (is(P, "raise_statement"))
       return true;
     if (is(P, "assert_statement"))
@@ -580,9 +667,9 @@ bool inFailureMessage(TSNode N) {
 bool onFailurePath(TSNode N) {
   if (inFailureMessage(N))
     return true;
-  TSNode Stmt = N, Block = ts_node_parent(N);
+  TSNode Stmt = N, Block = parentOf(N);
   while (!ts_node_is_null(Block) && !is(Block, "block") && !isScope(Block))
-    Stmt = Block, Block = ts_node_parent(Block);
+    Stmt = Block, Block = parentOf(Block);
   if (ts_node_is_null(Block) || !is(Block, "block"))
     return false;
   // What runs after the statement: plain statements, then the raise.
@@ -603,8 +690,7 @@ bool onFailurePath(TSNode N) {
   }
   if (!Raises || (!is(Stmt, "expression_statement") && !is(Stmt, "pass_statement")))
     return false;
-  for (TSNode Up = ts_node_parent(Block); !ts_node_is_null(Up) && !isScope(Up);
-       Up = ts_node_parent(Up))
+  for (TSNode Up = parentOf(Block); !ts_node_is_null(Up) && !isScope(Up); Up = parentOf(Up))
     if (is(Up, "try_statement"))
       return false;
   return true;
@@ -646,7 +732,7 @@ void enclosingTests(TSNode N, TSNode Body,
                     const std::function<bool(TSNode Cond, bool Holds)> &Visit) {
   TSNode Cur = N;
   for (int Depth = 0; Depth < 256 && !ts_node_eq(Cur, Body); ++Depth) {
-    TSNode Up = ts_node_parent(Cur);
+    TSNode Up = parentOf(Cur);
     if (ts_node_is_null(Up))
       return;
     if (is(Up, "if_statement")) {
@@ -688,7 +774,7 @@ void enclosingTests(TSNode N, TSNode Body,
 }
 
 TSNode enclosingFunction(TSNode N) {
-  for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up); Up = ts_node_parent(Up))
+  for (TSNode Up = parentOf(N); !ts_node_is_null(Up); Up = parentOf(Up))
     if (is(Up, "function_definition") || is(Up, "lambda"))
       return Up;
   return TSNode{};
@@ -776,8 +862,7 @@ bool opensScope(TSNode N) {
 bool splatEntries(const PySource &S, TSNode Name,
                   std::vector<std::pair<std::string_view, TSNode>> &Out) {
   std::string_view Text = S.text(Name);
-  for (TSNode Scope = ts_node_parent(Name); !ts_node_is_null(Scope);
-       Scope = ts_node_parent(Scope)) {
+  for (TSNode Scope = parentOf(Name); !ts_node_is_null(Scope); Scope = parentOf(Scope)) {
     if (!opensScope(Scope))
       continue;
     TSNode Bound{};
@@ -788,8 +873,8 @@ bool splatEntries(const PySource &S, TSNode Name,
         return false;
       if (!is(N, "identifier") || S.text(N) != Text)
         return true;
-      TSNode Up = ts_node_parent(N);
-      switch (dictUse(N, Up, ts_node_parent(Up))) {
+      TSNode Up = parentOf(N);
+      switch (dictUse(N, Up, parentOf(Up))) {
       case DictUse::Binds:
         ++Bindings;
         Bound = field(Up, "right");

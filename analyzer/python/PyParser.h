@@ -188,6 +188,12 @@ struct FlatNode {
 // look-up costs more than the walk).
 std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root);
 
+// N's parent, as ts_node_parent gives it, found from the last path down
+// this thread took: the walks step up from nearby nodes to their statement,
+// block and function again and again, and ts_node_parent starts each search
+// from the module's first statement.
+TSNode parentOf(TSNode N);
+
 // Visits Root and every node below it in source order, with its depth below
 // Root; Visit returns whether to enter the node's children. A tree cursor,
 // not ts_node_named_child: that one scans the siblings before the child it
@@ -248,9 +254,9 @@ template <typename Fn> void walkWithParents(TSNode Root, Fn &&Visit) {
   if (ts_node_is_null(Root))
     return;
   std::vector<TSNode> Path(2);
-  Path[1] = ts_node_parent(Root);
+  Path[1] = parentOf(Root);
   if (!ts_node_is_null(Path[1]))
-    Path[0] = ts_node_parent(Path[1]);
+    Path[0] = parentOf(Path[1]);
   walkNamed(Root, [&](TSNode N, unsigned Depth) {
     Path.resize(Depth + 2);
     Path.push_back(N);

@@ -15,7 +15,7 @@ std::uint64_t hashOf(std::string_view Text, unsigned Start) {
 
 // The node a def's decorators belong to, when it has any.
 TSNode withDecorators(TSNode N) {
-  TSNode Parent = ts_node_parent(N);
+  TSNode Parent = parentOf(N);
   return is(Parent, "decorated_definition") ? Parent : N;
 }
 

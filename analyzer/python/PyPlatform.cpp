@@ -143,8 +143,8 @@ std::vector<TSNode> reachingEnd(const PyTypes &Scope, const std::string &Global)
   std::vector<TSNode> Out;
   for (TSNode Bound : Scope.everyBoundExpr(Global)) {
     TSNode Top = Bound;
-    while (!ts_node_is_null(Top) && !ts_node_eq(ts_node_parent(Top), Root))
-      Top = ts_node_parent(Top);
+    while (!ts_node_is_null(Top) && !ts_node_eq(parentOf(Top), Root))
+      Top = parentOf(Top);
     bool Killed = false;
     if (!ts_node_is_null(Top))
       for (TSNode Next = ts_node_next_named_sibling(Top); !Killed && !ts_node_is_null(Next);
@@ -366,7 +366,7 @@ const std::array<std::vector<std::pair<unsigned, unsigned>>, 2> &offRanges(const
         RestDead |= Values[I][B] > 0;
       }
       if (Decided && LiveBranchesLeave)
-        if (TSNode Up = ts_node_parent(N); is(Up, "block") && endOf(N) < endOf(Up))
+        if (TSNode Up = parentOf(N); is(Up, "block") && endOf(N) < endOf(Up))
           Out[B].push_back({endOf(N), endOf(Up)});
     }
     return true;

@@ -224,8 +224,8 @@ bool opensCapture(const PyTypes &Caller, const std::string &Q, const CaptureSpec
       return false;
     }
     if (Generator && is(N, "yield"))
-      for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !ts_node_eq(Up, F->Node);
-           Up = ts_node_parent(Up))
+      for (TSNode Up = parentOf(N); !ts_node_is_null(Up) && !ts_node_eq(Up, F->Node);
+           Up = parentOf(Up))
         if (is(Up, "with_statement"))
           for (TSNode V : withContexts(Up))
             Yields |= !ts_node_is_null(capturingExpr(T, Spec, V, Depth));
@@ -266,7 +266,7 @@ bool hasElse(TSNode If) {
 // A call, made as a statement, of project functions that all raise under
 // capture (`reject_graph_capture("op")`): nothing after it runs there.
 bool refusingCall(const PyTypes &T, const CaptureSpec &Spec, TSNode Call, int Depth) {
-  if (!is(ts_node_parent(Call), "expression_statement"))
+  if (!is(parentOf(Call), "expression_statement"))
     return false;
   Callees C = calleesOf(T, Call);
   return !C.Keys.empty() && std::all_of(C.Keys.begin(), C.Keys.end(), [&](const std::string &K) {
@@ -395,8 +395,8 @@ bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
   const PySource &S = Ctx.S;
   // What runs after the test matters only when a loop brings it round again.
   bool Looped = false;
-  for (TSNode Up = ts_node_parent(If); !ts_node_is_null(Up) && !ts_node_eq(Up, Ctx.T.F.Node);
-       Up = ts_node_parent(Up))
+  for (TSNode Up = parentOf(If); !ts_node_is_null(Up) && !ts_node_eq(Up, Ctx.T.F.Node);
+       Up = parentOf(Up))
     Looped |= is(Up, "for_statement") || is(Up, "while_statement");
   Cond = unparen(Cond);
   if (is(Cond, "comparison_operator") && ts_node_named_child_count(Cond) == 2 &&
@@ -424,7 +424,7 @@ bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
       return false;
     if (!is(N, "identifier") || S.text(N) != Name || (!Looped && beginOf(N) >= beginOf(If)))
       return true;
-    TSNode Up = ts_node_parent(N);
+    TSNode Up = parentOf(N);
     bool Fill = false;
     if (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N))
       Fill = std::find(std::begin(Fills), std::end(Fills), S.text(field(Up, "attribute"))) !=
@@ -432,10 +432,10 @@ bool emptyUnderCapture(const PyFunctionContext &Ctx, TSNode If, TSNode Cond) {
     else if ((is(Up, "assignment") || is(Up, "augmented_assignment")) &&
              ts_node_eq(field(Up, "left"), N))
       Fill = is(Up, "augmented_assignment") || ++Bindings > 1;
-    else if (is(Up, "subscript") && is(ts_node_parent(Up), "assignment"))
+    else if (is(Up, "subscript") && is(parentOf(Up), "assignment"))
       Fill = true;
     else if (is(Up, "argument_list"))
-      Fill = S.text(field(ts_node_parent(Up), "function")) != "len";
+      Fill = S.text(field(parentOf(Up), "function")) != "len";
     if (Fill && !guardedAt(Ctx, beginOf(N)))
       Empty = false;
     return true;
@@ -482,12 +482,12 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
   // leaves the function, neither does what follows the `with` statements
   // holding that block (`with torch.cuda.device(d): if capturing: raise`).
   auto guardRest = [&](TSNode Stmt, bool Leaves) {
-    TSNode Block = ts_node_parent(Stmt);
+    TSNode Block = parentOf(Stmt);
     Ctx.Guarded.push_back({endOf(Stmt), endOf(Block)});
     if (Leaves)
-      for (TSNode With = ts_node_parent(Block); is(With, "with_statement") && !catches(S, With);
-           With = ts_node_parent(Block)) {
-        Block = ts_node_parent(With);
+      for (TSNode With = parentOf(Block); is(With, "with_statement") && !catches(S, With);
+           With = parentOf(Block)) {
+        Block = parentOf(With);
         Ctx.Guarded.push_back({endOf(With), endOf(Block)});
       }
   };
@@ -527,7 +527,7 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
         return true;
       }
       if (refusingCall(T, Spec, N, 0)) {
-        guardRest(ts_node_parent(N), true);
+        guardRest(parentOf(N), true);
         return true;
       }
       // A helper that begins a capture and returns with it open, or ends
@@ -565,13 +565,13 @@ void findRegions(PyFunctionContext &Ctx, const CaptureSpec &Spec) {
         TSNode Then = field(N, "consequence");
         if (endsFlow(Then))
           for (KnownTest &K : knownAfter(Ctx, Spec, Cond))
-            RuledOut.push_back({std::move(K), endOf(N), endOf(ts_node_parent(N))});
+            RuledOut.push_back({std::move(K), endOf(N), endOf(parentOf(N))});
         return true;
       }
       TSNode Then = field(N, "consequence");
       // What runs when the test fails: the elif and else clauses after it
       // (`if ready: ... elif capturing: ... else: <sync>`).
-      TSNode If = K == "if_statement" ? N : ts_node_parent(N);
+      TSNode If = K == "if_statement" ? N : parentOf(N);
       std::optional<std::pair<unsigned, unsigned>> Else;
       for (TSNode C : namedChildren(If))
         if ((is(C, "elif_clause") || is(C, "else_clause")) && beginOf(C) >= endOf(Then)) {

@@ -392,8 +392,8 @@ void PyTypes::collect() {
       narrowIsinstance(N);
       const unsigned First = IfBranches.size();
       bool InLoop = false;
-      for (TSNode Up = ts_node_parent(N); !ts_node_is_null(Up) && !isScope(Up) && !InLoop;
-           Up = ts_node_parent(Up))
+      for (TSNode Up = parentOf(N); !ts_node_is_null(Up) && !isScope(Up) && !InLoop;
+           Up = parentOf(Up))
         InLoop = is(Up, "for_statement") || is(Up, "while_statement");
       for (TSNode C : namedChildren(N))
         if (is(C, "block") || is(C, "elif_clause") || is(C, "else_clause"))
@@ -413,14 +413,14 @@ void PyTypes::collect() {
       TSNode Right = field(N, "right");
       TSNode Left = unparen(field(N, "left"));
       // A comprehension's element is written before its `for`.
-      bindIterated(Left, Right, K == "for_in_clause" ? beginOf(ts_node_parent(N)) : beginOf(N));
+      bindIterated(Left, Right, K == "for_in_clause" ? beginOf(parentOf(N)) : beginOf(N));
     } else if (K == "as_pattern") {
       if (TSNode Alias = field(N, "alias"); !ts_node_is_null(Alias)) {
         TSNode Target = unparen(ts_node_named_child(Alias, 0));
         bindTarget(Target, Value{}, endOf(N));
         // What `with cm() as f` binds comes from entering cm: a generator
         // context manager's yield (PyCallGraph.cpp follows it).
-        if (is(ts_node_parent(N), "with_item") && is(Target, "identifier"))
+        if (is(parentOf(N), "with_item") && is(Target, "identifier"))
           Bindings[std::string(S.text(Target))].back().Entered = ts_node_named_child(N, 0);
       }
     }
@@ -739,7 +739,7 @@ int PyTypes::noneOfParameterAt(std::string_view Name, unsigned Offset, int Depth
     return -1;
   const PySource &S = *M.Src;
   // `name = expr` itself, not a tuple or starred target.
-  TSNode Assignment = ts_node_parent(B->Expr);
+  TSNode Assignment = parentOf(B->Expr);
   if (!is(Assignment, "assignment") || !is(field(Assignment, "left"), "identifier"))
     return -1;
   // Made from the name itself: `x.to(...)`, `x[:, None]`, `x.float().t()`.
@@ -752,11 +752,10 @@ int PyTypes::noneOfParameterAt(std::string_view Name, unsigned Offset, int Depth
   if (!is(Root, "identifier") || S.text(Root) != Name || ts_node_eq(Root, unparen(B->Expr)))
     return -1;
   // Only where an if around it found the name not None.
-  for (TSNode Up = ts_node_parent(B->Expr); !ts_node_is_null(Up) && !isScope(Up);
-       Up = ts_node_parent(Up)) {
+  for (TSNode Up = parentOf(B->Expr); !ts_node_is_null(Up) && !isScope(Up); Up = parentOf(Up)) {
     if (!is(Up, "block"))
       continue;
-    TSNode If = ts_node_parent(Up);
+    TSNode If = parentOf(Up);
     if (!is(If, "if_statement") || !ts_node_eq(field(If, "consequence"), Up))
       continue;
     std::vector<TSNode> Conjuncts{unparen(field(If, "condition"))};
@@ -901,7 +900,7 @@ void PyTypes::narrowIsinstance(TSNode If) {
     if (Last != "return_statement" && Last != "raise_statement" && Last != "continue_statement")
       return;
     Begin = endOf(If);
-    End = endOf(ts_node_parent(If));
+    End = endOf(parentOf(If));
   }
   narrowAway(Name, beginOf(If), Begin, End);
 }
@@ -1009,7 +1008,7 @@ namespace {
 // (`self.model = shard(m)` then `self.model = Wrapper(m).to(dev)`). No other
 // method sees the first value, so it says nothing of what the attribute holds.
 bool overwrittenAtOnce(const PyTypes &T, const PySource &S, TSNode N, std::string_view Attr) {
-  TSNode Stmt = ts_node_parent(N);
+  TSNode Stmt = parentOf(N);
   if (!is(Stmt, "expression_statement"))
     return false;
   TSNode Next = ts_node_next_named_sibling(Stmt);
@@ -1028,7 +1027,7 @@ bool overwrittenAtOnce(const PyTypes &T, const PySource &S, TSNode N, std::strin
     if (Reads)
       return false;
     if (is(E, "attribute") && T.isSelf(field(E, "object"))) {
-      TSNode Up = ts_node_parent(E);
+      TSNode Up = parentOf(E);
       Reads = S.text(field(E, "attribute")) == Attr ||
               (is(Up, "call") && ts_node_eq(field(Up, "function"), E));
       return false;

@@ -33,7 +33,7 @@ public:
       if (K == "subscript") {
         TSNode Idx = unparen(field(N, "subscript"));
         // `x[mask] = 0` with a host scalar is masked_fill: no nonzero, no sync.
-        TSNode Up = ts_node_parent(N);
+        TSNode Up = parentOf(N);
         bool FillsScalar = is(Up, "assignment") && ts_node_eq(field(Up, "left"), N) &&
                            T.valueOf(field(Up, "right")).K == VK::Host;
         if (!FillsScalar && mayBeTensor(T, field(N, "value")) && T.valueOf(Idx).K == VK::BoolTensor)

@@ -261,7 +261,7 @@ private:
   }
 
   static bool isStoreTarget(TSNode N) {
-    TSNode P = ts_node_parent(N);
+    TSNode P = parentOf(N);
     return is(P, "assignment") && ts_node_eq(field(P, "left"), N);
   }
 

@@ -27,7 +27,7 @@ TSNode branchOf(TSNode If, TSNode N) {
 
 // Whether A and B sit in different branches of one `if`: never both run.
 bool exclusive(TSNode A, TSNode B) {
-  for (TSNode P = ts_node_parent(A); !ts_node_is_null(P) && !isScope(P); P = ts_node_parent(P)) {
+  for (TSNode P = parentOf(A); !ts_node_is_null(P) && !isScope(P); P = parentOf(P)) {
     if (!is(P, "if_statement") || !contains(P, B))
       continue;
     TSNode BA = branchOf(P, A), BB = branchOf(P, B);
@@ -111,8 +111,8 @@ bool onceInLoop(const PySource &S, TSNode Loop, TSNode Node) {
   std::string_view Index = loopIndex(S, Loop);
   if (Index.empty())
     return false;
-  for (TSNode Q = Node, P = ts_node_parent(Node); !ts_node_is_null(P) && !ts_node_eq(Q, Loop);
-       Q = P, P = ts_node_parent(P))
+  for (TSNode Q = Node, P = parentOf(Node); !ts_node_is_null(P) && !ts_node_eq(Q, Loop);
+       Q = P, P = parentOf(P))
     if ((is(P, "if_statement") || is(P, "elif_clause")) && ts_node_eq(field(P, "consequence"), Q) &&
         pinsIndex(S, Loop, Index, field(P, "condition")))
       return true;
@@ -393,8 +393,8 @@ private:
         Ctx.reportCheck("capture-begin-twice", R.Node, Msg, std::move(Notes), true);
         Reported = true;
       }
-      for (TSNode P = ts_node_parent(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
-           P = ts_node_parent(P))
+      for (TSNode P = parentOf(R.Node); !Reported && !ts_node_is_null(P) && !isScope(P);
+           P = parentOf(P))
         if (isLoop(P) && !renewed(Ctx, R.Canonical, beginOf(P), endOf(P)) &&
             !onceInLoop(Ctx.S, P, R.Node) &&
             !(!ts_node_is_null(R.Made) && onceInLoop(Ctx.S, P, R.Made))) {

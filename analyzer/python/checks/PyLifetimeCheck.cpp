@@ -317,8 +317,8 @@ private:
     TSNode Groups{};
     if (is(Group, "subscript"))
       Groups = unparen(field(Group, "value"));
-    for (TSNode P = ts_node_parent(Assign); ts_node_is_null(Groups) && !ts_node_is_null(P);
-         P = ts_node_parent(P))
+    for (TSNode P = parentOf(Assign); ts_node_is_null(Groups) && !ts_node_is_null(P);
+         P = parentOf(P))
       if (is(P, "for_statement") && S.text(field(P, "left")) == S.text(Group))
         Groups = unparen(field(P, "right"));
     if (ts_node_is_null(Groups) || !is(Groups, "attribute") ||
@@ -485,7 +485,7 @@ private:
         std::string Name(S.text(N));
         auto It = Kept.find(Name);
         // `prev is not None` asks about the name, not the memory.
-        TSNode P = ts_node_parent(N);
+        TSNode P = parentOf(N);
         std::vector<TSNode> Operands =
             is(P, "comparison_operator") ? namedChildren(P) : std::vector<TSNode>{};
         bool NoneTest =
@@ -562,7 +562,7 @@ private:
   static std::set<std::string> namesBoundBefore(const PyTypes &T, unsigned Offset);
 
   static bool isRead(TSNode Id) {
-    TSNode P = ts_node_parent(Id);
+    TSNode P = parentOf(Id);
     auto K = kind(P);
     if ((K == "assignment" || K == "augmented_assignment") && ts_node_eq(field(P, "left"), Id))
       return K == "augmented_assignment";

@@ -296,7 +296,7 @@ private:
             return std::string(S.text(St));
       return "";
     }
-    for (TSNode P = ts_node_parent(R.Opener); !ts_node_is_null(P); P = ts_node_parent(P)) {
+    for (TSNode P = parentOf(R.Opener); !ts_node_is_null(P); P = parentOf(P)) {
       if (!is(P, "with_statement"))
         continue;
       for (TSNode V : withContexts(P)) {

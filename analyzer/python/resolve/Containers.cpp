@@ -185,10 +185,10 @@ bool overwrittenBefore(const PyTypes &T, TSNode Container, const std::string &Ke
     // Straight-line code before the use: the statement sits directly in a
     // block that holds the use, so it ran before it on every path.
     TSNode Stmt = N;
-    while (!ts_node_is_null(ts_node_parent(Stmt)) && !is(ts_node_parent(Stmt), "block") &&
-           !is(ts_node_parent(Stmt), "module"))
-      Stmt = ts_node_parent(Stmt);
-    TSNode Block = ts_node_parent(Stmt);
+    while (!ts_node_is_null(parentOf(Stmt)) && !is(parentOf(Stmt), "block") &&
+           !is(parentOf(Stmt), "module"))
+      Stmt = parentOf(Stmt);
+    TSNode Block = parentOf(Stmt);
     Found = !ts_node_is_null(Block) && encloses(Block) && beginOf(Stmt) >= From;
     return false;
   });
