@@ -486,12 +486,27 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
   static thread_local int Nesting = 0;
   if (Nesting > 8)
     return {};
+  // The stores, the summary and the checks ask this of the same arguments
+  // (a fifth of the questions on PyTorch's tree are repeats). Only answers
+  // asked at the top are kept: one found inside another question may be cut
+  // short by the depth limits.
+  using Memo = std::unordered_map<const void *, std::vector<std::string>>;
+  Memo *Known = nullptr;
+  if (Nesting == 0 && T.complete() && T.cache().Depth == 0) {
+    if (!T.TargetMemo)
+      T.TargetMemo = std::make_shared<Memo>();
+    Known = static_cast<Memo *>(T.TargetMemo.get());
+    if (auto It = Known->find(Expr.id); It != Known->end())
+      return It->second;
+  }
   ++Nesting;
   std::vector<std::string> Out;
   valueTargetsAt(T, Expr, 0, Out);
   --Nesting;
   launchKernels(T.P, Out);
   dedupe(Out);
+  if (Known)
+    Known->emplace(Expr.id, Out);
   return Out;
 }
 

@@ -29,6 +29,43 @@ TSFieldId fieldId(std::string_view Name) {
 
 namespace {
 
+// Per symbol of the grammar, the first symbol spelled alike.
+const std::vector<int> &kindNumbers() {
+  static const std::vector<int> Numbers = [] {
+    const TSLanguage *Lang = tree_sitter_python();
+    const uint32_t Count = ts_language_symbol_count(Lang);
+    std::vector<int> Out(Count);
+    std::unordered_map<std::string_view, int> First;
+    for (uint32_t I = 0; I < Count; ++I)
+      Out[I] =
+          First.emplace(ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)), I).first->second;
+    return Out;
+  }();
+  return Numbers;
+}
+
+} // namespace
+
+int kindId(std::string_view Name) {
+  const TSLanguage *Lang = tree_sitter_python();
+  const auto &Numbers = kindNumbers();
+  for (uint32_t I = 0; I < Numbers.size(); ++I)
+    if (ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)) == Name)
+      return Numbers[I];
+  // The parser's error nodes carry a symbol past the grammar's own
+  // (ts_builtin_sym_error, which tree-sitter's public header leaves out).
+  constexpr int ErrorSymbol = static_cast<TSSymbol>(-1);
+  return Name == "ERROR" ? ErrorSymbol : -1;
+}
+
+int nodeKindId(TSNode N) {
+  static const std::vector<int> &Numbers = kindNumbers();
+  TSSymbol S = ts_node_symbol(N);
+  return S < Numbers.size() ? Numbers[S] : S;
+}
+
+namespace {
+
 // Counts deleted trees: a later tree may take a deleted one's node
 // addresses, which key the laid-out bodies (flatBody), so each thread drops
 // its bodies when the count moves.
@@ -370,6 +407,7 @@ PySource::~PySource() {
 
 namespace {
 
+// A node of one tree (trees parsed from an edited one share subtrees).
 struct FlatKey {
   const void *Tree, *Id;
   bool operator==(const FlatKey &O) const { return Tree == O.Tree && Id == O.Id; }
@@ -575,14 +613,24 @@ std::vector<TSNode> namedChildren(TSNode N) {
   std::vector<TSNode> Out;
   if (ts_node_is_null(N))
     return Out;
-  TSTreeCursor C = ts_tree_cursor_new(N);
+  // One cursor per thread, reset for each node: a new one allocates its
+  // stack, and this is asked of every argument list and parameter list
+  // again and again.
+  struct Cursor {
+    TSTreeCursor C;
+    explicit Cursor(TSNode N) : C(ts_tree_cursor_new(N)) {}
+    ~Cursor() { ts_tree_cursor_delete(&C); }
+  };
+  thread_local Cursor Reused(N);
+  TSTreeCursor &C = Reused.C;
+  ts_tree_cursor_reset(&C, N);
+  Out.reserve(ts_node_named_child_count(N));
   if (ts_tree_cursor_goto_first_child(&C))
     do {
       TSNode Child = ts_tree_cursor_current_node(&C);
       if (ts_node_is_named(Child) && !is(Child, "comment"))
         Out.push_back(Child);
     } while (ts_tree_cursor_goto_next_sibling(&C));
-  ts_tree_cursor_delete(&C);
   return Out;
 }
 
@@ -852,15 +900,44 @@ bool literalEntries(const PySource &S, TSNode E,
 }
 
 bool opensScope(TSNode N) {
-  return is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition") ||
-         is(N, "module");
+  return isAnyOf(N, "function_definition", "lambda", "class_definition", "module");
 }
 
 // What `**name` passes when name is bound once, in the scope that holds it,
 // to a dict written out, and nothing there changes it or hands it on except
 // through `**name` (`kw = dict(q=q, k=k); run(**kw)`): the dict's entries.
+bool splatEntriesUncached(const PySource &S, TSNode Name,
+                          std::vector<std::pair<std::string_view, TSNode>> &Out);
+
+// splatEntries walks the scopes around Name, and argsOf asks it of the same
+// call for every question about its arguments: answers are kept per thread
+// until a tree is deleted (a later tree may reuse the node's address).
 bool splatEntries(const PySource &S, TSNode Name,
                   std::vector<std::pair<std::string_view, TSNode>> &Out) {
+  using Entries = std::vector<std::pair<std::string_view, TSNode>>;
+  struct Known {
+    unsigned Generation = 0;
+    std::unordered_map<FlatKey, std::optional<Entries>, FlatKeyHash> Answers;
+  };
+  thread_local Known Memo;
+  if (unsigned G = TreeGeneration.load(std::memory_order_acquire); Memo.Generation != G) {
+    Memo.Answers.clear();
+    Memo.Generation = G;
+  }
+  auto [It, New] = Memo.Answers.try_emplace(FlatKey{Name.tree, Name.id});
+  if (New) {
+    Entries Found;
+    if (splatEntriesUncached(S, Name, Found))
+      It->second = std::move(Found);
+  }
+  if (!It->second)
+    return false;
+  Out.insert(Out.end(), It->second->begin(), It->second->end());
+  return true;
+}
+
+bool splatEntriesUncached(const PySource &S, TSNode Name,
+                          std::vector<std::pair<std::string_view, TSNode>> &Out) {
   std::string_view Text = S.text(Name);
   for (TSNode Scope = parentOf(Name); !ts_node_is_null(Scope); Scope = parentOf(Scope)) {
     if (!opensScope(Scope))

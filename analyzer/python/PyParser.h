@@ -62,17 +62,53 @@ private:
 
 inline std::string_view kind(TSNode N) { return ts_node_is_null(N) ? "" : ts_node_type(N); }
 inline bool is(TSNode N, std::string_view K) { return kind(N) == K; }
-// The common spelling, `is(N, "call")`: the grammar's type names are C
-// strings, compared without measuring them first (the walks ask this of
-// every node they pass).
-inline bool is(TSNode N, const char *K) {
-  return !ts_node_is_null(N) && std::strcmp(ts_node_type(N), K) == 0;
+
+// One number per kind name of the grammar (the symbols it spells alike,
+// aliases and anonymous tokens of a named kind's spelling included, share
+// it); -1 for a name the grammar does not have.
+int kindId(std::string_view Name);
+// The kind number of N's type, as kindId(kind(N)) without reading the name.
+int nodeKindId(TSNode N);
+
+// The remembered answers of look-ups by a string literal's address: each
+// literal is looked up once per thread, then found by a few instructions
+// (the walks ask `is(N, "call")` and `field(N, "function")` of every node
+// they pass; names compared and hashed there were a sixth of a run).
+template <typename Look> int byLiteralAddress(const char *Literal, Look &&Lookup) {
+  struct Slot {
+    const char *Key;
+    int Value;
+  };
+  thread_local Slot Slots[256] = {};
+  Slot &S = Slots[(reinterpret_cast<std::uintptr_t>(Literal) >> 1) & 255];
+  if (S.Key != Literal)
+    S = {Literal, Lookup(Literal)};
+  return S.Value;
+}
+
+// The common spelling, `is(N, "call")`, with a string literal: compared by
+// kind number. A name held in a variable goes through the string_view form.
+template <size_t Size> inline bool is(TSNode N, const char (&K)[Size]) {
+  return !ts_node_is_null(N) &&
+         nodeKindId(N) == byLiteralAddress(K, [](const char *L) { return kindId(L); });
+}
+// Whether N is of one of the kinds named (string literals), N's kind read
+// once for them all.
+template <size_t... Sizes> inline bool isAnyOf(TSNode N, const char (&...K)[Sizes]) {
+  if (ts_node_is_null(N))
+    return false;
+  const int Id = nodeKindId(N);
+  return ((Id == byLiteralAddress(K, [](const char *L) { return kindId(L); })) || ...);
 }
 // The grammar's id of a field name, looked up once: tree-sitter's own lookup
 // compares the name against every field of the grammar on each call.
 TSFieldId fieldId(std::string_view Name);
 inline TSNode field(TSNode N, std::string_view Name) {
   return ts_node_child_by_field_id(N, fieldId(Name));
+}
+template <size_t Size> inline TSNode field(TSNode N, const char (&Name)[Size]) {
+  return ts_node_child_by_field_id(
+      N, static_cast<TSFieldId>(byLiteralAddress(Name, [](const char *L) { return fieldId(L); })));
 }
 inline unsigned beginOf(TSNode N) { return ts_node_start_byte(N); }
 inline unsigned endOf(TSNode N) { return ts_node_end_byte(N); }
@@ -168,8 +204,7 @@ std::vector<TSNode> withContexts(TSNode With);
 // Nodes that start a scope of their own: walked as functions or classes, not
 // as part of the body around them.
 inline bool isScope(TSNode N) {
-  auto K = kind(N);
-  return K == "function_definition" || K == "class_definition" || K == "lambda";
+  return isAnyOf(N, "function_definition", "class_definition", "lambda");
 }
 
 // What walk visits below a root, laid out in visiting order: the named

@@ -94,6 +94,15 @@ bool isPattern(TSNode T) {
          is(T, "tuple") || is(T, "list");
 }
 
+// What a loop over a value of V binds: an element of a list of instances
+// (`for layer in self.layers`); nothing known of other values.
+Value elementOf(Value V) {
+  if (!V.Many)
+    return {};
+  V.Many = false;
+  return V;
+}
+
 bool isSequenceLiteral(TSNode E) {
   return is(E, "expression_list") || is(E, "tuple") || is(E, "list");
 }
@@ -128,7 +137,8 @@ const Value &PyTypes::valueOf(const Binding &B) const {
   if (B.State == Binding::Eval::Deferred) {
     B.State = Binding::Eval::Busy;
     Value V = B.Element >= 0 ? returnedElement(B.Expr, static_cast<size_t>(B.Element))
-                             : valueOf(B.Expr);
+              : !ts_node_is_null(B.Iterated) ? elementOf(valueOf(B.Iterated))
+                                             : valueOf(B.Expr);
     B.V = std::move(V);
     B.State = Binding::Eval::Ready;
   }
@@ -484,16 +494,31 @@ void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
       return;
     }
   }
-  Value V;
-  if (is(Right, "call") && S.text(field(Right, "function")) == "range")
-    V.K = VK::Host;
-  else if (Value C = valueOf(Right); C.Many)
-    V = C, V.Many = false; // for layer in self.layers
-  bindTarget(Left, V, At);
+  // A pattern's names are bound to nothing known whatever Right holds.
+  if (!is(Left, "identifier")) {
+    bindTarget(Left, Value{}, At);
+    return;
+  }
+  std::string_view Name = S.text(Left);
+  // `for x in x` reads the name bound before the loop, which a value worked
+  // out after collect() would no longer see: that one is read now.
+  bool ReadsItself = false;
+  walk(Right, [&](TSNode N) {
+    ReadsItself |= is(N, "identifier") && S.text(N) == Name;
+    return !ReadsItself;
+  });
+  Binding B;
+  B.At = At;
   // What a call of the name calls: an element of Right, also where
   // enumerate() or zip() handed it (`for i, layer in enumerate(self.layers)`).
-  if (is(Left, "identifier"))
-    Bindings[std::string(S.text(Left))].back().Iterated = Right;
+  B.Iterated = Right;
+  if (is(Right, "call") && S.text(field(Right, "function")) == "range")
+    B.V.K = VK::Host;
+  else if (ReadsItself)
+    B.V = elementOf(valueOf(Right));
+  else
+    B.State = Binding::Eval::Deferred; // most loop names are never asked about
+  Bindings[std::string(Name)].push_back(std::move(B));
 }
 
 // The if statement whose different branches hold binding A and byte

@@ -249,6 +249,8 @@ public:
   // calleesOf's answers for this function's calls (PyCallGraph.cpp, its own
   // type): the summary, the stores and the checks each ask of every call.
   mutable std::shared_ptr<void> CalleeMemo;
+  // valueTargets' answers for this function's expressions (PyCallGraph.cpp).
+  mutable std::shared_ptr<void> TargetMemo;
 
   const PyProgram &P;
   const PyModuleInfo &M;

@@ -44,7 +44,7 @@ SplatNames splatNames(const PySource &S, const PyFunctionDef &F) {
 }
 
 bool splats(const PySource &S, TSNode Arg, const char *Kind, std::string_view Name) {
-  if (Name.empty() || !is(Arg, Kind))
+  if (Name.empty() || !is(Arg, std::string_view(Kind)))
     return false;
   TSNode Inner = unparen(ts_node_named_child(Arg, 0));
   return is(Inner, "identifier") && S.text(Inner) == Name;
