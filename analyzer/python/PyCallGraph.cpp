@@ -190,6 +190,19 @@ void enteredTargets(const PyTypes &T, TSNode Cm, std::vector<std::string> &Out) 
       Out.push_back(yieldKey(K.substr(3)));
 }
 
+// T's remembered answers of one kind (held in Slot), or null where an answer
+// may not be kept: while T's bindings are still being collected, or inside
+// another question, whose depth limits may cut the answer short.
+template <typename Answer>
+std::unordered_map<const void *, Answer> *topMemo(const PyTypes &T, std::shared_ptr<void> &Slot) {
+  using Memo = std::unordered_map<const void *, Answer>;
+  if (!T.complete() || T.cache().Depth != 0)
+    return nullptr;
+  if (!Slot)
+    Slot = std::make_shared<Memo>();
+  return static_cast<Memo *>(Slot.get());
+}
+
 void valueTargetsAt(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out);
 std::pair<TSNode, TSNode> computedLookup(const PySource &S, TSNode Value);
 std::pair<std::string, std::string> namePattern(const PySource &S, TSNode Name);
@@ -487,18 +500,11 @@ std::vector<std::string> valueTargets(const PyTypes &T, TSNode Expr) {
   if (Nesting > 8)
     return {};
   // The stores, the summary and the checks ask this of the same arguments
-  // (a fifth of the questions on PyTorch's tree are repeats). Only answers
-  // asked at the top are kept: one found inside another question may be cut
-  // short by the depth limits.
-  using Memo = std::unordered_map<const void *, std::vector<std::string>>;
-  Memo *Known = nullptr;
-  if (Nesting == 0 && T.complete() && T.cache().Depth == 0) {
-    if (!T.TargetMemo)
-      T.TargetMemo = std::make_shared<Memo>();
-    Known = static_cast<Memo *>(T.TargetMemo.get());
+  // (a fifth of the questions on PyTorch's tree are repeats).
+  auto *Known = Nesting == 0 ? topMemo<std::vector<std::string>>(T, T.TargetMemo) : nullptr;
+  if (Known)
     if (auto It = Known->find(Expr.id); It != Known->end())
       return It->second;
-  }
   ++Nesting;
   std::vector<std::string> Out;
   valueTargetsAt(T, Expr, 0, Out);
@@ -755,17 +761,10 @@ Callees resolveCallees(const PyTypes &T, TSNode Call);
 } // namespace
 
 Callees calleesOf(const PyTypes &T, TSNode Call) {
-  using Memo = std::unordered_map<const void *, Callees>;
-  // An answer found while another is being worked out may be cut short by
-  // the depth limit: only those asked at the top are kept.
-  Memo *Known = nullptr;
-  if (T.complete() && T.cache().Depth == 0) {
-    if (!T.CalleeMemo)
-      T.CalleeMemo = std::make_shared<Memo>();
-    Known = static_cast<Memo *>(T.CalleeMemo.get());
+  auto *Known = topMemo<Callees>(T, T.CalleeMemo);
+  if (Known)
     if (auto It = Known->find(Call.id); It != Known->end())
       return It->second;
-  }
   Callees Out = resolveCallees(T, Call);
   launchKernels(T.P, Out.Keys);
   if (Known)

@@ -76,6 +76,16 @@ void deleteTree(TSTree *Tree) {
   ts_tree_delete(Tree);
 }
 
+// Whether a tree was deleted since Seen was taken (moving Seen on): what a
+// thread keeps by node address is dropped then.
+bool treesDeletedSince(unsigned &Seen) {
+  const unsigned Now = TreeGeneration.load(std::memory_order_acquire);
+  if (Seen == Now)
+    return false;
+  Seen = Now;
+  return true;
+}
+
 // The rows where the tree has an error or a missing token.
 std::set<uint32_t> errorRows(TSNode Root) {
   std::set<uint32_t> Out;
@@ -432,11 +442,9 @@ std::shared_ptr<const std::vector<FlatNode>> flatBody(TSNode Root) {
   if (!is(Root, "block") && !is(Root, "module"))
     return nullptr;
   thread_local FlatBodies Bodies;
-  unsigned Generation = TreeGeneration.load(std::memory_order_acquire);
-  if (Bodies.Generation != Generation || Bodies.Nodes > FlatBodies::MaxNodes) {
+  if (treesDeletedSince(Bodies.Generation) || Bodies.Nodes > FlatBodies::MaxNodes) {
     Bodies.Roots.clear();
     Bodies.Nodes = 0;
-    Bodies.Generation = Generation;
   }
   auto &Slot = Bodies.Roots[{Root.tree, Root.id}];
   if (Slot)
@@ -533,11 +541,8 @@ TSNode parentOf(TSNode N) {
     return N;
   thread_local LastPath Last;
   std::vector<TSNode> &Path = Last.Nodes;
-  unsigned Generation = TreeGeneration.load(std::memory_order_acquire);
-  if (Last.Generation != Generation) {
+  if (treesDeletedSince(Last.Generation))
     Path.clear();
-    Last.Generation = Generation;
-  }
   // A step up from the last node asked about.
   for (size_t I = Path.size(); I-- > 1;)
     if (sameNode(Path[I], N))
@@ -920,10 +925,8 @@ bool splatEntries(const PySource &S, TSNode Name,
     std::unordered_map<FlatKey, std::optional<Entries>, FlatKeyHash> Answers;
   };
   thread_local Known Memo;
-  if (unsigned G = TreeGeneration.load(std::memory_order_acquire); Memo.Generation != G) {
+  if (treesDeletedSince(Memo.Generation))
     Memo.Answers.clear();
-    Memo.Generation = G;
-  }
   auto [It, New] = Memo.Answers.try_emplace(FlatKey{Name.tree, Name.id});
   if (New) {
     Entries Found;

@@ -86,11 +86,15 @@ template <typename Look> int byLiteralAddress(const char *Literal, Look &&Lookup
   return S.Value;
 }
 
+// kindId of a string literal.
+inline int literalKindId(const char *Literal) {
+  return byLiteralAddress(Literal, [](const char *L) { return kindId(L); });
+}
+
 // The common spelling, `is(N, "call")`, with a string literal: compared by
 // kind number. A name held in a variable goes through the string_view form.
 template <size_t Size> inline bool is(TSNode N, const char (&K)[Size]) {
-  return !ts_node_is_null(N) &&
-         nodeKindId(N) == byLiteralAddress(K, [](const char *L) { return kindId(L); });
+  return !ts_node_is_null(N) && nodeKindId(N) == literalKindId(K);
 }
 // Whether N is of one of the kinds named (string literals), N's kind read
 // once for them all.
@@ -98,7 +102,7 @@ template <size_t... Sizes> inline bool isAnyOf(TSNode N, const char (&...K)[Size
   if (ts_node_is_null(N))
     return false;
   const int Id = nodeKindId(N);
-  return ((Id == byLiteralAddress(K, [](const char *L) { return kindId(L); })) || ...);
+  return ((Id == literalKindId(K)) || ...);
 }
 // The grammar's id of a field name, looked up once: tree-sitter's own lookup
 // compares the name against every field of the grammar on each call.

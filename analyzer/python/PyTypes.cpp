@@ -502,11 +502,14 @@ void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
   std::string_view Name = S.text(Left);
   // `for x in x` reads the name bound before the loop, which a value worked
   // out after collect() would no longer see: that one is read now.
-  bool ReadsItself = false;
-  walk(Right, [&](TSNode N) {
-    ReadsItself |= is(N, "identifier") && S.text(N) == Name;
-    return !ReadsItself;
-  });
+  auto readsItself = [&] {
+    bool Reads = false;
+    walk(Right, [&](TSNode N) {
+      Reads |= is(N, "identifier") && S.text(N) == Name;
+      return !Reads;
+    });
+    return Reads;
+  };
   Binding B;
   B.At = At;
   // What a call of the name calls: an element of Right, also where
@@ -514,7 +517,7 @@ void PyTypes::bindIterated(TSNode Left, TSNode Right, unsigned At) {
   B.Iterated = Right;
   if (is(Right, "call") && S.text(field(Right, "function")) == "range")
     B.V.K = VK::Host;
-  else if (ReadsItself)
+  else if (readsItself())
     B.V = elementOf(valueOf(Right));
   else
     B.State = Binding::Eval::Deferred; // most loop names are never asked about
