@@ -47,15 +47,19 @@ const std::vector<int> &kindNumbers() {
 } // namespace
 
 int kindId(std::string_view Name) {
-  const TSLanguage *Lang = tree_sitter_python();
-  const auto &Numbers = kindNumbers();
-  for (uint32_t I = 0; I < Numbers.size(); ++I)
-    if (ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)) == Name)
-      return Numbers[I];
-  // The parser's error nodes carry a symbol past the grammar's own
-  // (ts_builtin_sym_error, which tree-sitter's public header leaves out).
-  constexpr int ErrorSymbol = static_cast<TSSymbol>(-1);
-  return Name == "ERROR" ? ErrorSymbol : -1;
+  static const std::unordered_map<std::string_view, int> ByName = [] {
+    const TSLanguage *Lang = tree_sitter_python();
+    const auto &Numbers = kindNumbers();
+    std::unordered_map<std::string_view, int> Out;
+    for (uint32_t I = 0; I < Numbers.size(); ++I)
+      Out.emplace(ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)), Numbers[I]);
+    // The parser's error nodes carry a symbol past the grammar's own
+    // (ts_builtin_sym_error, which tree-sitter's public header leaves out).
+    Out.emplace("ERROR", static_cast<TSSymbol>(-1));
+    return Out;
+  }();
+  auto It = ByName.find(Name);
+  return It == ByName.end() ? -1 : It->second;
 }
 
 int nodeKindId(TSNode N) {
