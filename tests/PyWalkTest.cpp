@@ -123,4 +123,49 @@ TEST(PyWalk, ANewTreeIsNotReadThroughAnOldOnesLayout) {
   EXPECT_NE(visited(*T, T->root(), true, false), First);
 }
 
+TEST(PyWalk, EachLiteralIsLookedUpOncePerThread) {
+  // Literals sit bytes apart, and the walks ask hundreds of them in turn:
+  // every answer must be kept (a table that let them evict each other made
+  // most kind questions scans of the grammar's names again).
+  static const char Packed[1500] = {};
+  int Asked = 0;
+  auto Lookup = [&](const char *L) {
+    ++Asked;
+    return static_cast<int>(L - Packed);
+  };
+  for (int Round = 0; Round < 3; ++Round)
+    for (int I = 0; I < 1500; ++I)
+      ASSERT_EQ(byLiteralAddress(Packed + I, Lookup), I);
+  EXPECT_EQ(Asked, 1500);
+}
+
+TEST(PyWalk, KindNumbersAnswerAsKindNames) {
+  // Broken input too, so that error nodes are among those asked about.
+  auto S = parse(std::string(Source) + "def broken(:\n    return )\n");
+  ASSERT_TRUE(S);
+  std::vector<TSNode> Nodes;
+  std::vector<TSNode> Todo = {S->root()};
+  while (!Todo.empty()) {
+    TSNode N = Todo.back();
+    Todo.pop_back();
+    Nodes.push_back(N);
+    for (uint32_t I = 0; I < ts_node_child_count(N); ++I)
+      Todo.push_back(ts_node_child(N, I));
+  }
+  int Errors = 0;
+  for (TSNode N : Nodes) {
+    const std::string_view Name = kind(N);
+    EXPECT_EQ(nodeKindId(N), kindId(Name)) << Name;
+    EXPECT_EQ(is(N, "call"), Name == "call");
+    EXPECT_EQ(is(N, "identifier"), Name == "identifier");
+    EXPECT_EQ(is(N, "string"), Name == "string");
+    EXPECT_EQ(is(N, "ERROR"), Name == "ERROR");
+    EXPECT_EQ(isAnyOf(N, "lambda", "block", "with_statement"),
+              Name == "lambda" || Name == "block" || Name == "with_statement");
+    Errors += Name == "ERROR";
+  }
+  EXPECT_GT(Errors, 0);
+  EXPECT_EQ(kindId("no_such_kind"), -1);
+}
+
 } // namespace

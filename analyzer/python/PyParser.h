@@ -74,23 +74,31 @@ int nodeKindId(TSNode N);
 // literal is looked up once per thread, then found by a few instructions
 // (the walks ask `is(N, "call")` and `field(N, "function")` of every node
 // they pass; names compared and hashed there were a sixth of a run). The
-// program spells a few hundred literals, packed bytes apart: the address is
-// spread by Fibonacci hashing over a table large enough that two literals
-// the walks ask in turn rarely share a slot (a slot shared by two of them
-// answered most questions by a fresh look-up: 1.6 times the instructions).
+// program spells a few hundred literals, packed bytes apart: an answer is
+// kept until the thread ends, in an open-addressed table whose slot the
+// address picks by Fibonacci hashing, so two literals never evict each
+// other (one slot shared by all of them once made most questions a fresh
+// look-up: 1.6 times the instructions of a run).
 template <typename Look> int byLiteralAddress(const char *Literal, Look &&Lookup) {
   struct Slot {
     const char *Key;
     int Value;
   };
-  constexpr unsigned Bits = 11;
-  thread_local Slot Slots[1u << Bits] = {};
+  constexpr unsigned Bits = 11, Size = 1u << Bits;
+  thread_local Slot Slots[Size] = {};
   const auto Spread =
       static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(Literal)) * 0x9E3779B97F4A7C15ull;
-  Slot &S = Slots[Spread >> (64 - Bits)];
-  if (S.Key != Literal)
-    S = {Literal, Lookup(Literal)};
-  return S.Value;
+  for (auto I = static_cast<unsigned>(Spread >> (64 - Bits)), Probes = 0u; Probes < Size;
+       I = (I + 1) & (Size - 1), ++Probes) {
+    Slot &S = Slots[I];
+    if (S.Key == Literal)
+      return S.Value;
+    if (!S.Key) {
+      S = {Literal, Lookup(Literal)};
+      return S.Value;
+    }
+  }
+  return Lookup(Literal); // more literals than slots: asked afresh
 }
 
 // kindId of a string literal.
