@@ -29,41 +29,41 @@ TSFieldId fieldId(std::string_view Name) {
 
 namespace {
 
-// Per symbol of the grammar, the first symbol spelled alike.
-const std::vector<int> &kindNumbers() {
-  static const std::vector<int> Numbers = [] {
+// The grammar's kinds by number: per symbol, the first symbol spelled alike
+// (Numbers), and that number per spelling (ByName).
+struct KindNumbers {
+  std::vector<int> Numbers;
+  std::unordered_map<std::string_view, int> ByName;
+};
+
+const KindNumbers &kindNumbers() {
+  static const KindNumbers Kinds = [] {
     const TSLanguage *Lang = tree_sitter_python();
     const uint32_t Count = ts_language_symbol_count(Lang);
-    std::vector<int> Out(Count);
-    std::unordered_map<std::string_view, int> First;
+    KindNumbers Out;
+    Out.Numbers.resize(Count);
     for (uint32_t I = 0; I < Count; ++I)
-      Out[I] =
-          First.emplace(ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)), I).first->second;
+      Out.Numbers[I] =
+          Out.ByName.emplace(ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)), I)
+              .first->second;
+    // The parser's error nodes carry a symbol past the grammar's own
+    // (ts_builtin_sym_error, which tree-sitter's public header leaves out).
+    Out.ByName.emplace("ERROR", static_cast<TSSymbol>(-1));
     return Out;
   }();
-  return Numbers;
+  return Kinds;
 }
 
 } // namespace
 
 int kindId(std::string_view Name) {
-  static const std::unordered_map<std::string_view, int> ByName = [] {
-    const TSLanguage *Lang = tree_sitter_python();
-    const auto &Numbers = kindNumbers();
-    std::unordered_map<std::string_view, int> Out;
-    for (uint32_t I = 0; I < Numbers.size(); ++I)
-      Out.emplace(ts_language_symbol_name(Lang, static_cast<TSSymbol>(I)), Numbers[I]);
-    // The parser's error nodes carry a symbol past the grammar's own
-    // (ts_builtin_sym_error, which tree-sitter's public header leaves out).
-    Out.emplace("ERROR", static_cast<TSSymbol>(-1));
-    return Out;
-  }();
+  const auto &ByName = kindNumbers().ByName;
   auto It = ByName.find(Name);
   return It == ByName.end() ? -1 : It->second;
 }
 
 int nodeKindId(TSNode N) {
-  static const std::vector<int> &Numbers = kindNumbers();
+  static const std::vector<int> &Numbers = kindNumbers().Numbers;
   TSSymbol S = ts_node_symbol(N);
   return S < Numbers.size() ? Numbers[S] : S;
 }
