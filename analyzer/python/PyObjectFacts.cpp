@@ -3,6 +3,7 @@
 #include "PyCallGraph.h"
 #include "PyModeFlags.h"
 #include "TorchApi.h"
+#include "resolve/ArgumentForwarding.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -53,10 +54,13 @@ Source fromParameter(int Index, std::string Attr = "") {
 // A project class a value may be an instance of where the tests When of
 // the function's parameters hold; with From set, whichever classes the
 // function's parameter From holds (a constructor storing its argument).
+// Unknown: an instance of classes not known, where When holds (`if factory
+// is not None: transform = factory()`).
 struct MayBe {
   std::vector<ParamTest> When;
   std::string Class;
   int From = -1;
+  bool Unknown = false;
 };
 // Nothing: not known which classes.
 using ClassSet = std::optional<std::vector<MayBe>>;
@@ -784,21 +788,28 @@ std::optional<ConstArg> parametrizedValue(const PyTypes &T, std::string_view Nam
 }
 
 // The classes a local bound in branches may hold at Use: each binding's,
-// under the tests it runs under. Nothing when a binding is of another form,
-// or the name is a parameter as well (what the caller passed may reach).
+// under the tests it runs under, and a parameter's, whatever its caller
+// passed (`if storage is None: storage = ListStorage()`). Nothing when a
+// binding is of another form.
 ClassSet bindingClasses(const PyTypes &T, std::string_view Name, const std::vector<Bind> &Binds,
                         unsigned Use, int Depth) {
-  if (T.parameterAt(Name, beginOf(T.F.body())) >= 0)
-    return std::nullopt;
   std::vector<MayBe> Out;
+  if (int P = T.parameterAt(Name, beginOf(T.F.body())); P >= 0) {
+    Out.push_back({{}, "", P});
+  }
   for (const Bind &B : Binds) {
     if (B.At > Use)
       continue;
     if (ts_node_is_null(B.Expr) || B.Index >= 0)
       return std::nullopt;
     ClassSet Here = guarded(T, factsOf(T, B.Expr, beginOf(B.Stmt), Depth + 1).Classes, B.Stmt);
-    if (!Here)
-      return std::nullopt;
+    if (!Here) {
+      // Not known what it builds, but only where its branch runs.
+      MayBe Some{{}, "", -1, true};
+      Here = guarded(T, std::vector<MayBe>{Some}, B.Stmt);
+      if (Here->front().When.empty())
+        return std::nullopt;
+    }
     Out.insert(Out.end(), Here->begin(), Here->end());
   }
   if (Out.empty())
@@ -843,6 +854,19 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
   }
   if (is(E, "call"))
     return factsOfCall(T, E, Depth);
+  // `ListStorage() if storage is None else storage`, `norm or LayerNorm()`:
+  // an instance of either operand's classes, each where the test lets that
+  // operand be the value.
+  bool Or = is(E, "boolean_operator") && kind(ts_node_child(E, 1)) == "or";
+  if (Or || is(E, "conditional_expression")) {
+    auto Parts = namedChildren(E);
+    std::vector<TSNode> Operands = {Or ? field(E, "left") : Parts[0],
+                                    Or ? field(E, "right") : Parts.back()};
+    Out.Classes = std::vector<MayBe>{};
+    for (TSNode Op : Operands)
+      Out.Classes = unite(Out.Classes, guarded(T, factsOf(T, Op, At, Depth + 1).Classes, Op));
+    return Out;
+  }
   if (is(E, "dictionary")) {
     std::vector<std::pair<std::string_view, TSNode>> Items;
     std::deque<std::string> Keys; // the texts Items views
@@ -1068,7 +1092,13 @@ std::optional<Obj> returnsOf(const PyTypes &Caller, const std::string &Fn) {
           if (!is(N, "return_statement"))
             return true;
           TSNode V = ts_node_named_child(N, 0);
-          add(ts_node_is_null(V) ? none() : factsOf(T, V, beginOf(N), 0));
+          if (ts_node_is_null(V))
+            return add(none()), false;
+          // `if storage is None: return ListStorage()`: that class only
+          // where the caller's argument lets the branch run.
+          Obj Returned = factsOf(T, V, beginOf(N), 0);
+          Returned.Classes = guarded(T, Returned.Classes, N);
+          add(Returned);
           return false;
         });
         if (!leavesFunction(F.body()))
@@ -1170,13 +1200,19 @@ ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B
     auto When = restateTests(T, M.When, B, Call, Depth);
     if (!When)
       continue;
+    if (M.Unknown)
+      return std::nullopt;
     if (M.From < 0) {
       Out.push_back({*When, M.Class, -1});
       continue;
     }
     auto It = B.Args.find(static_cast<unsigned>(M.From));
-    if (It == B.Args.end())
+    if (It == B.Args.end()) {
+      // A literal default (`storage=None`) is an instance of no project class.
+      if (B.Defaults.count(static_cast<unsigned>(M.From)))
+        continue;
       return std::nullopt;
+    }
     ClassSet Passed = factsOf(T, It->second, beginOf(Call), Depth + 1).Classes;
     if (!Passed)
       return std::nullopt;
@@ -1271,6 +1307,8 @@ void baseInitialised(const PyTypes &T, const PyFunctionDef &F, std::string_view 
           Mine.push_back(*Here);
       O.AttrChoices[A] = Mine.size() == Vs.size() ? Mine : std::vector<Source>();
     }
+    for (const auto &[A, Cs] : R->AttrClasses)
+      O.AttrClasses[A] = restateClasses(T, Cs, B, Call, 1);
     return;
   }
 }
@@ -1306,9 +1344,87 @@ std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const
   return Out;
 }
 
+// `super().__init__(**kwargs)` in Init: the parts the base's __init__
+// stores, from the keywords Call hands on through Init and the base's
+// defaults for the rest, but for keywords Init's own code names (`kwargs[
+// "writer"] = ...`, `kwargs.setdefault("writer", ...)`): not known.
+void forwardedParts(const PyTypes &T, const std::string &Class, const std::string &Init,
+                    TSNode Call, int Depth, Obj &Out) {
+  std::vector<std::string> Bases = kwargsBaseInits(T, Init);
+  if (Bases.empty())
+    return;
+  const PyFunctionDef *Def = T.P.function(Init);
+  const PyModuleInfo *Mod = T.P.moduleOfFunction(Init);
+  if (!Def || !Mod)
+    return;
+  std::string_view InitText = T.P.tree(*Mod).Src->text(Def->Node);
+  auto namedByInit = [&](const std::string &Name) {
+    for (char Quote : {'"', '\''})
+      if (InitText.find(Quote + Name + Quote) != std::string_view::npos)
+        return true;
+    return false;
+  };
+  std::vector<ForwardedArgument> Handed = forwardedArguments(T, Init, Call);
+  for (const std::string &BaseInit : Bases) {
+    std::optional<Obj> R = initialised(T, BaseInit);
+    const auto [BaseDef, BaseMod] = T.P.signature(BaseInit);
+    if (!R || !BaseDef || !BaseMod)
+      continue;
+    BoundCall B;
+    for (const ForwardedArgument &A : Handed)
+      if (A.Callee == BaseInit)
+        B.Args[A.Index] = A.Arg;
+    std::vector<TSNode> Params = callerParameters(*BaseDef);
+    std::vector<std::string> Names = parameterNames(*BaseMod->Src, *BaseDef);
+    for (unsigned I = 0; I < Params.size() && I < Names.size(); ++I) {
+      if (namedByInit(Names[I]))
+        B.Args.erase(I);
+      else if (!B.Args.count(I) &&
+               (is(Params[I], "default_parameter") || is(Params[I], "typed_default_parameter")))
+        if (auto L = literalArgument(*BaseMod->Src, field(Params[I], "value"), I))
+          B.Defaults[I] = *L;
+    }
+    for (const auto &[A, Cs] : R->AttrClasses)
+      if (!Out.AttrClasses.count(A) &&
+          storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.')), true))
+        if (ClassSet Mine = restateClasses(T, Cs, B, Call, Depth))
+          Out.AttrClasses[A] = std::move(Mine);
+  }
+}
+
+// Whether every instance of Class is true: no class it derives from
+// defines __bool__ or __len__ (`Compose()` with no transforms is false), and
+// the library classes among them are ones known not to.
+bool alwaysTrue(const PyProgram &P, const std::string &Class) {
+  static const std::set<std::string, std::less<>> PlainLibrary = {
+      "object", "abc.ABC", "torch.nn.Module", "torch.nn.modules.module.Module"};
+  std::vector<std::string> Todo = {Class};
+  std::set<std::string> Seen;
+  while (!Todo.empty()) {
+    std::string C = std::move(Todo.back());
+    Todo.pop_back();
+    if (!Seen.insert(C).second)
+      continue;
+    const PyClassDef *D = P.classNamed(C);
+    if (!D) {
+      if (!PlainLibrary.count(C))
+        return false;
+      continue;
+    }
+    if (D->Methods.count("__bool__") || D->Methods.count("__len__"))
+      return false;
+    Todo.insert(Todo.end(), D->Bases.begin(), D->Bases.end());
+  }
+  return true;
+}
+
 Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Depth) {
   Obj Out;
   Out.Self = notNone();
+  if (alwaysTrue(T.P, Class)) {
+    // `writer or RoundRobinWriter()` given a writer: not the default.
+    Out.Self->TruthKnown = Out.Self->Truthy = true;
+  }
   Out.Classes = std::vector<MayBe>{{{}, Class, -1}};
   if (std::string Init = T.P.methodOf(Class, "__init__"); !Init.empty()) {
     std::optional<Obj> R = initialised(T, Init);
@@ -1331,7 +1447,7 @@ Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Dep
           Out.Attrs[A] = *Agreed;
     }
     for (const auto &[A, Cs] : R->AttrClasses) {
-      if (!storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.'))))
+      if (!storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.')), true))
         continue;
       if (ClassSet Mine = restateClasses(T, Cs, B, Call, Depth))
         Out.AttrClasses[A] = std::move(Mine);
@@ -1340,6 +1456,7 @@ Obj constructed(const PyTypes &T, const std::string &Class, TSNode Call, int Dep
         if (auto It = B.Args.find(static_cast<unsigned>(Cs->front().From)); It != B.Args.end())
           Out.keepParts(A, factsOf(T, It->second, beginOf(Call), Depth + 1).AttrClasses);
     }
+    forwardedParts(T, Class, Init, Call, Depth, Out);
     return Out;
   }
   const PyClassDef *C = T.P.classNamed(Class);

@@ -1993,6 +1993,17 @@ Value PyTypes::computeValue(TSNode E) const {
     return valueOf(field(E, "argument"));
   if (K == "not_operator")
     return {VK::Host, ""};
+  if (K == "boolean_operator" && S.text(field(E, "operator")) == "or") {
+    // `writer or RoundRobinWriter()`: the object given, else the default; a
+    // left side nothing is known of says nothing against the default's
+    // class (as None in a conditional expression).
+    Value L = valueOf(field(E, "left")), R = valueOf(field(E, "right"));
+    if (R.K == VK::Instance && L.K == VK::Instance)
+      return Value::either(L, R);
+    if (R.K == VK::Instance && L.K == VK::Unknown)
+      return R;
+    return {};
+  }
   if (K == "conditional_expression") {
     auto Cs = namedChildren(E);
     if (Cs.size() == 3) {

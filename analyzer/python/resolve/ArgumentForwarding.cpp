@@ -248,6 +248,15 @@ std::optional<std::vector<std::string>> returnedKeywords(const PyTypes &Caller, 
   return Known ? Keys : std::nullopt;
 }
 
+std::vector<std::string> kwargsBaseInits(const PyTypes &Caller, const std::string &Init) {
+  std::vector<std::string> Out;
+  for (const ForwardCall &W : forwardsOf(Caller, Init))
+    for (const std::string &G : W.Callees)
+      if (W.Kwargs && G != Init && G.size() > 9 && G.compare(G.size() - 9, 9, ".__init__") == 0)
+        Out.push_back(G);
+  return Out;
+}
+
 std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const std::string &Callee,
                                                   TSNode Call) {
   std::vector<ForwardedArgument> Out;

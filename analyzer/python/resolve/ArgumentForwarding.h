@@ -32,6 +32,11 @@ struct ForwardedArgument {
 std::vector<ForwardedArgument> forwardedArguments(const PyTypes &Caller, const std::string &Callee,
                                                   TSNode Call);
 
+// The project `__init__` methods the `__init__` Init hands its `**kwargs` to
+// (`super().__init__(**kwargs)`: a subclass naming its own options and
+// leaving the rest to its base).
+std::vector<std::string> kwargsBaseInits(const PyTypes &Caller, const std::string &Init);
+
 // The keywords `**name` (Splat) passes where name holds what a project
 // function returns, or one element of the tuple it returns (`call_args, n =
 // prepare(q)` then `decode(**call_args)`): a dict written out in every
