@@ -555,9 +555,12 @@ void summarise(const PyProgram &P, const PyModuleInfo &M, const RuleSet &Rules,
                               S.loc(N), C, RegionBegin});
           // `for batch in buffer` on a buffer of a known class: its
           // __iter__'s own `self.sample()` runs that class's.
+          // Its parts too: `self._sampler.sample()` there runs the sampler
+          // this buffer was built with.
           if (!Receiver.empty()) {
             FS.Calls.back().Exact = true;
             FS.Calls.back().Receiver = Receiver;
+            FS.Calls.back().Constants = iteratedObjectFacts(T, field(N, "right"));
           }
         }
       }

@@ -592,6 +592,15 @@ Obj factsOfCall(const PyTypes &T, TSNode Call, int Depth) {
   const PySource &S = *T.M.Src;
   std::string Q = T.resolve(field(Call, "function"));
   CallArgs A = argsOf(S, Call);
+  // `super().sample(n)`: the method runs on this very self, with what it
+  // holds here.
+  if (Q == "super" && !T.F.ClassQName.empty() && !T.F.IsLambda)
+    if (std::string_view Self = selfNameOf(S, T.F.Node); !Self.empty()) {
+      Obj Out;
+      Out.Alias = static_cast<int>(ObjectParam);
+      applyEvents(T, Self, beginOf(T.F.body()), beginOf(Call), T.F.body(), Depth, Out, false);
+      return Out;
+    }
   if ((Q == "copy.copy" || Q == "copy.deepcopy") && A.Positional.size() == 1)
     return factsOf(T, A.Positional[0], beginOf(Call), Depth + 1);
   Obj Out;
@@ -1616,7 +1625,9 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
   bool SelfPart = is(Obj, "attribute") && T.isSelf(unparen(field(Obj, "object")));
   // `Capture(model, use_graphs=False)(step)`: the object just built.
   bool Built = is(Obj, "call") && T.P.classNamed(T.resolve(field(Obj, "function")));
-  if ((!is(Obj, "identifier") && !SelfPart && !Built) || T.P.classNamed(T.resolve(Obj)))
+  // `super().sample(n)`: self, as it is here.
+  bool Super = is(Obj, "call") && T.resolve(field(Obj, "function")) == "super";
+  if ((!is(Obj, "identifier") && !SelfPart && !Built && !Super) || T.P.classNamed(T.resolve(Obj)))
     return {};
   return Obj;
 }
@@ -1728,6 +1739,12 @@ std::vector<ConstArg> receiverAttributes(const PyTypes &Caller, const std::strin
   for (ConstArg &C : Tested)
     if (literalAttributeFact(C))
       Out.push_back(std::move(C));
+  return Out;
+}
+
+std::vector<ConstArg> iteratedObjectFacts(const PyTypes &T, TSNode E) {
+  std::vector<ConstArg> Out;
+  argumentFacts(T, ObjectParam, E, E, Out);
   return Out;
 }
 

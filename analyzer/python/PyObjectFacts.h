@@ -52,6 +52,11 @@ std::vector<ConstArg> keywordArguments(const PyTypes &Caller, TSNode Call,
 // gave them and this method left them.
 std::vector<ConstArg> receiverArguments(const PyTypes &Caller, TSNode Call);
 
+// What the caller knows of the object E evaluates to, for the self of a
+// method the language calls on it without a call written (`for batch in
+// buffer`: buffer's __iter__ and __next__).
+std::vector<ConstArg> iteratedObjectFacts(const PyTypes &T, TSNode E);
+
 // What the caller knows of the attributes of the object E is, as literals
 // (ConstArgs with Index ObjectParam, Attr set, From unset): the receiver of
 // a method call, or the object a decorator expression builds.
