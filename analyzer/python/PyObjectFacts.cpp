@@ -440,6 +440,42 @@ ClassSet guarded(const PyTypes &T, const ClassSet &Classes, TSNode Stmt) {
   return Out;
 }
 
+// What calling Method on an instance of one of Classes (each exactly that
+// class, as a constructor made it) may store on it: the attributes that
+// method, as Classes and their bases define it, and the methods it calls on
+// self store. Null where a class is not known exactly: then any project
+// method of that name may run.
+std::optional<std::set<std::string>> storesOn(const PyProgram &P, const ClassSet &Classes,
+                                              const std::string &Method) {
+  if (!Classes || Classes->empty())
+    return std::nullopt;
+  std::set<std::string> Out;
+  for (const MayBe &M : *Classes) {
+    if (M.From >= 0 || M.Unknown || M.Class.empty())
+      return std::nullopt;
+    std::vector<const PyClassDef *> Chain;
+    for (const std::string &A : P.ancestors(M.Class))
+      if (const PyClassDef *D = P.classNamed(A))
+        Chain.push_back(D);
+    std::set<std::string> Seen;
+    for (std::vector<std::string> Todo = {Method}; !Todo.empty();) {
+      std::string Next = std::move(Todo.back());
+      Todo.pop_back();
+      if (Next.rfind(SuperCall, 0) == 0)
+        Next.erase(0, SuperCall.size());
+      if (!Seen.insert(Next).second)
+        continue;
+      for (const PyClassDef *D : Chain) {
+        if (auto It = D->StoresBy.find(Next); It != D->StoresBy.end())
+          Out.insert(It->second.begin(), It->second.end());
+        if (auto It = D->SelfCallsBy.find(Next); It != D->SelfCallsBy.end())
+          Todo.insert(Todo.end(), It->second.begin(), It->second.end());
+      }
+    }
+  }
+  return Out;
+}
+
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
                  int Depth, Obj &O, bool Building) {
   const FunctionEvents &Events = eventsOf(T);
@@ -487,9 +523,12 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       continue;
     }
     if (E.Attr.empty()) {
-      // A method called on it may store what project methods of that name
-      // store on self.
-      for (const auto &A : T.P.storesOfMethod(E.Method)) {
+      // A method called on it may store what that method stores on self: the
+      // object's own class's (`buf.extend(x)` on a buffer built here), or,
+      // where its class is not known exactly, any project method's of that
+      // name.
+      std::optional<std::set<std::string>> Own = storesOn(T.P, O.Classes, E.Method);
+      for (const auto &A : Own ? *Own : T.P.storesOfMethod(E.Method)) {
         O.Attrs.erase(A);
         if (Building)
           O.AttrChoices[A].clear();
