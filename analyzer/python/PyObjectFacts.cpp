@@ -1165,6 +1165,18 @@ struct BoundCall {
   std::map<unsigned, Source> Defaults;
 };
 
+// The literal defaults of F's parameters that B binds no argument to.
+void addLiteralDefaults(const PyFunctionDef &F, const PyModuleInfo &M, BoundCall &B) {
+  std::vector<TSNode> Params = callerParameters(F);
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    bool HasDefault =
+        is(Params[I], "default_parameter") || is(Params[I], "typed_default_parameter");
+    if (!B.Args.count(I) && HasDefault)
+      if (auto L = literalArgument(*M.Src, field(Params[I], "value"), I))
+        B.Defaults[I] = *L;
+  }
+}
+
 BoundCall bindCall(const PyTypes &T, const std::string &Callee, TSNode Call) {
   BoundCall B;
   for (const auto &[Index, Arg] : boundArguments(T, Callee, Call))
@@ -1174,16 +1186,8 @@ BoundCall bindCall(const PyTypes &T, const std::string &Callee, TSNode Call) {
     if (is(N, "list_splat") || is(N, "dictionary_splat"))
       return B;
   const auto [F, M] = T.P.signature(Callee);
-  if (!F || !M)
-    return B;
-  std::vector<TSNode> Params = callerParameters(*F);
-  for (unsigned I = 0; I < Params.size(); ++I) {
-    bool HasDefault =
-        is(Params[I], "default_parameter") || is(Params[I], "typed_default_parameter");
-    if (!B.Args.count(I) && HasDefault)
-      if (auto L = literalArgument(*M->Src, field(Params[I], "value"), I))
-        B.Defaults[I] = *L;
-  }
+  if (F && M)
+    addLiteralDefaults(*F, *M, B);
   return B;
 }
 
@@ -1422,16 +1426,13 @@ void forwardedParts(const PyTypes &T, const std::string &Class, const std::strin
     for (const ForwardedArgument &A : Handed)
       if (A.Callee == BaseInit)
         B.Args[A.Index] = A.Arg;
-    std::vector<TSNode> Params = callerParameters(*BaseDef);
+    addLiteralDefaults(*BaseDef, *BaseMod, B);
     std::vector<std::string> Names = parameterNames(*BaseMod->Src, *BaseDef);
-    for (unsigned I = 0; I < Params.size() && I < Names.size(); ++I) {
-      if (namedByInit(Names[I]))
+    for (unsigned I = 0; I < Names.size(); ++I)
+      if (namedByInit(Names[I])) {
         B.Args.erase(I);
-      else if (!B.Args.count(I) &&
-               (is(Params[I], "default_parameter") || is(Params[I], "typed_default_parameter")))
-        if (auto L = literalArgument(*BaseMod->Src, field(Params[I], "value"), I))
-          B.Defaults[I] = *L;
-    }
+        B.Defaults.erase(I);
+      }
     for (const auto &[A, Cs] : R->AttrClasses)
       if (!Out.AttrClasses.count(A) &&
           storedByInitAlone(T.P, Class, Init, A.substr(0, A.find('.')), true))
@@ -1665,8 +1666,8 @@ TSNode receiverOf(const PyTypes &T, const std::string &Callee, TSNode Call) {
   // `Capture(model, use_graphs=False)(step)`: the object just built.
   bool Built = is(Obj, "call") && T.P.classNamed(T.resolve(field(Obj, "function")));
   // `super().sample(n)`: self, as it is here.
-  bool Super = is(Obj, "call") && T.resolve(field(Obj, "function")) == "super";
-  if ((!is(Obj, "identifier") && !SelfPart && !Built && !Super) || T.P.classNamed(T.resolve(Obj)))
+  if ((!is(Obj, "identifier") && !SelfPart && !Built && !isSuperCall(T, Obj)) ||
+      T.P.classNamed(T.resolve(Obj)))
     return {};
   return Obj;
 }
