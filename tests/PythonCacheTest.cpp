@@ -151,6 +151,32 @@ TEST_F(PythonCache, SwappedClassesFollowTheCodeTheyWereWorkedOutFrom) {
   EXPECT_NE(Kept.Report.find("\"severity\": \"error\""), std::string::npos) << Kept.Report;
 }
 
+// Whether a setter runs depends on whether any module names it: an edit of
+// another module's function body that calls it must redo the capture's
+// module, whose own code and reads did not change.
+TEST_F(PythonCache, NamingASetterElsewhereRedoesTheCapture) {
+  write("app/buffer.py", "class Storage:\n    def get(self, i):\n        return i\n\n\n"
+                         "class HostStorage(Storage):\n"
+                         "    def get(self, i):\n        return i.item()\n\n\n"
+                         "class Buffer:\n"
+                         "    def __init__(self, storage):\n        self._storage = storage\n\n"
+                         "    def set_storage(self, storage):\n"
+                         "        self._storage = HostStorage()\n\n"
+                         "    def sample(self, x):\n        return self._storage.get(x)\n");
+  write("app/tools.py", "def reset(holder):\n    return holder\n");
+  write("app/train.py", "import torch\nfrom buffer import Buffer, Storage\n\n"
+                        "buf = Buffer(Storage())\n"
+                        "g = torch.cuda.CUDAGraph()\nx = torch.zeros(4, device=\"cuda\")\n"
+                        "with torch.cuda.graph(g):\n    y = buf.sample(x)\n");
+  Outcome Unnamed = run("app");
+  EXPECT_EQ(Unnamed.Report.find("sync-tensor-read"), std::string::npos) << Unnamed.Report;
+  EXPECT_EQ(run("app").FromCache, 3);
+  replaceIn("app/tools.py", "return holder", "holder.buf.set_storage(None)\n    return holder");
+  Outcome Named = run("app");
+  EXPECT_NE(Named.Report.find("sync-tensor-read"), std::string::npos) << Named.Report;
+  EXPECT_EQ(Named.FromCache, 0);
+}
+
 // Every Python testdata case as one program, edited the ways users edit.
 TEST_F(PythonCache, ReportsAreIdenticalWithAndWithoutTheCacheThroughEdits) {
   fs::copy(std::string(GRAPHSAFE_TESTDATA) + "/python", Dir + "/py", fs::copy_options::recursive);

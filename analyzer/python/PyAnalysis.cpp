@@ -11,6 +11,7 @@
 #include "PyPlatform.h"
 #include "PyResultCache.h"
 #include "ReadFile.h"
+#include "cache/BinaryArchive.h"
 #include "cache/ContentHash.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
@@ -1065,6 +1066,10 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   P.link();
   for (size_t I = 0; I < N; ++I)
     Res.Lines += Entries[I].Lines;
+  // Which methods no code names is a fact of the whole program, kept out of
+  // each module's interface: when it moves, every module is analysed again.
+  const std::string NeverNamed = contentHash(packBinary(P.neverNamed()));
+  Incremental = Incremental && Old->NeverNamed == NeverNamed;
 
   std::map<std::string, const Rule *> CheckRules;
   for (const auto &R : Rules.Rules)
@@ -1201,6 +1206,7 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
         !ChangedPaths.empty()) {
       PyManifest New;
       New.LearnedAfter = LearnedAfter;
+      New.NeverNamed = NeverNamed;
       New.Learned = Learned;
       New.SwapsFrom = SwapsFrom;
       New.SwapReads = std::move(SwapReads);

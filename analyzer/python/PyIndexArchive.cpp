@@ -13,20 +13,22 @@ namespace {
 // that packing, unpacking and the interface hash share, so that a field
 // added to the index cannot be left out of one of them. Functions stands in
 // for M.Functions (the interface leaves lambdas out).
-template <typename Module, typename Functions, typename Fn>
-decltype(auto) indexFields(Module &M, Functions &Fs, Fn &&Use) {
+// Spelled stands in for M.SpelledNames (the interface leaves them out).
+template <typename Module, typename Functions, typename Names, typename Fn>
+decltype(auto) indexFields(Module &M, Functions &Fs, Names &Spelled, Fn &&Use) {
   return Use(M.Imports, M.Defs, Fs, M.Classes, M.RegisteredGenerators, M.GlobalsBuilt,
-             M.ImportedModules, M.ModuleAttrStores, M.ContextVars, M.SetsDefaultDevice);
+             M.ImportedModules, M.ModuleAttrStores, M.ContextVars, M.SetsDefaultDevice, Spelled);
 }
 
 } // namespace
 
 std::string packIndex(const PyModuleInfo &M) {
-  return indexFields(M, M.Functions, [](const auto &...Fields) { return packBinary(Fields...); });
+  return indexFields(M, M.Functions, M.SpelledNames,
+                     [](const auto &...Fields) { return packBinary(Fields...); });
 }
 
 bool unpackIndex(llvm::StringRef Bytes, PyModuleInfo &M) {
-  if (!indexFields(M, M.Functions,
+  if (!indexFields(M, M.Functions, M.SpelledNames,
                    [&](auto &...Fields) { return unpackBinary(Bytes, Fields...); }))
     return false;
   for (auto &[Name, C] : M.Classes)
@@ -50,8 +52,9 @@ std::string interfaceHash(const PyModuleInfo &M) {
       for (auto &Element : Named.back().ReturnsElementClassObjects)
         dropBodyFacts(Element);
     }
+  const std::set<std::string> NoNames;
   return contentHash(
-      indexFields(M, Named, [](const auto &...Fields) { return packBinary(Fields...); }));
+      indexFields(M, Named, NoNames, [](const auto &...Fields) { return packBinary(Fields...); }));
 }
 
 std::string learnedHash(const PyProgram &P) { return contentHash(packBinary(P.Learned)); }

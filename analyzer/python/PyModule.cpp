@@ -739,6 +739,40 @@ const PyModuleInfo &PyProgram::parsed(const PyModuleInfo &M) const {
   return M;
 }
 
+// Adds to M.SpelledNames what N spells that can name a method: an
+// attribute's name, a string that is one name or part of one (`"set_"` of
+// `"set_" + kind`), and the names a class body uses outside its methods
+// (`reset = clear`, `property(get_x)`).
+void spellNames(PyModuleInfo &M, TSNode N) {
+  const PySource &S = *M.Src;
+  if (is(N, "attribute")) {
+    M.SpelledNames.emplace(S.text(field(N, "attribute")));
+    return;
+  }
+  if (is(N, "string_content")) {
+    std::string_view Text = S.text(N);
+    if (Text.empty() || Text.size() > 80 || !std::all_of(Text.begin(), Text.end(), [](char C) {
+          return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+        }))
+      return;
+    // A string that is part of a name built at run time (an f-string's
+    // text, an operand of `+` or `%`) is kept marked: a part of some name.
+    TSNode Str = ts_node_parent(N);
+    TSNode Up = ts_node_parent(Str);
+    bool Part = ts_node_named_child_count(Str) > 3 || is(Up, "binary_operator");
+    M.SpelledNames.emplace((Part ? std::string(1, PyModuleInfo::PartOfName) : std::string()) +
+                           std::string(Text));
+    return;
+  }
+  walkWithDepth(field(N, "body"), [&](TSNode Inner, unsigned) {
+    if (isAnyOf(Inner, "function_definition", "class_definition"))
+      return false;
+    if (is(Inner, "identifier"))
+      M.SpelledNames.emplace(S.text(Inner));
+    return true;
+  });
+}
+
 void indexModule(PyModuleInfo &M) {
   PyFunctionDef Body;
   Body.QualName = M.Module + ".<module>";
@@ -747,8 +781,13 @@ void indexModule(PyModuleInfo &M) {
   Body.IsModuleBody = true;
   M.Functions.push_back(Body);
   indexScope(M, M.Src->root(), M.Module, "", true);
-  // Other modules' globals assigned through their module, in any scope.
+  // Other modules' globals assigned through their module, in any scope;
+  // the names the code spells where a method can be named.
   walkWithDepth(M.Src->root(), [&](TSNode N, unsigned) {
+    if (isAnyOf(N, "attribute", "string_content", "class_definition")) {
+      spellNames(M, N);
+      return true;
+    }
     if (!is(N, "assignment") && !is(N, "augmented_assignment"))
       return true;
     TSNode Target = unparen(field(N, "left"));
@@ -919,6 +958,7 @@ void PyProgram::link() {
       if (Method != "__init__")
         MethodStores[Method].insert(Attrs.begin(), Attrs.end());
   }
+  findNeverNamed();
   // A method stores what the methods it calls on self store, by name: until
   // nothing changes (each round adds at least one attribute, and there are
   // finitely many).
@@ -1138,6 +1178,44 @@ std::vector<std::string> PyProgram::classAttrClasses(const std::string &Class,
   std::sort(Named.begin(), Named.end());
   Named.erase(std::unique(Named.begin(), Named.end()), Named.end());
   return Named;
+}
+
+void PyProgram::findNeverNamed() {
+  std::set<std::string> Named, Prefixes, Suffixes;
+  for (const auto &M : Modules)
+    for (const auto &N : M->SpelledNames) {
+      if (N.front() != PyModuleInfo::PartOfName) {
+        Named.insert(N);
+        continue;
+      }
+      // `getattr(self, "set_" + kind)`, `f"{kind}_hook"`: part of a name.
+      std::string Part = N.substr(1);
+      if (Part.back() == '_')
+        Prefixes.insert(Part);
+      if (Part.front() == '_')
+        Suffixes.insert(Part);
+      Named.insert(std::move(Part));
+    }
+  auto spelled = [&](const std::string &Method) {
+    if (Named.count(Method))
+      return true;
+    // The prefixes of Method that end in '_' sort before it.
+    for (size_t At = Method.find('_'); At != std::string::npos; At = Method.find('_', At + 1))
+      if (Prefixes.count(Method.substr(0, At + 1)))
+        return true;
+    for (size_t At = Method.rfind('_'); At != std::string::npos && At > 0;
+         At = Method.rfind('_', At - 1))
+      if (Suffixes.count(Method.substr(At)))
+        return true;
+    return false;
+  };
+  for (const auto &[Name, C] : ClassByName)
+    for (const auto &[Method, Attrs] : C->StoresBy) {
+      const bool Dunder = Method.size() > 4 && Method.rfind("__", 0) == 0 &&
+                          Method.compare(Method.size() - 2, 2, "__") == 0;
+      if (!Attrs.empty() && !Dunder && !spelled(Method))
+        NeverNamed.insert(Method);
+    }
 }
 
 const std::set<std::string> &PyProgram::storesOfMethod(const std::string &Method) const {

@@ -158,6 +158,13 @@ struct PyModuleInfo {
   // (`torch.set_default_device("cuda")`, `with torch.device("cuda"):`):
   // then a tensor made without a device may be on the GPU.
   bool SetsDefaultDevice = false;
+  // The names its code spells where a method can be named: attributes
+  // (`buf.set_storage`), names in class bodies, and identifier-like text in
+  // strings (`getattr(self, "set_" + kind)` spells "set_"). A method no
+  // module spells cannot run (PyProgram::mayRun). Not part of the interface:
+  // the program-wide fact it feeds is checked as a whole (PyManifest).
+  std::set<std::string> SpelledNames;
+  static constexpr char PartOfName = '+'; // leads a string that is part of a name
 
   // A module whose index came from the cache has no tree until an analysis
   // reads it (PyProgram::tree): Text is parsed then, once, and handed to the tree.
@@ -368,6 +375,11 @@ public:
   // assign to it: the x of `self.x = ...` in every project method of that
   // name (constructors aside), and in the methods they call on self.
   const std::set<std::string> &storesOfMethod(const std::string &Method) const;
+  // Whether a method named Method that stores on self may run: no module
+  // of the program spells its name (SpelledNames) for the methods listed
+  // in neverNamed, which nothing here can call. Dunder methods run unnamed.
+  bool mayRun(const std::string &Method) const { return !NeverNamed.count(Method); }
+  const std::set<std::string> &neverNamed() const { return NeverNamed; }
 
   // Parameters known to take tensors: every parameter of a callable given to
   // make_graphed_callables, and positions where some caller passes a tensor.
@@ -435,6 +447,8 @@ private:
   // Attributes assigned in each class or any of its descendants.
   std::map<std::string, std::set<std::string>> AssignedBelow;
   std::map<std::string, std::set<std::string>> MethodStores;
+  std::set<std::string> NeverNamed;
+  void findNeverNamed();
   mutable std::mutex DispatchMutex;
   bool BuiltKnown = false;
   mutable std::map<std::pair<std::string, std::string>, std::vector<std::string>> DispatchMemo;

@@ -53,7 +53,9 @@ Source fromParameter(int Index, std::string Attr = "") {
 
 // A project class a value may be an instance of where the tests When of
 // the function's parameters hold; with From set, whichever classes the
-// function's parameter From holds (a constructor storing its argument).
+// function's parameter From holds (a constructor storing its argument), or
+// with FromAttr too, that attribute of it (From ObjectParam: of the method's
+// receiver, `self._init_storage` read in a method __init__ calls).
 // Unknown: an instance of classes not known, where When holds (`if factory
 // is not None: transform = factory()`).
 struct MayBe {
@@ -61,6 +63,7 @@ struct MayBe {
   std::string Class;
   int From = -1;
   bool Unknown = false;
+  std::string FromAttr;
 };
 // Nothing: not known which classes.
 using ClassSet = std::optional<std::vector<MayBe>>;
@@ -476,6 +479,10 @@ std::optional<std::set<std::string>> storesOn(const PyProgram &P, const ClassSet
   return Out;
 }
 
+using Parts = std::map<std::string, ClassSet>;
+std::optional<Parts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
+                                   int Depth, const Obj &O);
+
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
                  int Depth, Obj &O, bool Building) {
   const FunctionEvents &Events = eventsOf(T);
@@ -523,6 +530,11 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       continue;
     }
     if (E.Attr.empty()) {
+      // `self._init()` while __init__ builds the object: the parts that
+      // method stores, for this object.
+      std::optional<Parts> Stored;
+      if (Building)
+        Stored = selfCallParts(T, E.Method, E.Stmt, Depth, O);
       // A method called on it may store what that method stores on self: the
       // object's own class's (`buf.extend(x)` on a buffer built here), or,
       // where its class is not known exactly, any project method's of that
@@ -539,6 +551,10 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
         if (O.Alias >= 0)
           O.Changed.insert(A);
       }
+      if (Stored)
+        for (auto &[A, Cs] : *Stored)
+          if (Cs)
+            O.AttrClasses[A] = std::move(Cs);
       if (!readsItems(E.Method))
         O.forgetKeys(); // `.update()`, `.pop()`, `.setdefault()`
       continue;
@@ -984,6 +1000,8 @@ Obj factsOf(const PyTypes &T, TSNode E, unsigned At, int Depth) {
     Out.Self = Base.attr(A);
     if (auto It = Base.AttrClasses.find(A); It != Base.AttrClasses.end())
       Out.Classes = It->second;
+    else if (Base.Alias == static_cast<int>(ObjectParam) && Base.kept(A))
+      Out.Classes = std::vector<MayBe>{{{}, "", Base.Alias, false, A}};
     return Out;
   }
   if (!is(E, "identifier"))
@@ -1214,13 +1232,17 @@ std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCal
 // that, one nothing is known of may hold.
 std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
                                                    const std::vector<ParamTest> &When,
-                                                   const BoundCall &B, TSNode Call, int Depth) {
+                                                   const BoundCall &B, TSNode Call, int Depth,
+                                                   const Obj *Receiver = nullptr) {
   std::vector<ParamTest> Out;
   for (const ParamTest &PT : When) {
     if (!PT.Global.empty())
       continue;
     std::optional<Source> V;
-    if (auto It = B.Args.find(PT.Index); It != B.Args.end()) {
+    if (PT.Index == ObjectParam) {
+      if (Receiver && !PT.Attr.empty())
+        V = Receiver->attr(PT.Attr);
+    } else if (auto It = B.Args.find(PT.Index); It != B.Args.end()) {
       Obj Arg = factsOf(T, It->second, beginOf(Call), Depth + 1);
       V = PT.Attr.empty() ? Arg.whole() : Arg.attr(PT.Attr);
     } else if (auto D = B.Defaults.find(PT.Index); D != B.Defaults.end() && PT.Attr.empty()) {
@@ -1242,20 +1264,33 @@ std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
 
 // Classes in the callee's terms restated in the caller's through the
 // arguments of Call: those whose tests the arguments let hold, a
-// parameter's taken from its argument.
+// parameter's taken from its argument, and with Receiver (the object a
+// method runs on, as the caller holds it), the receiver's attribute's.
 ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B, TSNode Call,
-                        int Depth) {
+                        int Depth, const Obj *Receiver = nullptr) {
   if (!In)
     return std::nullopt;
   std::vector<MayBe> Out;
   for (const MayBe &M : *In) {
-    auto When = restateTests(T, M.When, B, Call, Depth);
+    auto When = restateTests(T, M.When, B, Call, Depth, Receiver);
     if (!When)
       continue;
     if (M.Unknown)
       return std::nullopt;
     if (M.From < 0) {
       Out.push_back({*When, M.Class, -1});
+      continue;
+    }
+    if (!M.FromAttr.empty()) {
+      if (M.From != static_cast<int>(ObjectParam) || !Receiver)
+        return std::nullopt;
+      auto Held = Receiver->AttrClasses.find(M.FromAttr);
+      if (Held == Receiver->AttrClasses.end() || !Held->second)
+        return std::nullopt;
+      for (MayBe P : *Held->second) {
+        P.When.insert(P.When.end(), When->begin(), When->end());
+        Out.push_back(std::move(P));
+      }
       continue;
     }
     auto It = B.Args.find(static_cast<unsigned>(M.From));
@@ -1282,9 +1317,13 @@ ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B
 
 // Whether Class's instances get Attr from Init alone: no other method of
 // Class or of its project bases stores it, and none of them names it at
-// class level (a default a branch in Init may leave).
+// class level (a default a branch in Init may leave). The methods __init__
+// calls on self (`self._init()`, and what that calls on self) store as part
+// of it; a method whose name no code spells cannot run (`set_storage` that
+// nothing calls).
 bool storedByInitAlone(const PyProgram &P, const std::string &Class, const std::string &Init,
                        const std::string &Attr, bool AnyInit = false) {
+  std::vector<const PyClassDef *> Chain;
   std::vector<std::string> Todo = {Class};
   std::set<std::string> Seen;
   while (!Todo.empty()) {
@@ -1295,12 +1334,25 @@ bool storedByInitAlone(const PyProgram &P, const std::string &Class, const std::
       continue;
     if (D->ClassLevelNames.count(Attr))
       return false;
-    for (const auto &[Method, Stores] : D->StoresBy)
-      if (Stores.count(Attr) && D->QualName + "." + Method != Init &&
-          !(AnyInit && Method == "__init__"))
-        return false;
+    Chain.push_back(D);
     Todo.insert(Todo.end(), D->Bases.begin(), D->Bases.end());
   }
+  std::set<std::string> Runs;
+  for (std::vector<std::string> Next = {"__init__"}; !Next.empty();) {
+    std::string M = std::move(Next.back());
+    Next.pop_back();
+    if (Runs.insert(M).second)
+      for (const PyClassDef *D : Chain)
+        if (auto It = D->SelfCallsBy.find(M); It != D->SelfCallsBy.end())
+          Next.insert(Next.end(), It->second.begin(), It->second.end());
+  }
+  for (const PyClassDef *D : Chain)
+    for (const auto &[Method, Stores] : D->StoresBy) {
+      if (!Stores.count(Attr) || D->QualName + "." + Method == Init || !P.mayRun(Method))
+        continue;
+      if (Method == "__init__" ? !AnyInit : !Runs.count(Method))
+        return false;
+    }
   return true;
 }
 
@@ -1393,6 +1445,42 @@ std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const
     Out.push_back({std::string(M.Src->text(field(A, "left"))),
                    ts_node_is_null(Default) ? std::nullopt : literalArgument(*M.Src, Default, 0)});
   }
+  return Out;
+}
+
+// A method called without arguments on self while __init__ builds the object
+// (Call, in __init__ or in a method it calls so), where it is the one project
+// method of that name whatever subclass self is: the parts it stores, for
+// self as O holds it before the call. Without arguments, what it stores
+// follows from self alone, so the same method run again later stores the
+// same (storedByInitAlone counts it with __init__).
+std::optional<Parts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
+                                   int Depth, const Obj &O) {
+  if (T.F.ClassQName.empty() || Depth > MaxDepth || !is(Call, "call") ||
+      ts_node_named_child_count(field(Call, "arguments")) > 0 || stateOf(T.cache()).Nesting > 2)
+    return std::nullopt;
+  std::vector<std::string> Targets = T.P.dispatch(T.F.ClassQName, Method, false);
+  if (Targets.size() != 1)
+    return std::nullopt;
+  const PyFunctionDef *F = T.P.functionIndex(Targets.front());
+  const PyClassDef *C = F ? T.P.classNamed(F->ClassQName) : nullptr;
+  if (!C)
+    return std::nullopt;
+  // Only a method that stores on self, itself or through what it calls on
+  // self, is worth following: most calls in constructors store nothing.
+  auto Stores = C->StoresBy.find(Method);
+  auto Calls = C->SelfCallsBy.find(Method);
+  if ((Stores == C->StoresBy.end() || Stores->second.empty()) &&
+      (Calls == C->SelfCallsBy.end() || Calls->second.empty()))
+    return Parts{};
+  std::optional<Obj> R = initialised(T, Targets.front());
+  if (!R)
+    return std::nullopt;
+  BoundCall B = bindCall(T, Targets.front(), Call);
+  Parts Out;
+  for (const auto &[A, Cs] : R->AttrClasses)
+    if (A.find('.') == std::string::npos)
+      Out[A] = restateClasses(T, Cs, B, Call, Depth + 1, &O);
   return Out;
 }
 

@@ -12,7 +12,7 @@ namespace graphsafe::lint::py {
 template <class A> void serialize(A &Ar, PyReads &R) { Ar(R.Modules, R.Parts); }
 template <class A> void serialize(A &Ar, PyFileRecord &R) { Ar(R.Hash, R.Interface, R.Reads); }
 template <class A> void serialize(A &Ar, PyManifest &M) {
-  Ar(M.Files, M.LearnedAfter, M.Learned, M.SwapsFrom, M.SwapReads, M.Swapped);
+  Ar(M.Files, M.LearnedAfter, M.Learned, M.NeverNamed, M.SwapsFrom, M.SwapReads, M.Swapped);
 }
 template <class A> void serialize(A &Ar, PyModuleEntry &E) {
   Ar(E.Parsed, E.Index, E.Errors, E.Warnings, E.Lines, E.Learned, E.Summary, E.Parts);

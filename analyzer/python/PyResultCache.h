@@ -51,6 +51,9 @@ struct PyManifest {
   // learnedHash after each round of learning but the last, and after all
   std::array<std::string, LearnRounds - 1> LearnedAfter;
   std::string Learned;
+  // PyProgram::neverNamed's hash: methods nothing names, which no module's
+  // interface says alone.
+  std::string NeverNamed;
   // The swapped classes (learnSwappedClasses) type attributes of classes
   // that a warm run would otherwise not parse: kept with the learned hash
   // they were worked out from and the code they read.

@@ -1159,10 +1159,13 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
   // self.blocks; self.blocks = nn.ModuleList([ViewBlock() ...])`).
   // Read for a subclass (ViewFrom), only that subclass's own subclasses
   // may be self: a sibling's stores are not this object's.
+  // Not exact, the value is an instance of V's classes or of their
+  // subclasses; a subclass of C storing an instance of another class
+  // (overriding the method that stores it) adds that class.
   const std::string &Self = ViewFrom.empty() ? C.QualName : ViewFrom;
-  for (const auto &D : Exact ? P.descendants(Self) : std::vector<std::string>{}) {
+  for (const auto &D : V.K == VK::Instance ? P.descendants(Self) : std::vector<std::string>{}) {
     const PyClassDef *Below = P.classNamed(D);
-    if (!Below || !Below->AssignedAttrs.count(Attr) || !Exact)
+    if (!Below || !Below->AssignedAttrs.count(Attr))
       continue;
     std::optional<Value> Sub;
     if (Cache.Depth < 3) {
@@ -1170,12 +1173,14 @@ std::optional<Value> PyTypes::storedAttr(const PyClassDef &C, const std::string 
       Sub = storedAttr(*Below, Attr, "");
       --Cache.Depth;
     }
-    Exact = Sub && Sub->K == VK::Instance && Sub->Exact && Sub->Many == V.Many;
-    if (Exact) {
+    const bool Instance = Sub && Sub->K == VK::Instance && Sub->Many == V.Many;
+    Exact = Exact && Instance && Sub->Exact;
+    if (Instance)
       V = Value::either(V, *Sub);
-      Exact = V.K == VK::Instance;
-    }
+    if (V.K != VK::Instance)
+      break;
   }
+  Exact = Exact && V.K == VK::Instance;
   V.Exact = Exact;
   return V;
 }

@@ -1,0 +1,150 @@
+# Parts the methods __init__ calls on self store, and setters some code
+# names, still reach the capture when they may hold the host-side part: a
+# default the helper makes when no storage was given; a subclass whose own
+# `_init` stores another; a setter called on the buffer through another
+# object that holds it; a setter named only by a name built at run time
+# (`"configure_" + kind`). Each case has its own classes, so that each line below
+# is reached by its case alone (init_helpers_ok.py has the safe ones).
+import torch
+
+
+class Storage:
+    def get(self, i):
+        return i
+
+
+class DeviceStorage(Storage):
+    def get(self, i):
+        return i * 2
+
+
+class DefaultHostStorage(Storage):
+    def get(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class OverrideStorage(Storage):
+    def get(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class Buffer:
+    def __init__(self, storage=None):
+        self._init_storage = storage
+        self._init()
+
+    def _init(self):
+        self._storage = self._maybe_make(self._init_storage)
+
+    def _maybe_make(self, storage):
+        if storage is None:
+            return DefaultHostStorage()
+        return storage
+
+    def sample(self, x):
+        return self._storage.get(x)
+
+
+class ReloadingBuffer(Buffer):
+    def _init(self):
+        self._storage = OverrideStorage()
+
+
+def capture_default(x):
+    buf = Buffer()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.sample(x)
+    return g, y
+
+
+def capture_subclass(x):
+    buf = ReloadingBuffer(DeviceStorage())
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.sample(x)
+    return g, y
+
+
+class Reader:
+    def read(self, i):
+        return i
+
+
+class DeviceReader(Reader):
+    def read(self, i):
+        return i * 2
+
+
+class SwappedHostReader(Reader):
+    def read(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class Settable:
+    def __init__(self, reader):
+        self._reader = reader
+
+    def use_host(self):
+        self._reader = SwappedHostReader()
+
+    def sample(self, x):
+        return self._reader.read(x)
+
+
+class Holder:
+    buf = None
+
+
+def swap(holder):
+    holder.buf.use_host()
+
+
+def capture_swapped(x, holder):
+    buf = Settable(DeviceReader())
+    holder.buf = buf
+    swap(holder)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.sample(x)
+    return g, y
+
+
+class Loader:
+    def load(self, i):
+        return i
+
+
+class DeviceLoader(Loader):
+    def load(self, i):
+        return i * 2
+
+
+class ConfiguredHostLoader(Loader):
+    def load(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class Configurable:
+    def __init__(self, loader):
+        self._loader = loader
+
+    def configure_host(self):
+        self._loader = ConfiguredHostLoader()
+
+    def sample(self, x):
+        return self._loader.load(x)
+
+
+def reconfigure(holder, kind):
+    getattr(holder.buf, "configure_" + kind)()
+
+
+def capture_configured(x, holder):
+    buf = Configurable(DeviceLoader())
+    holder.buf = buf
+    reconfigure(holder, "host")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.sample(x)
+    return g, y
