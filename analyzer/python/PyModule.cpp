@@ -746,6 +746,13 @@ const PyModuleInfo &PyProgram::parsed(const PyModuleInfo &M) const {
 void spellNames(PyModuleInfo &M, TSNode N) {
   const PySource &S = *M.Src;
   if (is(N, "attribute")) {
+    // `actor.set_storage.remote(s)` (Ray): the method runs in the actor's
+    // process, on the actor's own object, never on one built here.
+    TSNode Up = ts_node_parent(N);
+    if (is(Up, "attribute") && ts_node_eq(field(Up, "object"), N) &&
+        isAnyOf(field(Up, "attribute"), "identifier") &&
+        (S.text(field(Up, "attribute")) == "remote" || S.text(field(Up, "attribute")) == "options"))
+      return;
     M.SpelledNames.emplace(S.text(field(N, "attribute")));
     return;
   }

@@ -4,7 +4,8 @@
 # helper that makes a default only when none was), so its capture runs that
 # storage alone; `set_storage`, which no code names, cannot put the host-side
 # storage that another buffer is built with into it. A string that is a
-# whole attribute name (`"_storage"`) names no setter. init_helpers.py has
+# whole attribute name (`"_storage"`) names no setter, nor does a Ray actor's
+# remote call (`actor.set_storage.remote(...)`). init_helpers.py has
 # the cases where the other storage does reach the capture.
 import torch
 
@@ -50,6 +51,11 @@ def eager(x):
     if getattr(b, "_storage", None) is not None:
         return b.sample(x)
     return x
+
+
+def configure_remote(actor):
+    # A Ray actor's method runs in the actor's process, on its own buffer.
+    return actor.set_storage.remote(HostStorage())
 
 
 def capture_given(x):
