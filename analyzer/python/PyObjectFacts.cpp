@@ -112,6 +112,11 @@ struct Obj {
     return Alias >= 0 || !Attrs.empty() || Self || Items || List || Classes ||
            !AttrClasses.empty() || !Choices.empty() || !AttrChoices.empty();
   }
+  // Whether the function stored into A, or called what may have: not, and
+  // A is what it was when the function began.
+  bool touched(const std::string &A) const {
+    return Attrs.count(A) || Changed.count(A) || AttrChoices.count(A) || AttrClasses.count(A);
+  }
   bool kept(const std::string &A) const {
     return Alias >= 0 && !Changed.count(A) && !(KeysChanged && isKey(A));
   }
@@ -282,6 +287,9 @@ struct FunctionEvents {
   // The calls each name is handed to as an argument: read only for objects
   // whose parts' classes are known, kept apart so the rest never walk them.
   std::map<std::string, std::vector<std::pair<unsigned, TSNode>>, std::less<>> Handed;
+  // Where the first `return` in the body begins: a store after it may not
+  // run (`if n is None: return` before `self.sampler = Consuming()`).
+  unsigned FirstReturn = ~0u;
 };
 
 struct State {
@@ -394,6 +402,8 @@ const FunctionEvents &eventsOf(const PyTypes &T) {
       for (TSNode Arg : Handed)
         if (Arg = unparen(Arg); is(Arg, "identifier"))
           Out.Handed[std::string(S.text(Arg))].push_back({beginOf(N), N});
+    } else if (is(N, "return_statement")) {
+      Out.FirstReturn = std::min(Out.FirstReturn, beginOf(N));
     } else if (is(N, "for_statement") || is(N, "for_in_clause")) {
       bind(field(N, "left"), beginOf(N), N, {}, -1);
     } else if (is(N, "as_pattern") || is(N, "named_expression")) {
@@ -561,7 +571,8 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     }
     std::optional<Source> Before = O.attr(E.Attr);
     O.Attrs.erase(E.Attr);
-    bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home);
+    bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home) &&
+                    !(ts_node_eq(Home, T.F.body()) && Events.FirstReturn < E.At);
     // The value's facts where they are kept: a store that runs always, or
     // classes to add to those known (or an object being built).
     Obj Value;
@@ -1240,6 +1251,11 @@ std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
       continue;
     std::optional<Source> V;
     if (PT.Index == ObjectParam) {
+      if (Receiver && !PT.Attr.empty() && !Receiver->touched(PT.Attr)) {
+        // What the receiver's own receiver held: a question for its caller.
+        Out.push_back(PT);
+        continue;
+      }
       if (Receiver && !PT.Attr.empty())
         V = Receiver->attr(PT.Attr);
     } else if (auto It = B.Args.find(PT.Index); It != B.Args.end()) {
@@ -1284,6 +1300,10 @@ ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B
     if (!M.FromAttr.empty()) {
       if (M.From != static_cast<int>(ObjectParam) || !Receiver)
         return std::nullopt;
+      if (!Receiver->touched(M.FromAttr)) {
+        Out.push_back({*When, "", M.From, false, M.FromAttr});
+        continue;
+      }
       auto Held = Receiver->AttrClasses.find(M.FromAttr);
       if (Held == Receiver->AttrClasses.end() || !Held->second)
         return std::nullopt;
@@ -1891,6 +1911,15 @@ std::optional<std::pair<unsigned, std::string>> parameterAttribute(const PyTypes
   E = unparen(E);
   TSNode Of{};
   std::string Attr;
+  if (is(E, "identifier") && T.parameterAt(T.M.Src->text(E), beginOf(E)) < 0) {
+    // `n = self._init_n` then `if n is None: return`: a local that still
+    // holds what the parameter's attribute held.
+    stateOf(T.cache()).Steps = 0;
+    std::optional<Source> V = factsOf(T, E, beginOf(E), 0).Self;
+    if (!V || V->From < 0 || V->FromAttr.empty())
+      return std::nullopt;
+    return std::make_pair(static_cast<unsigned>(V->From), V->FromAttr);
+  }
   if (is(E, "attribute")) {
     Of = unparen(field(E, "object"));
     Attr = T.M.Src->text(field(E, "attribute"));

@@ -3,8 +3,9 @@
 # default the helper makes when no storage was given; a subclass whose own
 # `_init` stores another; a setter called on the buffer through another
 # object that holds it; a setter named only by a name built at run time
-# (`"configure_" + kind`). Each case has its own classes, so that each line below
-# is reached by its case alone (init_helpers_ok.py has the safe ones).
+# (`"configure_" + kind`); a sampler swapped in after `if n is None: return`
+# when a count was given. Each case has its own classes, so that each line
+# below is reached by its case alone (init_helpers_ok.py has the safe ones).
 import torch
 
 
@@ -147,4 +148,44 @@ def capture_configured(x, holder):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = buf.sample(x)
+    return g, y
+
+
+class Sampler:
+    def draw(self, i):
+        return i
+
+
+class DeviceSampler(Sampler):
+    def draw(self, i):
+        return i * 2
+
+
+class ConsumingSampler(Sampler):
+    def draw(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class ConsumingBuffer:
+    def __init__(self, sampler, consume_after=None):
+        self._init_sampler = sampler
+        self._init_consume_after = consume_after
+        self._init()
+
+    def _init(self):
+        self._sampler = self._init_sampler
+        n = self._init_consume_after
+        if n is None:
+            return
+        self._sampler = ConsumingSampler()
+
+    def draw(self, x):
+        return self._sampler.draw(x)
+
+
+def capture_with_count(x):
+    buf = ConsumingBuffer(DeviceSampler(), consume_after=3)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.draw(x)
     return g, y

@@ -5,8 +5,9 @@
 # storage alone; `set_storage`, which no code names, cannot put the host-side
 # storage that another buffer is built with into it. A string that is a
 # whole attribute name (`"_storage"`) names no setter, nor does a Ray actor's
-# remote call (`actor.set_storage.remote(...)`). init_helpers.py has
-# the cases where the other storage does reach the capture.
+# remote call (`actor.set_storage.remote(...)`); a sampler swapped in after
+# `if n is None: return` does not reach a buffer built without a count.
+# init_helpers.py has the cases where the other part does reach the capture.
 import torch
 
 
@@ -71,4 +72,46 @@ def capture_default(x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = buf.sample(x)
+    return g, y
+
+
+class Sampler:
+    def draw(self, i):
+        return i
+
+
+class DeviceSampler(Sampler):
+    def draw(self, i):
+        return i * 2
+
+
+class ConsumingSampler(Sampler):
+    def draw(self, i):
+        return i.item()
+
+
+class ConsumingBuffer:
+    # The consuming sampler replaces the one given only when a count was
+    # given: the store after `if n is None: return` does not always run.
+    def __init__(self, sampler, consume_after=None):
+        self._init_sampler = sampler
+        self._init_consume_after = consume_after
+        self._init()
+
+    def _init(self):
+        self._sampler = self._init_sampler
+        n = self._init_consume_after
+        if n is None:
+            return
+        self._sampler = ConsumingSampler()
+
+    def draw(self, x):
+        return self._sampler.draw(x)
+
+
+def capture_without_count(x):
+    buf = ConsumingBuffer(DeviceSampler())
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.draw(x)
     return g, y
