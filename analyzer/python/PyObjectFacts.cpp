@@ -99,6 +99,9 @@ struct Obj {
   // of what the object's stores left there.
   ClassSet Classes;
   std::map<std::string, ClassSet> AttrClasses;
+  // Attributes of an object being built that a branch alone stored (after
+  // `if n is None: return`): the classes of what was there before stay.
+  std::set<std::string> StoredInBranch;
   // Where the value (Choices) or an attribute (AttrChoices) was bound on
   // some paths and not others: one of these, not known which. An empty
   // list in AttrChoices: some path stored a value nothing is known of.
@@ -490,8 +493,12 @@ std::optional<std::set<std::string>> storesOn(const PyProgram &P, const ClassSet
 }
 
 using Parts = std::map<std::string, ClassSet>;
-std::optional<Parts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
-                                   int Depth, const Obj &O);
+struct CalledParts {
+  Parts Stored;
+  std::set<std::string> InBranch; // stored on some paths only
+};
+std::optional<CalledParts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
+                                         int Depth, const Obj &O);
 
 void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigned To, TSNode Home,
                  int Depth, Obj &O, bool Building) {
@@ -542,9 +549,14 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     if (E.Attr.empty()) {
       // `self._init()` while __init__ builds the object: the parts that
       // method stores, for this object.
-      std::optional<Parts> Stored;
+      std::optional<CalledParts> Stored;
       if (Building)
         Stored = selfCallParts(T, E.Method, E.Stmt, Depth, O);
+      Parts Before;
+      if (Stored)
+        for (const auto &A : Stored->InBranch)
+          if (auto It = O.AttrClasses.find(A); It != O.AttrClasses.end())
+            Before[A] = It->second;
       // A method called on it may store what that method stores on self: the
       // object's own class's (`buf.extend(x)` on a buffer built here), or,
       // where its class is not known exactly, any project method's of that
@@ -561,10 +573,15 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
         if (O.Alias >= 0)
           O.Changed.insert(A);
       }
+      // A store the method makes under a test (after `if n is None:
+      // return`) may leave what was there before.
       if (Stored)
-        for (auto &[A, Cs] : *Stored)
-          if (Cs)
-            O.AttrClasses[A] = std::move(Cs);
+        for (auto &[A, Cs] : Stored->Stored) {
+          if (!Cs)
+            continue;
+          auto Was = Before.find(A);
+          O.AttrClasses[A] = Was == Before.end() ? std::move(Cs) : unite(Was->second, Cs);
+        }
       if (!readsItems(E.Method))
         O.forgetKeys(); // `.update()`, `.pop()`, `.setdefault()`
       continue;
@@ -610,12 +627,15 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     O.forgetParts(E.Attr);
     if (Straight)
       O.keepParts(E.Attr, Value.AttrClasses);
-    if (auto It = O.AttrClasses.find(E.Attr); Straight)
+    if (auto It = O.AttrClasses.find(E.Attr); Straight) {
       O.AttrClasses[E.Attr] = std::move(Stored);
-    else if (It != O.AttrClasses.end())
+      O.StoredInBranch.erase(E.Attr);
+    } else if (It != O.AttrClasses.end()) {
       It->second = unite(It->second, Stored);
-    else if (Building)
+    } else if (Building) {
       O.AttrClasses[E.Attr] = std::move(Stored);
+      O.StoredInBranch.insert(E.Attr);
+    }
   }
   handUpTo(To);
 }
@@ -1474,8 +1494,8 @@ std::vector<std::pair<std::string, std::optional<Source>>> dataclassFields(const
 // self as O holds it before the call. Without arguments, what it stores
 // follows from self alone, so the same method run again later stores the
 // same (storedByInitAlone counts it with __init__).
-std::optional<Parts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
-                                   int Depth, const Obj &O) {
+std::optional<CalledParts> selfCallParts(const PyTypes &T, const std::string &Method, TSNode Call,
+                                         int Depth, const Obj &O) {
   if (T.F.ClassQName.empty() || Depth > MaxDepth || !is(Call, "call") ||
       ts_node_named_child_count(field(Call, "arguments")) > 0 || stateOf(T.cache()).Nesting > 2)
     return std::nullopt;
@@ -1492,15 +1512,16 @@ std::optional<Parts> selfCallParts(const PyTypes &T, const std::string &Method, 
   auto Calls = C->SelfCallsBy.find(Method);
   if ((Stores == C->StoresBy.end() || Stores->second.empty()) &&
       (Calls == C->SelfCallsBy.end() || Calls->second.empty()))
-    return Parts{};
+    return CalledParts{};
   std::optional<Obj> R = initialised(T, Targets.front());
   if (!R)
     return std::nullopt;
   BoundCall B = bindCall(T, Targets.front(), Call);
-  Parts Out;
+  CalledParts Out;
   for (const auto &[A, Cs] : R->AttrClasses)
     if (A.find('.') == std::string::npos)
-      Out[A] = restateClasses(T, Cs, B, Call, Depth + 1, &O);
+      Out.Stored[A] = restateClasses(T, Cs, B, Call, Depth + 1, &O);
+  Out.InBranch = R->StoredInBranch;
   return Out;
 }
 

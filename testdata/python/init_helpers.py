@@ -6,7 +6,11 @@
 # (`"configure_" + kind`); a sampler swapped in after `if n is None: return`
 # when a count was given. Each case has its own classes, so that each line
 # below is reached by its case alone (init_helpers_ok.py has the safe ones).
+import os
+
 import torch
+
+CONSUMING = os.environ.get("CONSUMING") == "1"
 
 
 class Storage:
@@ -188,4 +192,49 @@ def capture_with_count(x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = buf.draw(x)
+    return g, y
+
+
+class Picker:
+    def pick(self, i):
+        return i
+
+
+class HostPicker(Picker):
+    def pick(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class QuietPicker(Picker):
+    def pick(self, i):
+        return i * 2
+
+
+class GuardedBuffer:
+    # The picker another method swaps in under a test leaves the given one
+    # where the test fails, which a count given does not rule out here (the
+    # environment decides too): the given host picker may run.
+    def __init__(self, picker, consume_after=None):
+        self._init_picker = picker
+        self._init_consume_after = consume_after
+        self._init()
+
+    def _init(self):
+        self._picker = self._init_picker
+        self._maybe_consuming()
+
+    def _maybe_consuming(self):
+        if self._init_consume_after is None or not CONSUMING:
+            return
+        self._picker = QuietPicker()
+
+    def pick(self, x):
+        return self._picker.pick(x)
+
+
+def capture_given_picker(x):
+    buf = GuardedBuffer(HostPicker(), consume_after=3)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = buf.pick(x)
     return g, y
