@@ -492,6 +492,13 @@ std::optional<std::set<std::string>> storesOn(const PyProgram &P, const ClassSet
   return Out;
 }
 
+// Whether E runs whenever Home does: in Home's own block, and not after a
+// return that may leave the function first.
+bool runsAlways(const PyTypes &T, const FunctionEvents &Events, const Event &E, TSNode Home) {
+  return ts_node_eq(blockOf(E.Stmt), Home) &&
+         !(ts_node_eq(Home, T.F.body()) && Events.FirstReturn < E.At);
+}
+
 using Parts = std::map<std::string, ClassSet>;
 struct CalledParts {
   Parts Stored;
@@ -552,6 +559,10 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
       std::optional<CalledParts> Stored;
       if (Building)
         Stored = selfCallParts(T, E.Method, E.Stmt, Depth, O);
+      // The call itself in a branch: all it stores is.
+      if (Stored && !runsAlways(T, Events, E, Home))
+        for (const auto &[A, Cs] : Stored->Stored)
+          Stored->InBranch.insert(A);
       Parts Before;
       if (Stored)
         for (const auto &A : Stored->InBranch)
@@ -588,8 +599,7 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
     }
     std::optional<Source> Before = O.attr(E.Attr);
     O.Attrs.erase(E.Attr);
-    bool Straight = !ts_node_is_null(E.Value) && ts_node_eq(blockOf(E.Stmt), Home) &&
-                    !(ts_node_eq(Home, T.F.body()) && Events.FirstReturn < E.At);
+    bool Straight = !ts_node_is_null(E.Value) && runsAlways(T, Events, E, Home);
     // The value's facts where they are kept: a store that runs always, or
     // classes to add to those known (or an object being built).
     Obj Value;

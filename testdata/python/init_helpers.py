@@ -238,3 +238,41 @@ def capture_given_picker(x):
     with torch.cuda.graph(g):
         y = buf.pick(x)
     return g, y
+
+
+class Reducer:
+    def reduce(self, i):
+        return i
+
+
+class HostReducer(Reducer):
+    def reduce(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class QuietReducer(Reducer):
+    def reduce(self, i):
+        return i * 2
+
+
+class MaybeSwapped:
+    # `_swap()` runs only where the environment asks: the reducer given stays
+    # otherwise.
+    def __init__(self, reducer):
+        self._reducer = reducer
+        if CONSUMING:
+            self._swap()
+
+    def _swap(self):
+        self._reducer = QuietReducer()
+
+    def reduce(self, x):
+        return self._reducer.reduce(x)
+
+
+def capture_maybe_swapped(x):
+    m = MaybeSwapped(HostReducer())
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = m.reduce(x)
+    return g, y
