@@ -1206,7 +1206,7 @@ void PyProgram::findNeverNamed() {
   auto spelled = [&](const std::string &Method) {
     if (Named.count(Method))
       return true;
-    // The prefixes of Method that end in '_' sort before it.
+    // Each part of Method up to a '_', and each from one on.
     for (size_t At = Method.find('_'); At != std::string::npos; At = Method.find('_', At + 1))
       if (Prefixes.count(Method.substr(0, At + 1)))
         return true;

@@ -592,6 +592,11 @@ void applyEvents(const PyTypes &T, std::string_view Name, unsigned From, unsigne
             continue;
           auto Was = Before.find(A);
           O.AttrClasses[A] = Was == Before.end() ? std::move(Cs) : unite(Was->second, Cs);
+          // Stored on some paths and nothing here before: so for the caller.
+          if (Was == Before.end() && Stored->InBranch.count(A))
+            O.StoredInBranch.insert(A);
+          else if (!Stored->InBranch.count(A))
+            O.StoredInBranch.erase(A);
         }
       if (!readsItems(E.Method))
         O.forgetKeys(); // `.update()`, `.pop()`, `.setdefault()`

@@ -276,3 +276,45 @@ def capture_maybe_swapped(x):
     with torch.cuda.graph(g):
         y = m.reduce(x)
     return g, y
+
+
+class Merger:
+    def merge(self, i):
+        return i
+
+
+class HostMerger(Merger):
+    def merge(self, i):
+        return i.item()  # expected-error {{sync-tensor-read}}
+
+
+class QuietMerger(Merger):
+    def merge(self, i):
+        return i * 2
+
+
+class NestedSwap:
+    # The guarded swap sits one call further down: `_init()` calls it, and
+    # the merger given may stay all the same.
+    def __init__(self, merger):
+        self._merger = merger
+        self._init()
+
+    def _init(self):
+        self._maybe_swap()
+
+    def _maybe_swap(self):
+        if not CONSUMING:
+            return
+        self._merger = QuietMerger()
+
+    def merge(self, x):
+        return self._merger.merge(x)
+
+
+def capture_nested_swap(x):
+    m = NestedSwap(HostMerger())
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = m.merge(x)
+    return g, y
