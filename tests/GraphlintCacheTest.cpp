@@ -1,9 +1,12 @@
 // graphlint's caches: what invalidates a cached result (an edited header, a
 // changed flag, a changed rule) and what does not (a touched file); a corrupt
 // entry is never read back; the size bound evicts the least recently used;
-// and findings are identical with and without the cache.
+// findings are identical with and without the cache; and summaries held
+// packed and compressed while a run's trees are alive read back whole.
 #include "TestSupport.h"
+#include "cache/BinaryArchive.h"
 #include "cache/CacheStore.h"
+#include "cache/SummaryArchive.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -254,6 +257,41 @@ TEST(CacheStore, TrimEvictsLeastRecentlyUsedFirst) {
   EXPECT_FALSE(fs::exists(Paths[2]));
   EXPECT_FALSE(fs::exists(Paths[3]));
   fs::remove_all(Dir);
+}
+
+// A module's summary, packed while the run's syntax trees are alive, is the
+// summary after unpacking, field for field (as its archive says); a cut
+// short buffer is refused, not read as a smaller summary.
+TEST(PackedValue, SummaryReadsBackWholeAndCutShortIsRefused) {
+  graphsafe::lint::TUSummary S;
+  S.File = "/work/project/pkg/models/transformer.py";
+  for (int I = 0; I < 200; ++I) {
+    graphsafe::lint::FunctionSummary F;
+    F.Usr = "py:pkg.models.transformer.Block" + std::to_string(I) + ".forward";
+    F.Loc = {S.File, unsigned(10 * I + 1), 5};
+    graphsafe::lint::CallEdge E;
+    E.CalleeUsr = "py:pkg.models.layers.Attention.forward";
+    E.Loc = {S.File, unsigned(10 * I + 3), 9};
+    E.Constants.push_back({1, true, false});
+    F.Calls.push_back(E);
+    S.Functions.push_back(F);
+    S.CallableStores.push_back({"py:pkg.models.transformer.Block.attn", F.Usr});
+  }
+  const std::string Archive = graphsafe::lint::packBinary(S);
+  graphsafe::lint::PackedValue Packed = graphsafe::lint::packCompressed(S);
+  if (Packed.Size)
+    EXPECT_LT(Packed.Bytes.size(), Archive.size() / 4)
+        << "paths and names repeat: zstd shrinks them";
+  graphsafe::lint::TUSummary Back;
+  ASSERT_TRUE(graphsafe::lint::unpackCompressed(Packed, Back));
+  EXPECT_EQ(graphsafe::lint::packBinary(Back), Archive);
+  ASSERT_EQ(Back.Functions.size(), 200u);
+  EXPECT_EQ(Back.Functions[7].Calls[0].Loc.Line, 73u);
+
+  graphsafe::lint::PackedValue Short = Packed;
+  Short.Bytes.resize(Short.Bytes.size() / 2);
+  graphsafe::lint::TUSummary Lost;
+  EXPECT_FALSE(graphsafe::lint::unpackCompressed(Short, Lost));
 }
 
 // Every testdata case, analysed together: the report is byte for byte the

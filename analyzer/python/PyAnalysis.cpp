@@ -13,6 +13,7 @@
 #include "ReadFile.h"
 #include "cache/BinaryArchive.h"
 #include "cache/ContentHash.h"
+#include "cache/SummaryArchive.h"
 #include "checks/PyCheck.h"
 #include "graphsafe/Subprocess.h"
 #include "resolve/ArgumentForwarding.h"
@@ -864,10 +865,11 @@ std::unique_ptr<PyModuleInfo> newModule(const std::string &Path, const ModuleNam
 }
 
 // Parses and indexes one file into E (its index, errors, warnings, lines):
-// the module, or null when the file cannot be read as Python.
+// the module, or null when the file cannot be read as Python. The packed
+// index is for a cache entry alone: without a cache it is not made.
 std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::string &Path,
                                           std::string Text, const ModuleName &Name,
-                                          PyModuleEntry &E) {
+                                          PyModuleEntry &E, bool PackIndex) {
   E = PyModuleEntry{};
   auto M = newModule(Path, Name);
   std::string Error;
@@ -907,7 +909,8 @@ std::unique_ptr<PyModuleInfo> parseModule(const std::string &File, const std::st
                                       "near here may be missing",
                                       What)});
   indexModule(*M);
-  E.Index = packIndex(*M);
+  if (PackIndex)
+    E.Index = packIndex(*M);
   E.Parts = partHashes(*M);
   return M;
 }
@@ -989,7 +992,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
           return;
         }
       }
-    Mods[I] = parseModule(Files[I], Paths[I], std::move(Texts[I]), Names[I], Entries[I]);
+    Mods[I] = parseModule(Files[I], Paths[I], std::move(Texts[I]), Names[I], Entries[I],
+                          Cache.has_value());
   });
 
   // Only edits inside the code of modules keep the others' results: a
@@ -1117,6 +1121,10 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     HandsClasses |= !Entries[I].Learned[0].ClassObjects.empty() ||
                     !Entries[I].Learned[0].Classes.empty() ||
                     !Entries[I].Learned[0].ElementClasses.empty();
+    // Without a cache, a module's own copy of what it taught is read by
+    // nothing once the program holds it.
+    if (!Cache)
+      Entries[I].Learned[0] = {};
   }
   P.knowBuilt();
   std::array<std::string, LearnRounds - 1> LearnedAfter;
@@ -1168,6 +1176,8 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       TensorsGrown.merge(tensorsGrownBy(P.Learned, Entries[I].Learned[Round]));
       indicesGrownBy(P.Learned.GraphedParams, Entries[I].Learned[Round].GraphedParams, NewWrappers);
       P.Learned.merge(Entries[I].Learned[Round]);
+      if (!Cache)
+        Entries[I].Learned[Round] = {};
     }
   }
   const std::string SwapsFrom = learnedHash(P);
@@ -1182,6 +1192,12 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
   const std::string Learned = learnedHash(P);
   const bool TablesMoved = Moved || (Incremental && Learned != Old->Learned);
 
+  // Every tree stays until the last module is summarised (any summary may
+  // read any module's code), and the summaries made meanwhile take half as
+  // much memory again as the trees: each one made now is kept packed and
+  // compressed, a small fraction of that, until the trees are freed (those
+  // the cache gave back were read without most trees).
+  std::vector<PackedValue> Packed(N);
   std::atomic<size_t> FromCache{0};
   parallelFor(Present, Jobs, [&](size_t K) {
     size_t I = Index[K];
@@ -1191,15 +1207,41 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
       Entries[I].Summary = {};
       summarise(P, P.tree(*P.Modules[K]), Rules, CheckRules, Checks, Entries[I].Summary);
     });
+    if (Again) {
+      Packed[I] = packCompressed(Entries[I].Summary);
+      Entries[I].Summary = {};
+    }
     FromCache += !Again;
     if (Shown)
       Shown->fileDone(P.Modules[K]->Path, !Again);
   });
   Res.FromCache = FromCache;
 
+  // The syntax trees are read by nothing after the summaries: freed now, so
+  // that unpacking and joining the summaries reuses their memory instead of
+  // adding to the peak.
+  parallelFor(P.Modules.size(), Jobs, [&](size_t K) { P.Modules[K]->dropTree(); });
+#ifdef __GLIBC__
+  // The threads' heaps keep what they freed: it goes back to the system,
+  // and unpacking and the join take what they need afresh.
+  malloc_trim(0);
+#endif
+  std::vector<char> Lost(N, 0);
+  parallelFor(N, Jobs, [&](size_t I) {
+    if (Packed[I].Bytes.empty())
+      return;
+    if (!unpackCompressed(Packed[I], Entries[I].Summary)) {
+      Lost[I] = 1;
+      Entries[I].Errors.push_back(
+          {Files[I], "graphlint lost this file's results while holding them (out of memory?): "
+                     "findings that pass through it are missing; run again with fewer jobs (-j)"});
+    }
+    Packed[I] = {};
+  });
+
   if (Cache) {
     parallelFor(N, Jobs, [&](size_t I) {
-      if (Readable[I] && (Changed[I] || Redone[I]))
+      if (Readable[I] && (Changed[I] || Redone[I]) && !Lost[I])
         Cache->storeEntry(Paths[I], Hashes[I], Names[I].Module, Entries[I]);
     });
     if (!Old || std::any_of(Redone.begin(), Redone.end(), [](char C) { return C; }) ||
@@ -1218,15 +1260,6 @@ PyResult analyzePythonFiles(const std::vector<std::string> &Files, const SourceR
     }
   }
 
-  // The syntax trees are read by nothing after the summaries: freed now, so
-  // that joining the summaries reuses their memory instead of adding to the
-  // peak.
-  parallelFor(P.Modules.size(), Jobs, [&](size_t K) { P.Modules[K]->dropTree(); });
-#ifdef __GLIBC__
-  // The worker threads' heaps keep what they freed; the join allocates on
-  // the main thread's, so that memory goes back to the system instead.
-  malloc_trim(0);
-#endif
   for (size_t I = 0; I < N; ++I) {
     if (Entries[I].Parsed && (!Mine || Mine(I)))
       Res.Summaries[I] = std::move(Entries[I].Summary);
