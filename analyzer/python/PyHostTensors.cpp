@@ -3,7 +3,9 @@
 #include "PyModule.h"
 #include "checks/PyCheck.h"
 
+#include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 
 namespace graphsafe::lint::py {
@@ -67,12 +69,21 @@ public:
       return false;
     TSNode Fn = unparen(field(E, "function"));
     CallArgs A = argsOf(S, E);
-    if (!ts_node_is_null(A.keyword("device")))
+    // A device said outright decides, whatever the default device is; any
+    // other device argument may be the GPU.
+    TSNode Device = A.keyword("device");
+    const bool ToHost = !ts_node_is_null(Device) && hostDevice(Device, Depth);
+    if (!ts_node_is_null(Device) && !ToHost)
       return false;
     if (is(Fn, "attribute")) {
       std::string_view Method = S.text(field(Fn, "attribute"));
       TSNode Recv = field(Fn, "object");
-      if (Method == "cpu" || Method == "numpy")
+      // `.to("cpu")` copies to the host as `.cpu()` does (the copy is the
+      // sync sync-device-to-host-copy reports).
+      if (Method == "to" && !ToHost && !A.Positional.empty())
+        if (hostDevice(A.Positional.front(), Depth))
+          return mayBeTensor(T, Recv);
+      if (Method == "cpu" || Method == "numpy" || (Method == "to" && ToHost))
         return mayBeTensor(T, Recv);
       if (!movesDevice(Method) && host(Recv, Depth + 1))
         return argumentsHost(A, Depth, true);
@@ -87,7 +98,7 @@ public:
     if (Q.rfind("torch.", 0) != 0 || Q.rfind("torch.cuda", 0) == 0)
       return false;
     if (isFactory(Q)) {
-      if (DefaultDevice)
+      if (DefaultDevice && !ToHost)
         return false;
       // `torch.tensor(t)` keeps t's device; `torch.zeros_like(t)` too.
       TSNode Data = A.Positional.empty() ? A.keyword("data") : A.Positional.front();
@@ -97,6 +108,27 @@ public:
   }
 
 private:
+  // D names the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`, or a local
+  // bound once to one of them before.
+  bool hostDevice(TSNode D, int Depth) const {
+    D = unparen(D);
+    if (ts_node_is_null(D) || Depth > 8)
+      return false;
+    if (std::optional<std::string> Name = plainString(S, D))
+      return *Name == "cpu" || Name->rfind("cpu:", 0) == 0;
+    if (is(D, "identifier")) {
+      if (T.parameterAt(S.text(D), beginOf(D)) >= 0)
+        return false;
+      TSNode Bound = T.onlyBoundExpr(S.text(D), beginOf(D));
+      return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(D) && hostDevice(Bound, Depth + 1);
+    }
+    if (!is(D, "call") || T.resolve(unparen(field(D, "function"))) != "torch.device")
+      return false;
+    CallArgs A = argsOf(S, D);
+    TSNode Type = A.Positional.empty() ? A.keyword("type") : A.Positional.front();
+    return !ts_node_is_null(Type) && plainString(S, Type).has_value() && hostDevice(Type, Depth + 1);
+  }
+
   // Data that is no tensor: numbers, lists and tuples of them written out,
   // shapes. A list of tensors (`torch.tensor([x.max(), x.min()])`) is read
   // value by value, on the host: a sync where they are on the GPU.

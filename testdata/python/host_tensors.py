@@ -18,10 +18,17 @@ def reshape_received(buffer, expected_shape: tuple):
     table = torch.from_numpy(np.ones(4)).max().item()
     legacy = torch.LongTensor([1, 2]).sum().item()
     masked = (sizes > 4).nonzero()
-    return buffer.flatten()[:num_elements], offsets, count, table, legacy, masked, pairs
+    # A device said to be the host, as a string, torch.device or a local.
+    flags = torch.empty(7, dtype=torch.int32, device="cpu")
+    ready = int(flags[6].item())
+    cpu = torch.device("cpu")
+    zeros = torch.zeros(3, device=cpu).sum().item()
+    pinned = torch.ones(2, device="cpu:0", pin_memory=True).tolist()
+    return (buffer.flatten()[:num_elements], offsets, count, table, legacy, masked, pairs, ready,
+            zeros, pinned)
 
 
-def device_reads(x, shape):
+def device_reads(x, shape, place):
     a = torch.tensor([1, 2], device="cuda").sum().item()  # expected-error {{sync-tensor-read}} expected-error {{sync-pageable-upload}}
     b = torch.tensor(x).sum().item()  # expected-error {{sync-tensor-read}}
     c = torch.tensor(shape).cuda().prod().item()  # expected-error {{sync-tensor-read}}
@@ -30,7 +37,12 @@ def device_reads(x, shape):
     f = x.add(torch.arange(4)).max().item()  # expected-error {{sync-tensor-read}}
     # A list of device values is read one by one on the host to build it.
     g = torch.tensor([x.max(), x.min()]).tolist()  # expected-error {{sync-tensor-read}}
-    return a, b, c, d, e, f, g
+    # A device that is not said to be the host may be the GPU; a copy to the
+    # host is the sync, and what is read of it after is host memory.
+    h = torch.zeros(3, device=torch.device("cuda")).sum().item()  # expected-error {{sync-tensor-read}}
+    i = torch.zeros(3, device=place).sum().item()  # expected-error {{sync-tensor-read}}
+    j = x.to("cpu").sum().item()  # expected-error {{sync-device-to-host-copy}}
+    return a, b, c, d, e, f, g, h, i, j
 
 
 # A copy to the host is the one sync; what is read of the copy after it,
@@ -52,6 +64,6 @@ def step(buffer, x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         out = reshape_received(buffer, (2, 4))
-        more = device_reads(x, [2, 4])
+        more = device_reads(x, [2, 4], x.device)
         total = read_copy(x)
     return g, out, more, total
