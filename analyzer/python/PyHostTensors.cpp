@@ -93,6 +93,8 @@ public:
         return false;
     }
     std::string Q = T.resolve(Fn);
+    if (T.P.isFunction(Q))
+      return returnsHost(Q);
     if (isHostType(Q))
       return !DefaultDevice || Q == "torch.from_numpy";
     if (Q.rfind("torch.", 0) != 0 || Q.rfind("torch.cuda", 0) == 0)
@@ -108,6 +110,39 @@ public:
   }
 
 private:
+  // Every return of the project function Q gives a tensor its own code
+  // made on the host (`def config(): out = torch.empty(7, device="cpu");
+  // fill(out); return out`); what its parameters hold is not known there.
+  bool returnsHost(const std::string &Q) const {
+    PyTypeCache &Cache = T.cache();
+    if (auto It = Cache.ReturnsHostTensors.find(Q); It != Cache.ReturnsHostTensors.end())
+      return It->second;
+    const PyFunctionDef *F = T.P.function(Q);
+    const PyModuleInfo *M = F ? T.P.moduleOfFunction(Q) : nullptr;
+    if (!F || !M || F->IsModuleBody || F->IsLambda || Cache.Depth > 2)
+      return false;
+    Cache.ReturnsHostTensors[Q] = false; // a function returning its own call
+    ++Cache.Depth;
+    PyTypes Callee(T.P, *M, *F, Cache);
+    const HostTensors Inner(Callee, T.P.defaultDeviceSet(*M));
+    bool Any = false, All = true;
+    walk(F->body(), [&](TSNode N) {
+      if (!All || is(N, "function_definition") || is(N, "lambda") || is(N, "class_definition"))
+        return false;
+      if (is(N, "yield")) {
+        All = false;
+        return false;
+      }
+      if (!is(N, "return_statement"))
+        return true;
+      Any = true;
+      All = Inner.host(ts_node_named_child(N, 0), 1);
+      return false;
+    });
+    --Cache.Depth;
+    return Cache.ReturnsHostTensors[Q] = Any && All;
+  }
+
   // D names the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`, or a local
   // bound once to one of them before.
   bool hostDevice(TSNode D, int Depth) const {

@@ -135,6 +135,9 @@ struct PyTypeCache {
   // its returns are all tensors (PyTypes.cpp).
   std::map<std::string, Value> ReturnedInstances;
   std::map<std::string, Value> ReturnedTensors;
+  // Whether every return of each project function gives a tensor its own
+  // code made on the host (PyHostTensors.cpp).
+  std::map<std::string, bool> ReturnsHostTensors;
   // What PyObjectFacts.cpp found of functions' returns and attribute stores.
   std::shared_ptr<void> ObjectFacts;
   // The calls each function hands its `*args` and `**kwargs` on to

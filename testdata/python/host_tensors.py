@@ -60,10 +60,37 @@ def read_copy(buf: torch.Tensor):
     return total
 
 
+# A helper whose every return is a tensor its own code made on the host
+# hands back host memory; one that may return a device tensor, or what it
+# was given, does not.
+def host_config():
+    out = torch.empty(7, dtype=torch.int32, device="cpu")
+    out.fill_(1)
+    return out
+
+
+def device_config(on_gpu):
+    if on_gpu:
+        return torch.ones(7, device="cuda")
+    return torch.ones(7, device="cpu")
+
+
+def passed_through(t):
+    return t
+
+
+def configs(x):
+    a = int(host_config()[0].item())
+    b = device_config(True)[0].item()  # expected-error {{sync-tensor-read}}
+    c = passed_through(x)[0].item()  # expected-error {{sync-tensor-read}}
+    return a, b, c
+
+
 def step(buffer, x):
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         out = reshape_received(buffer, (2, 4))
         more = device_reads(x, [2, 4], x.device)
         total = read_copy(x)
-    return g, out, more, total
+        settings = configs(x)
+    return g, out, more, total, settings
