@@ -28,7 +28,6 @@
 #include <stdexcept>
 #include <streambuf>
 #include <string>
-#include <vector>
 
 namespace graphsafe::lint {
 

@@ -80,10 +80,10 @@ public:
       TSNode Recv = field(Fn, "object");
       // `.to("cpu")` copies to the host as `.cpu()` does (the copy is the
       // sync sync-device-to-host-copy reports).
-      if (Method == "to" && !ToHost && !A.Positional.empty())
-        if (hostDevice(A.Positional.front(), Depth))
-          return mayBeTensor(T, Recv);
-      if (Method == "cpu" || Method == "numpy" || (Method == "to" && ToHost))
+      const bool CopyToHost =
+          Method == "to" && (ToHost || (!A.Positional.empty() &&
+                                        hostDevice(A.Positional.front(), Depth)));
+      if (Method == "cpu" || Method == "numpy" || CopyToHost)
         return mayBeTensor(T, Recv);
       if (!movesDevice(Method) && host(Recv, Depth + 1))
         return argumentsHost(A, Depth, true);
