@@ -143,6 +143,13 @@ private:
     return Cache.ReturnsHostTensors[Q] = Any && All;
   }
 
+  // The one expression the local Name is bound to, where that binding comes
+  // before Name; null otherwise.
+  TSNode earlierBinding(TSNode Name) const {
+    TSNode Bound = T.onlyBoundExpr(S.text(Name), beginOf(Name));
+    return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(Name) ? Bound : TSNode{};
+  }
+
   // D names the host: `"cpu"`, `"cpu:0"`, `torch.device("cpu")`, or a local
   // bound once to one of them before.
   bool hostDevice(TSNode D, int Depth) const {
@@ -154,8 +161,8 @@ private:
     if (is(D, "identifier")) {
       if (T.parameterAt(S.text(D), beginOf(D)) >= 0)
         return false;
-      TSNode Bound = T.onlyBoundExpr(S.text(D), beginOf(D));
-      return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(D) && hostDevice(Bound, Depth + 1);
+      TSNode Bound = earlierBinding(D);
+      return !ts_node_is_null(Bound) && hostDevice(Bound, Depth + 1);
     }
     if (!is(D, "call") || T.resolve(unparen(field(D, "function"))) != "torch.device")
       return false;
@@ -188,8 +195,8 @@ private:
     if (is(E, "identifier") && T.parameterAt(S.text(E), beginOf(E)) >= 0)
       return shapeAnnotated(S.text(E));
     if (is(E, "identifier") && Depth < 8) {
-      TSNode Bound = T.onlyBoundExpr(S.text(E), beginOf(E));
-      return !ts_node_is_null(Bound) && beginOf(Bound) < beginOf(E) && plainData(Bound, Depth + 1);
+      TSNode Bound = earlierBinding(E);
+      return !ts_node_is_null(Bound) && plainData(Bound, Depth + 1);
     }
     return false;
   }
