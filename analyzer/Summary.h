@@ -143,7 +143,15 @@ struct ParamTest {
     Less,
     LessEqual,
     Greater,
-    GreaterEqual
+    GreaterEqual,
+    // `isinstance(x, C)` (Text: the classes' qualified names, comma-
+    // separated, as a tuple of classes lists them) and `callable(x)`: decided
+    // where the classes the value may be are known (resolve/ClassTests.h);
+    // here only None answers them (no instance of C, not callable).
+    IsInstance,
+    NotInstance,
+    IsCallable,
+    NotCallable
   };
   unsigned Index = 0;
   Kind K = Kind::Truthy;
@@ -178,6 +186,12 @@ struct ParamTest {
              : K == Kind::Greater   ? *A > *B
                                     : *A >= *B;
     }
+    case Kind::IsInstance:
+    case Kind::IsCallable:
+      return !(C.NoneKnown && C.IsNone);
+    case Kind::NotInstance:
+    case Kind::NotCallable:
+      return true;
     }
     return true;
   }
@@ -188,6 +202,13 @@ struct ParamTest {
     C.Attr = Attr;
     const bool Ordered = K == Kind::Less || K == Kind::LessEqual || K == Kind::Greater ||
                          K == Kind::GreaterEqual;
+    if (K == Kind::IsInstance || K == Kind::IsCallable || K == Kind::NotInstance ||
+        K == Kind::NotCallable) {
+      // An instance's truth is its class's; only that it is no None is known.
+      C.TruthKnown = false;
+      C.NoneKnown = K == Kind::IsInstance || K == Kind::IsCallable;
+      return C;
+    }
     auto Number = numberOf(Text);
     C.Truthy = K == Kind::Truthy || (K == Kind::Equals && !Text.empty() && (!Number || *Number));
     C.IsNone = K == Kind::IsNone;

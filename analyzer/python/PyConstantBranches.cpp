@@ -8,6 +8,7 @@
 #include "PyModeFlags.h"
 #include "PyObjectFacts.h"
 #include "resolve/ArgumentForwarding.h"
+#include "resolve/ClassTests.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -416,6 +417,51 @@ bool numberTests(const PyTypes &T, TSNode Cmp, bool Holds, std::vector<ParamTest
   return true;
 }
 
+// `p.attr` or `self.attr` tested where p is a parameter: the object facts
+// of p alone are worked out, never a local's (whose facts may take the whole
+// step budget of the question the test is asked for).
+std::optional<std::pair<unsigned, std::string>> parameterAttributeTested(const PyTypes &T,
+                                                                         TSNode Subject) {
+  if (!is(Subject, "attribute"))
+    return std::nullopt;
+  TSNode Of = unparen(field(Subject, "object"));
+  if (!is(Of, "identifier") || (T.parameterAt(T.M.Src->text(Of), beginOf(Of)) < 0 && !T.isSelf(Of)))
+    return std::nullopt;
+  return parameterAttribute(T, Subject);
+}
+
+// `callable(p)` on a parameter or a parameter's attribute, for
+// resolve/ClassTests.h to decide against the classes the caller's value may
+// be.
+std::optional<ParamTest> classTest(const PyTypes &T, TSNode Call, bool Holds) {
+  const PySource &S = *T.M.Src;
+  std::string Fn = T.resolve(field(Call, "function"));
+  if (Fn != "isinstance" && Fn != "callable")
+    return std::nullopt;
+  CallArgs A = argsOf(S, Call);
+  if (!A.Keywords.empty() || A.Positional.size() != (Fn == "isinstance" ? 2u : 1u))
+    return std::nullopt;
+  using K = ParamTest::Kind;
+  ParamTest PT;
+  TSNode Subject = unparen(A.Positional[0]);
+  if (int Index = is(Subject, "identifier") ? T.parameterAt(S.text(Subject), beginOf(Subject)) : -1;
+      Index >= 0)
+    PT.Index = static_cast<unsigned>(Index);
+  else if (auto PA = parameterAttributeTested(T, Subject))
+    std::tie(PT.Index, PT.Attr) = *PA;
+  else
+    return std::nullopt;
+  if (Fn == "callable") {
+    PT.K = Holds ? K::IsCallable : K::NotCallable;
+    return PT;
+  }
+  // isinstance tests are not stated yet: with them in the constructor facts,
+  // Megatron-LM's findings grew from 20 to 138 errors (its data-parallel
+  // wrapper's `self.module` lost the classes the walk knew), for a reason
+  // not found yet. ClassTests.h decides them where they are stated.
+  return std::nullopt;
+}
+
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth) {
   if (lazyInitialisation(T, Cond, Holds))
     Out.push_back({0, ParamTest::Kind::Falsy, WarmedUp});
@@ -462,6 +508,10 @@ void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &
     return;
   }
   if (is(Cond, "call")) {
+    if (auto C = classTest(T, Cond, Holds)) {
+      Out.push_back(std::move(*C));
+      return;
+    }
     if (auto R = kwargsRead(T, Cond))
       kwargsTests(*R, {0, Holds ? K::Truthy : K::Falsy}, Out);
     else if (std::string G = globalTested(T, Cond); !G.empty())
@@ -579,16 +629,18 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
   enclosingTests(N, body(), [&](TSNode Cond, bool Holds) {
     size_t From = Out.size();
     testsOf(T, Cond, Holds, Out);
-    Out.erase(std::remove_if(Out.begin() + From, Out.end(),
-                             [&](const ParamTest &P) {
-                               return !P.Global.empty() &&
-                                      std::any_of(
-                                          SetLater.begin(), SetLater.end(), [&](const auto &W) {
-                                            return W.first > beginOf(Cond) &&
-                                                   W.second.Global == P.Global;
-                                          });
-                             }),
-              Out.end());
+    // Class tests are for the object facts (resolve/ClassTests.h): the walk
+    // carries no classes of plain parameters to decide them by.
+    Out.erase(
+        std::remove_if(Out.begin() + From, Out.end(),
+                       [&](const ParamTest &P) {
+                         return ofClass(P) ||
+                                (!P.Global.empty() &&
+                                 std::any_of(SetLater.begin(), SetLater.end(), [&](const auto &W) {
+                                   return W.first > beginOf(Cond) && W.second.Global == P.Global;
+                                 }));
+                       }),
+        Out.end());
     return false;
   });
   return Out;
@@ -632,7 +684,7 @@ std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamT
   if (When.empty() || !definesClosures(T))
     return Out;
   for (const ParamTest &PT : When)
-    if (PT.Global.empty() && PT.Attr.empty()) {
+    if (PT.Global.empty() && PT.Attr.empty() && !ofClass(PT)) {
       ConstArg C = PT.fact();
       C.Index = 0;
       C.Global = closureFactKey(T.F.QualName, PT.Index);

@@ -363,6 +363,26 @@ void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
       if (std::find(Into.begin(), Into.end(), static_cast<unsigned>(I)) == Into.end())
         Into.push_back(I);
     }
+  // `elif callable(sampler): sampler = sampler()` before `return sampler`:
+  // on the paths that do not call it, what the caller passed comes back. A
+  // parameter rebound to anything else (`model = model.module`) is not
+  // taken for the argument.
+  auto rebuiltByItsCall = [&](std::string_view Name) {
+    auto Values = LocalValues.find(Name);
+    if (BoundOtherwise.count(Name) || Values == LocalValues.end())
+      return false;
+    return std::all_of(Values->second.begin(), Values->second.end(), [&](TSNode R) {
+      TSNode Fn = is(R, "call") ? unparen(field(R, "function")) : TSNode{};
+      return is(Fn, "identifier") && S.text(Fn) == Name;
+    });
+  };
+  for (TSNode V : OwnReturned)
+    for (unsigned I = 0; is(unparen(V), "identifier") && I < Params.size(); ++I)
+      if (!Params[I].empty() && Params[I] == S.text(unparen(V)) && RebindsOther.count(Params[I]) &&
+          rebuiltByItsCall(Params[I]) &&
+          std::find(F.ReturnsRebuiltParams.begin(), F.ReturnsRebuiltParams.end(), I) ==
+              F.ReturnsRebuiltParams.end())
+        F.ReturnsRebuiltParams.push_back(I);
   if (!OtherThanTuples && !TupleReturns.empty()) {
     F.ReturnsElementsParams.assign(Arity, -1);
     for (size_t I = 0; I < Arity; ++I) {

@@ -59,6 +59,10 @@ struct PyFunctionDef {
   // the tuple every return gives, the parameter there or -1.
   std::vector<unsigned> ReturnsKeptParams;
   std::vector<int> ReturnsElementsParams;
+  // Parameters returned by name on some paths and rebound on others only
+  // to what calling them gives (`sampler = sampler()` under `elif
+  // callable(sampler):`): a call may get back what it passed.
+  std::vector<unsigned> ReturnsRebuiltParams;
   std::vector<std::string> KeptBy;
   // Where every value it returns is a call's result (`return
   // torch.mean(d)`, or a local bound to calls alone) and it cannot end

@@ -4,6 +4,7 @@
 #include "PyModeFlags.h"
 #include "TorchApi.h"
 #include "resolve/ArgumentForwarding.h"
+#include "resolve/ClassTests.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -1276,6 +1277,58 @@ std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCal
 // arguments of Call: a test the arguments decide goes (nothing when one
 // fails), one of the caller's own parameter passed on is kept as a test of
 // that, one nothing is known of may hold.
+// A class test (`isinstance(sampler, Sampler)`) of the callee's parameter
+// or of its receiver's attribute, against the classes what Call passes there
+// may be: ruled out, restated as a test of the caller's own parameter the
+// value is, or, where nothing is known of it, not Decided.
+struct ClassTestAt {
+  bool Ruled = false;
+  bool Decided = false;
+  std::optional<ParamTest> Up;
+};
+ClassTestAt classTestAt(const PyTypes &T, const ParamTest &PT, const BoundCall &B, TSNode Call,
+                        int Depth, const Obj *Receiver) {
+  ClassTestAt Out;
+  ClassSet Cs;
+  if (PT.Index == ObjectParam) {
+    if (!Receiver || PT.Attr.empty())
+      return Out;
+    if (!Receiver->touched(PT.Attr)) {
+      Out.Up = PT; // what the receiver's own receiver held
+      Out.Decided = true;
+      return Out;
+    }
+    if (auto It = Receiver->AttrClasses.find(PT.Attr); It != Receiver->AttrClasses.end())
+      Cs = It->second;
+  } else if (auto It = B.Args.find(PT.Index); It != B.Args.end()) {
+    Obj Arg = factsOf(T, It->second, beginOf(Call), Depth + 1);
+    if (PT.Attr.empty())
+      Cs = Arg.Classes;
+    else if (auto A = Arg.AttrClasses.find(PT.Attr); A != Arg.AttrClasses.end())
+      Cs = A->second;
+  }
+  if (!Cs || Cs->empty())
+    return Out;
+  const MayBe &First = Cs->front();
+  if (Cs->size() == 1 && First.From >= 0 && First.When.empty() && !First.Unknown) {
+    ParamTest Up = PT;
+    Up.Index = static_cast<unsigned>(First.From);
+    Up.Attr = First.FromAttr;
+    Out.Up = std::move(Up);
+    Out.Decided = true;
+    return Out;
+  }
+  std::vector<std::string> Classes;
+  for (const MayBe &M : *Cs) {
+    if (M.From >= 0 || M.Unknown || M.Class.empty())
+      return Out;
+    Classes.push_back(M.Class);
+  }
+  Out.Decided = true;
+  Out.Ruled = !classTestMayHold(T.P, PT, Classes);
+  return Out;
+}
+
 std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
                                                    const std::vector<ParamTest> &When,
                                                    const BoundCall &B, TSNode Call, int Depth,
@@ -1284,6 +1337,14 @@ std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
   for (const ParamTest &PT : When) {
     if (!PT.Global.empty())
       continue;
+    if (ofClass(PT)) {
+      ClassTestAt At = classTestAt(T, PT, B, Call, Depth, Receiver);
+      if (At.Ruled)
+        return std::nullopt;
+      if (At.Up)
+        Out.push_back(std::move(*At.Up));
+      continue;
+    }
     std::optional<Source> V;
     if (PT.Index == ObjectParam) {
       if (Receiver && !PT.Attr.empty() && !Receiver->touched(PT.Attr)) {
@@ -1326,8 +1387,14 @@ ClassSet restateClasses(const PyTypes &T, const ClassSet &In, const BoundCall &B
     auto When = restateTests(T, M.When, B, Call, Depth, Receiver);
     if (!When)
       continue;
-    if (M.Unknown)
+    // Not known what it is, but only where tests still open hold: a caller
+    // further up may rule them out (`callable(sampler)` for a Sampler()).
+    if (M.Unknown && When->empty())
       return std::nullopt;
+    if (M.Unknown) {
+      Out.push_back({*When, "", -1, true});
+      continue;
+    }
     if (M.From < 0) {
       Out.push_back({*When, M.Class, -1});
       continue;
@@ -1769,8 +1836,9 @@ void argumentFacts(const PyTypes &T, unsigned Index, TSNode Arg, TSNode Call,
   // Which classes the object's attributes hold: tests of this function's
   // parameters left in them may hold.
   for (const auto &[A, Cs] : O.AttrClasses) {
-    if (!Cs || Cs->empty() ||
-        std::any_of(Cs->begin(), Cs->end(), [](const MayBe &M) { return M.From >= 0; }))
+    if (!Cs || Cs->empty() || std::any_of(Cs->begin(), Cs->end(), [](const MayBe &M) {
+          return M.From >= 0 || M.Unknown || M.Class.empty();
+        }))
       continue;
     std::set<std::string> Keys;
     for (const MayBe &M : *Cs)

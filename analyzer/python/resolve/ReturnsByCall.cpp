@@ -86,6 +86,7 @@ std::vector<TSNode> returnedArguments(const PyTypes &Caller, const std::string &
     Params = Def->ReturnsParams;
     if (Kept)
       Params.insert(Params.end(), Def->ReturnsKeptParams.begin(), Def->ReturnsKeptParams.end());
+    Params.insert(Params.end(), Def->ReturnsRebuiltParams.begin(), Def->ReturnsRebuiltParams.end());
   } else if (static_cast<size_t>(Element) < Def->ReturnsElementsParams.size() &&
              Def->ReturnsElementsParams[Element] >= 0) {
     // Kept or untouched: an untouched one has no rebinding to check.
