@@ -1100,17 +1100,11 @@ private:
   // (CallerKnew) or the call is made under a test of them. Moved: the callee
   // is reached through a partial that binds arguments, or as a method taken
   // from its class, so the arguments' positions say nothing.
-  // A test of a Python value's class (`isinstance`, `callable`): no literal
-  // fact says what held there.
-  static bool ofClassTest(const ParamTest &T) {
-    return T.K >= ParamTest::Kind::IsInstance && T.K <= ParamTest::Kind::NotCallable;
-  }
-
   std::vector<ConstArg> factsAtCall(const CallEdge &Via, const std::vector<ConstArg> &CallerKnew,
                                     bool Moved) const {
     std::vector<ConstArg> Caller = CallerKnew;
     for (const ParamTest &T : Via.When)
-      if (T.Global.empty() && !ofClassTest(T))
+      if (T.Global.empty() && !T.ofClass())
         Caller.push_back(T.fact());
     // What the call says of an attribute of a callee parameter stands over
     // what a whole object passed on says of it.

@@ -144,12 +144,9 @@ struct ParamTest {
     LessEqual,
     Greater,
     GreaterEqual,
-    // `isinstance(x, C)` (Text: the classes' qualified names, comma-
-    // separated, as a tuple of classes lists them) and `callable(x)`: decided
-    // where the classes the value may be are known (resolve/ClassTests.h);
-    // here only None answers them (no instance of C, not callable).
-    IsInstance,
-    NotInstance,
+    // `callable(x)`: decided where the classes the value may be are known
+    // (Python's resolve/ClassTests.h); here only None answers it (not
+    // callable).
     IsCallable,
     NotCallable
   };
@@ -158,6 +155,9 @@ struct ParamTest {
   std::string Global;
   std::string Attr;
   std::string Text;
+  // A test of the value's class, which no literal fact (ConstArg) states:
+  // where it held, nothing is known that a walk could carry on.
+  bool ofClass() const { return K == Kind::IsCallable || K == Kind::NotCallable; }
   // Whether the test may hold for a value of which C tells what is known.
   bool holdsFor(const ConstArg &C) const {
     switch (K) {
@@ -186,10 +186,8 @@ struct ParamTest {
              : K == Kind::Greater   ? *A > *B
                                     : *A >= *B;
     }
-    case Kind::IsInstance:
     case Kind::IsCallable:
       return !(C.NoneKnown && C.IsNone);
-    case Kind::NotInstance:
     case Kind::NotCallable:
       return true;
     }
@@ -202,11 +200,10 @@ struct ParamTest {
     C.Attr = Attr;
     const bool Ordered = K == Kind::Less || K == Kind::LessEqual || K == Kind::Greater ||
                          K == Kind::GreaterEqual;
-    if (K == Kind::IsInstance || K == Kind::IsCallable || K == Kind::NotInstance ||
-        K == Kind::NotCallable) {
+    if (ofClass()) {
       // An instance's truth is its class's; only that it is no None is known.
       C.TruthKnown = false;
-      C.NoneKnown = K == Kind::IsInstance || K == Kind::IsCallable;
+      C.NoneKnown = K == Kind::IsCallable;
       return C;
     }
     auto Number = numberOf(Text);

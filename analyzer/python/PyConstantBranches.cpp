@@ -8,7 +8,6 @@
 #include "PyModeFlags.h"
 #include "PyObjectFacts.h"
 #include "resolve/ArgumentForwarding.h"
-#include "resolve/ClassTests.h"
 #include "resolve/LibrarySemantics.h"
 
 #include <algorithm>
@@ -435,14 +434,13 @@ std::optional<std::pair<unsigned, std::string>> parameterAttributeTested(const P
 // be.
 std::optional<ParamTest> classTest(const PyTypes &T, TSNode Call, bool Holds) {
   const PySource &S = *T.M.Src;
-  std::string Fn = T.resolve(field(Call, "function"));
-  if (Fn != "isinstance" && Fn != "callable")
+  if (T.resolve(field(Call, "function")) != "callable")
     return std::nullopt;
   CallArgs A = argsOf(S, Call);
-  if (!A.Keywords.empty() || A.Positional.size() != (Fn == "isinstance" ? 2u : 1u))
+  if (!A.Keywords.empty() || A.Positional.size() != 1)
     return std::nullopt;
-  using K = ParamTest::Kind;
   ParamTest PT;
+  PT.K = Holds ? ParamTest::Kind::IsCallable : ParamTest::Kind::NotCallable;
   TSNode Subject = unparen(A.Positional[0]);
   if (int Index = is(Subject, "identifier") ? T.parameterAt(S.text(Subject), beginOf(Subject)) : -1;
       Index >= 0)
@@ -451,15 +449,7 @@ std::optional<ParamTest> classTest(const PyTypes &T, TSNode Call, bool Holds) {
     std::tie(PT.Index, PT.Attr) = *PA;
   else
     return std::nullopt;
-  if (Fn == "callable") {
-    PT.K = Holds ? K::IsCallable : K::NotCallable;
-    return PT;
-  }
-  // isinstance tests are not stated yet: with them in the constructor facts,
-  // Megatron-LM's findings grew from 20 to 138 errors (its data-parallel
-  // wrapper's `self.module` lost the classes the walk knew), for a reason
-  // not found yet. ClassTests.h decides them where they are stated.
-  return std::nullopt;
+  return PT;
 }
 
 void testsOf(const PyTypes &T, TSNode Cond, bool Holds, std::vector<ParamTest> &Out, int Depth) {
@@ -634,7 +624,7 @@ std::vector<ParamTest> PyFunctionContext::testsAt(TSNode N) const {
     Out.erase(
         std::remove_if(Out.begin() + From, Out.end(),
                        [&](const ParamTest &P) {
-                         return ofClass(P) ||
+                         return P.ofClass() ||
                                 (!P.Global.empty() &&
                                  std::any_of(SetLater.begin(), SetLater.end(), [&](const auto &W) {
                                    return W.first > beginOf(Cond) && W.second.Global == P.Global;
@@ -684,7 +674,7 @@ std::vector<ConstArg> PyFunctionContext::closureFactsAt(const std::vector<ParamT
   if (When.empty() || !definesClosures(T))
     return Out;
   for (const ParamTest &PT : When)
-    if (PT.Global.empty() && PT.Attr.empty() && !ofClass(PT)) {
+    if (PT.Global.empty() && PT.Attr.empty() && !PT.ofClass()) {
       ConstArg C = PT.fact();
       C.Index = 0;
       C.Global = closureFactKey(T.F.QualName, PT.Index);

@@ -1273,17 +1273,12 @@ std::optional<Source> restate(const PyTypes &T, const Source &In, const BoundCal
   return In.FromAttr.empty() ? Arg.whole() : Arg.attr(In.FromAttr);
 }
 
-// Tests of the callee's parameters restated in the caller's through the
-// arguments of Call: a test the arguments decide goes (nothing when one
-// fails), one of the caller's own parameter passed on is kept as a test of
-// that, one nothing is known of may hold.
-// A class test (`isinstance(sampler, Sampler)`) of the callee's parameter
-// or of its receiver's attribute, against the classes what Call passes there
-// may be: ruled out, restated as a test of the caller's own parameter the
-// value is, or, where nothing is known of it, not Decided.
+// A class test (`callable(sampler)`) of the callee's parameter or of its
+// receiver's attribute, against the classes what Call passes there may be:
+// ruled out, restated as a test of the caller's own parameter the value is,
+// or neither, where nothing is known of it (it may hold).
 struct ClassTestAt {
   bool Ruled = false;
-  bool Decided = false;
   std::optional<ParamTest> Up;
 };
 ClassTestAt classTestAt(const PyTypes &T, const ParamTest &PT, const BoundCall &B, TSNode Call,
@@ -1295,7 +1290,6 @@ ClassTestAt classTestAt(const PyTypes &T, const ParamTest &PT, const BoundCall &
       return Out;
     if (!Receiver->touched(PT.Attr)) {
       Out.Up = PT; // what the receiver's own receiver held
-      Out.Decided = true;
       return Out;
     }
     if (auto It = Receiver->AttrClasses.find(PT.Attr); It != Receiver->AttrClasses.end())
@@ -1315,7 +1309,6 @@ ClassTestAt classTestAt(const PyTypes &T, const ParamTest &PT, const BoundCall &
     Up.Index = static_cast<unsigned>(First.From);
     Up.Attr = First.FromAttr;
     Out.Up = std::move(Up);
-    Out.Decided = true;
     return Out;
   }
   std::vector<std::string> Classes;
@@ -1324,11 +1317,14 @@ ClassTestAt classTestAt(const PyTypes &T, const ParamTest &PT, const BoundCall &
       return Out;
     Classes.push_back(M.Class);
   }
-  Out.Decided = true;
   Out.Ruled = !classTestMayHold(T.P, PT, Classes);
   return Out;
 }
 
+// Tests of the callee's parameters restated in the caller's through the
+// arguments of Call: a test the arguments decide goes (nothing when one
+// fails), one of the caller's own parameter passed on is kept as a test of
+// that, one nothing is known of may hold.
 std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
                                                    const std::vector<ParamTest> &When,
                                                    const BoundCall &B, TSNode Call, int Depth,
@@ -1337,7 +1333,7 @@ std::optional<std::vector<ParamTest>> restateTests(const PyTypes &T,
   for (const ParamTest &PT : When) {
     if (!PT.Global.empty())
       continue;
-    if (ofClass(PT)) {
+    if (PT.ofClass()) {
       ClassTestAt At = classTestAt(T, PT, B, Call, Depth, Receiver);
       if (At.Ruled)
         return std::nullopt;
