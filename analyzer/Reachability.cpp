@@ -989,15 +989,18 @@ private:
   }
 
   // Whether Usr is a function nested in the one whose parameter storage
-  // Param is (`py:param:mod.f#0` and `py:mod.f.inner`).
+  // Param is (`py:param:mod.f#0` or its items `py:item:mod.f:fns[*]`, and
+  // `py:mod.f.inner`).
   static bool enclosedBy(const std::string &Usr, const std::string &Param) {
-    constexpr std::string_view Prefix = "py:param:";
-    if (Param.rfind(Prefix, 0) != 0)
+    constexpr std::string_view Prefix = "py:param:", Items = "py:item:";
+    const bool OfItems = Param.rfind(Items, 0) == 0;
+    if (Param.rfind(Prefix, 0) != 0 && !OfItems)
       return false;
-    size_t Hash = Param.rfind('#');
-    if (Hash == std::string::npos)
+    const size_t From = OfItems ? Items.size() : Prefix.size();
+    size_t End = OfItems ? Param.find(':', From) : Param.rfind('#');
+    if (End == std::string::npos)
       return false;
-    std::string Owner = "py:" + Param.substr(Prefix.size(), Hash - Prefix.size()) + ".";
+    std::string Owner = "py:" + Param.substr(From, End - From) + ".";
     return Usr.rfind(Owner, 0) == 0;
   }
 
@@ -1007,7 +1010,7 @@ private:
     std::multimap<std::string, std::string> HandedTo; // callee param -> caller param
     for (const auto &[Usr, F] : ByUsr)
       for (const auto &C : F->Calls) {
-        if (C.CalleeUsr.rfind("py:param:", 0) == 0)
+        if (C.CalleeUsr.rfind("py:param:", 0) == 0 || C.CalleeUsr.rfind("py:item:", 0) == 0)
           CallableParams.insert(C.CalleeUsr);
         for (const auto &[Param, Callable] : C.Binds)
           if (Callable.rfind('=', 0) == 0)

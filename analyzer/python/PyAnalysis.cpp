@@ -214,6 +214,33 @@ std::vector<std::string> learnedCallees(const PyProgram &P, PyTypeCache &Cache,
   return Out;
 }
 
+// The classes of the instances Call (in T's code) puts into the `*args` of
+// the project function Fn: one per position past its named parameters, and
+// the elements of a list splatted there.
+void varargsElements(const PyTypes &T, const std::string &Fn, TSNode Call, PyLearned &Out) {
+  const auto [F, M] = T.P.signature(Fn);
+  if (!F || !M || !M->Src || F->IsModuleBody || F->IsLambda ||
+      splatNames(*M->Src, *F).Varargs.empty())
+    return;
+  CallArgs A = calleeArgs(T, Fn, Call);
+  const unsigned Named = positionalParameters(*F);
+  for (unsigned I = 0; I < A.Positional.size(); ++I) {
+    TSNode Arg = A.Positional[I];
+    const bool Splat = is(Arg, "list_splat");
+    if ((I < Named && !Splat) || is(Arg, "dictionary_splat"))
+      continue;
+    Value V = T.valueOf(Splat ? ts_node_named_child(Arg, 0) : Arg);
+    if (V.K != VK::Instance || V.Many != Splat)
+      continue;
+    for (const auto &C : V.classes())
+      if (T.P.classNamed(C)) {
+        Out.ElementClasses[Fn][PyLearned::VarargsParam].insert(C);
+        if (!V.Exact || !V.Also.empty())
+          Out.InexactElementClasses[Fn][PyLearned::VarargsParam].insert(C);
+      }
+  }
+}
+
 // What callers tell about callees' parameters (PyProgram::tensorParam),
 // gathered before any function is summarised; from the functions inside
 // Scopes alone when given.
@@ -315,6 +342,7 @@ void learnParameters(const PyProgram &P, const PyModuleInfo &M, const RuleSet &R
             if (Wrapper != P.Learned.GraphedParams.end() && Wrapper->second.count(Index))
               captured(Arg);
           }
+          varargsElements(T, Fn, N, Out);
           splatTensors(T, Fn, N, Graphed, TensorParams);
           for (const auto &W : forwardedArguments(T, Fn, N))
             learn(W.Callee, W.Index, W.Arg, false);

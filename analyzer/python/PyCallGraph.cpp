@@ -4,6 +4,7 @@
 #include "TorchApi.h"
 #include "resolve/ArgumentForwarding.h"
 #include "resolve/AttributeOrder.h"
+#include "resolve/ContainerArguments.h"
 #include "resolve/Containers.h"
 #include "resolve/LibrarySemantics.h"
 #include "resolve/ReturnsByCall.h"
@@ -249,7 +250,7 @@ void iterationTargets(const PyTypes &T, TSNode E, int Depth, std::vector<std::st
       valueTargetsAt(*El.Scope, El.Node, Depth + 1, Out);
     return;
   }
-  for (auto &K : itemLoadKeys(T, E, ""))
+  for (auto &K : itemSources(T, E))
     Out.push_back(std::move(K));
   for (const auto &Next : iterationCalls(T, E))
     if (Next.size() > 8 && Next.compare(Next.size() - 8, 8, "__next__") == 0)
@@ -1018,6 +1019,16 @@ std::vector<std::string> graphedTargets(const PyTypes &T, TSNode Arg) {
   return valueTargets(T, Arg);
 }
 
+namespace {
+// Whether calling a value with these targets runs what they name alone:
+// functions, storage that holds them, library code.
+bool knownTargets(const PyProgram &P, const std::vector<std::string> &Targets) {
+  return !Targets.empty() && std::all_of(Targets.begin(), Targets.end(), [&](const auto &K) {
+    return isProjectFunctionKey(P, K) || isStorageKey(K) || K.rfind("ext:", 0) == 0;
+  });
+}
+} // namespace
+
 std::vector<std::pair<std::string, std::string>>
 parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   std::vector<std::pair<std::string, std::string>> Out;
@@ -1036,15 +1047,37 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
     // forward): the other callers' arguments are not this call's. An
     // argument of which nothing is known leaves the parameter to the stores.
     auto Targets = valueTargets(Caller, A);
-    bool Known =
-        !Targets.empty() && std::all_of(Targets.begin(), Targets.end(), [&](const auto &K) {
-          return isProjectFunctionKey(Caller.P, K) || isStorageKey(K) || K.rfind("ext:", 0) == 0;
-        });
-    if (Known)
+    if (knownTargets(Caller.P, Targets))
       for (const auto &K : Targets)
         Out.push_back({paramKey(Callee, Index), K});
     else if (is(A, "none"))
       Out.push_back({paramKey(Callee, Index), ""}); // holds no callable here
+  }
+  // The items of a container parameter (`*args` included) this call fills:
+  // what the elements it spells run, or none where it spells none.
+  for (const auto &H : handedItems(Caller, Callee, Call)) {
+    if (!H.HandedOn.empty()) {
+      for (const auto &K : H.Keys)
+        Out.push_back({K, "=" + H.HandedOn});
+      continue;
+    }
+    if (!H.Complete)
+      continue;
+    std::vector<std::string> Targets;
+    bool Known = true;
+    for (const auto &El : H.Elements) {
+      auto Ts = valueTargets(*El.Scope, El.Node);
+      Known = Known && knownTargets(Caller.P, Ts);
+      Targets.insert(Targets.end(), Ts.begin(), Ts.end());
+    }
+    if (!Known)
+      continue;
+    for (const auto &K : H.Keys) {
+      if (Targets.empty())
+        Out.push_back({K, ""});
+      for (const auto &Target : Targets)
+        Out.push_back({K, Target});
+    }
   }
   // A parameter this call leaves to a literal default (`post_forward=None`)
   // holds no callable here, whatever other callers pass.
@@ -1341,21 +1374,23 @@ void collectStores(const PyTypes &T, TSNode N,
   // (or a method taken from its class) is noted too, so calls through the
   // keys are not taken to pass their arguments at the positions they are
   // written.
-  auto store = [&](const std::vector<std::string> &Keys, TSNode Value) {
-    bool Shifted = movesArguments(T, Value);
+  auto storeIn = [&](const PyTypes &Scope, const std::vector<std::string> &Keys, TSNode Value) {
+    const PySource &Src = *Scope.M.Src;
+    bool Shifted = movesArguments(Scope, Value);
     std::vector<std::string> Targets;
     // `getattr(self, cfg.step_name)`: an attribute named where the program
     // runs, not a library's result. Kept as a lookup holding the methods
     // the object has whose names fit what the name is known to look like; a
     // call through the storage follows those that take its arguments where
     // they are few, and says it did not follow the lookup otherwise.
-    if (auto [Obj, Name] = computedLookup(S, Value); !ts_node_is_null(Name)) {
-      std::string Lookup = std::string(ComputedLookup) + collapsedText(S, Value);
-      for (const auto &M : lookedUpMethods(T.P, receiverClasses(T, Obj), namePattern(S, Name)))
+    if (auto [Obj, Name] = computedLookup(Src, Value); !ts_node_is_null(Name)) {
+      std::string Lookup = std::string(ComputedLookup) + collapsedText(Src, Value);
+      for (const auto &M :
+           lookedUpMethods(Scope.P, receiverClasses(Scope, Obj), namePattern(Src, Name)))
         Out.push_back({Lookup, M});
       Targets.push_back(std::move(Lookup));
     } else {
-      Targets = valueTargets(T, Value);
+      Targets = valueTargets(Scope, Value);
     }
     for (const auto &Target : Targets) {
       if (Shifted)
@@ -1363,6 +1398,18 @@ void collectStores(const PyTypes &T, TSNode N,
       for (const auto &Key : Keys)
         Out.push_back({Key, Target});
     }
+  };
+  auto store = [&](const std::vector<std::string> &Keys, TSNode Value) { storeIn(T, Keys, Value); };
+  // A container's items, kept as the items of Keys: the elements it spells
+  // and what the item storage it copies (Linked) holds.
+  auto keepItems = [&](const std::vector<std::string> &Keys, const std::vector<Element> &Elements,
+                       const std::vector<std::string> &Linked) {
+    for (const auto &El : Elements)
+      storeIn(*El.Scope, Keys, El.Node);
+    for (const auto &From : Linked)
+      for (const auto &Key : Keys)
+        if (Key != From)
+          Out.push_back({Key, From});
   };
   if (is(N, "function_definition") || (is(N, "lambda") && !ts_node_eq(N, T.F.Node))) {
     // Defaults are evaluated where the definition runs: a call that leaves
@@ -1463,6 +1510,8 @@ void collectStores(const PyTypes &T, TSNode N,
       size_t First = Out.size();
       for (const auto &[Index, Arg] : boundArguments(T, Key.substr(3), N))
         store({paramKey(Key.substr(3), Index)}, Arg);
+      for (const auto &H : handedItems(T, Key.substr(3), N))
+        keepItems(H.Keys, H.Elements, H.Linked);
       receiverStores(T, Key.substr(3), N, First, Out);
       for (const auto &W : forwardedArguments(T, Key.substr(3), N))
         store({paramKey(W.Callee, W.Index)}, W.Arg);
@@ -1492,11 +1541,23 @@ void collectStores(const PyTypes &T, TSNode N,
         store(Keys, Value);
       continue;
     }
+    // `fs = list(fns)`: the items fns holds are fs's.
+    if (is(Target, "identifier")) {
+      keepItems(itemStoreKeys(T, Target, ""), {}, itemSources(T, Value));
+      continue;
+    }
     if (!is(Target, "attribute"))
       continue;
     auto Classes = receiverClasses(T, field(Target, "object"));
     if (Classes.empty())
       continue;
+    // `self.hooks = [a, b]`, `self.fns = fns`: the items, for a loop over
+    // the attribute in another method.
+    {
+      auto Elements = sequenceElements(T, Value);
+      keepItems(itemStoreKeys(T, Target, ""), Elements ? *Elements : std::vector<Element>{},
+                itemSources(T, Value));
+    }
     // `self.layers = nn.ModuleList([Block() for ...])`: the instances are
     // items of the attribute, for a loop over it in a base class's method.
     if (auto V = T.valueOf(Value); V.K == VK::Instance && V.Many) {

@@ -224,7 +224,9 @@ struct PyLearned {
   ByParameter SuperClasses; // keyed "Function@CallerClass"
   ByParameter ClassObjects;
   // Classes of the instances in a list or tuple callers pass (`run((a, b))`,
-  // `run([Block() for ...])`).
+  // `run([Block() for ...])`), and at VarargsParam those of the positions
+  // that go into the function's `*args` (`Compose(Crop(), Norm())`).
+  static constexpr unsigned VarargsParam = 0xFFFD;
   ByParameter ElementClasses;
   // Of ElementClasses, those some caller passes in a list whose elements it
   // did not make itself (`[Block() for ...]` is exact; a list handed in is

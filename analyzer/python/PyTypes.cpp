@@ -353,8 +353,20 @@ void PyTypes::collect() {
       bool Self = First && F.takesSelf();
       First = false;
       TSNode NameNode = parameterName(Param);
-      if (is(Param, "list_splat_pattern") || is(Param, "dictionary_splat_pattern") ||
-          is(Param, "keyword_separator") || is(Param, "positional_separator"))
+      if (is(Param, "list_splat_pattern")) {
+        // `*args`: a tuple of what the positions past the named parameters
+        // hold, instances where callers pass them.
+        if (TSNode Name = ts_node_named_child(Param, 0); is(Name, "identifier")) {
+          Value V =
+              Value::instanceOfAny(P.paramElementClasses(F.QualName, PyLearned::VarargsParam));
+          V.Many = V.K == VK::Instance;
+          V.Exact = V.Many && P.exactElementParam(F.QualName, PyLearned::VarargsParam);
+          Bindings[std::string(S.text(Name))].push_back({0, V});
+        }
+        continue;
+      }
+      if (is(Param, "dictionary_splat_pattern") || is(Param, "keyword_separator") ||
+          is(Param, "positional_separator"))
         continue;
       unsigned ThisIndex = Self ? ~0u : Index++;
       if (ts_node_is_null(NameNode))

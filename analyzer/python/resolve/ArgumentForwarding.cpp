@@ -9,24 +9,6 @@
 
 namespace graphsafe::lint::py {
 
-namespace {
-
-// Wrappers of wrappers are followed this far.
-constexpr unsigned MaxDepth = 3;
-
-// A call in a function's own code that hands on its `*args` (after Leading
-// positional arguments of its own) or its `**kwargs`, and the project
-// functions it may run.
-struct ForwardCall {
-  std::vector<std::string> Callees;
-  unsigned Leading = 0;
-  bool Varargs = false, Kwargs = false;
-};
-
-struct SplatNames {
-  std::string_view Varargs, Kwargs;
-};
-
 SplatNames splatNames(const PySource &S, const PyFunctionDef &F) {
   SplatNames Out;
   if (F.IsModuleBody)
@@ -42,6 +24,20 @@ SplatNames splatNames(const PySource &S, const PyFunctionDef &F) {
   }
   return Out;
 }
+
+namespace {
+
+// Wrappers of wrappers are followed this far.
+constexpr unsigned MaxDepth = 3;
+
+// A call in a function's own code that hands on its `*args` (after Leading
+// positional arguments of its own) or its `**kwargs`, and the project
+// functions it may run.
+struct ForwardCall {
+  std::vector<std::string> Callees;
+  unsigned Leading = 0;
+  bool Varargs = false, Kwargs = false;
+};
 
 bool splats(const PySource &S, TSNode Arg, const char *Kind, std::string_view Name) {
   if (Name.empty() || !is(Arg, std::string_view(Kind)))

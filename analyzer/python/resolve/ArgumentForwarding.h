@@ -15,6 +15,13 @@
 
 namespace graphsafe::lint::py {
 
+// The names of F's `*args` and `**kwargs` parameters, empty where it has
+// none.
+struct SplatNames {
+  std::string_view Varargs, Kwargs;
+};
+SplatNames splatNames(const PySource &S, const PyFunctionDef &F);
+
 // An argument of a call, bound to parameter Index (as callers count them) of
 // the project function Callee, which the called function reaches through
 // its own `*args` or `**kwargs`.

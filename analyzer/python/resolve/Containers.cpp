@@ -133,7 +133,15 @@ const PyTypes *containerScope(const PyTypes &T, TSNode Container, std::string &N
     return nullptr;
   Name = std::string(T.M.Src->text(Container));
   unsigned At = 0;
-  return bindingScope(T, Name, beginOf(Container), At);
+  if (const PyTypes *Scope = bindingScope(T, Name, beginOf(Container), At))
+    return Scope;
+  // A parameter holds what each call hands it (ContainerArguments.h), kept
+  // under the function that takes it, whatever closure reads it.
+  if (T.parameterAt(Name, beginOf(Container)) >= 0)
+    return &T;
+  if (const PyTypes *Outer = T.closureScope(Name); Outer && Outer->parameterAt(Name, ~0u) >= 0)
+    return Outer;
+  return nullptr;
 }
 
 // The key every store goes to, and the one stores with no literal key go to.
@@ -330,6 +338,10 @@ std::vector<std::string> itemStoreKeys(const PyTypes &T, TSNode Container, const
     Out.push_back(itemKey(Q, Name, AnyKey));
   }
   return Out;
+}
+
+std::vector<std::string> parameterItemKeys(const std::string &Function, std::string_view Param) {
+  return {itemKey(Function, Param, UnknownKey), itemKey(Function, Param, AnyKey)};
 }
 
 std::vector<std::string> itemLoadKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
