@@ -1055,10 +1055,9 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
   }
   // The items of a container parameter (`*args` included) this call fills:
   // what the elements it spells run, or none where it spells none.
-  for (const auto &H : handedItems(Caller, Callee, Call)) {
+  for (const auto &H : handedItems(Caller, Callee, Call, Passed)) {
     if (!H.HandedOn.empty()) {
-      for (const auto &K : H.Keys)
-        Out.push_back({K, "=" + H.HandedOn});
+      Out.push_back({H.Key, "=" + H.HandedOn});
       continue;
     }
     if (!H.Complete)
@@ -1072,12 +1071,10 @@ parameterBinds(const PyTypes &Caller, const std::string &Callee, TSNode Call) {
     }
     if (!Known)
       continue;
-    for (const auto &K : H.Keys) {
-      if (Targets.empty())
-        Out.push_back({K, ""});
-      for (const auto &Target : Targets)
-        Out.push_back({K, Target});
-    }
+    if (Targets.empty())
+      Out.push_back({H.Key, ""});
+    for (const auto &Target : Targets)
+      Out.push_back({H.Key, Target});
   }
   // A parameter this call leaves to a literal default (`post_forward=None`)
   // holds no callable here, whatever other callers pass.
@@ -1404,6 +1401,8 @@ void collectStores(const PyTypes &T, TSNode N,
   // and what the item storage it copies (Linked) holds.
   auto keepItems = [&](const std::vector<std::string> &Keys, const std::vector<Element> &Elements,
                        const std::vector<std::string> &Linked) {
+    if (Keys.empty())
+      return;
     for (const auto &El : Elements)
       storeIn(*El.Scope, Keys, El.Node);
     for (const auto &From : Linked)
@@ -1508,10 +1507,11 @@ void collectStores(const PyTypes &T, TSNode N,
       if (Key.rfind("py:", 0) != 0 || !T.P.isFunction(Key.substr(3)))
         continue;
       size_t First = Out.size();
-      for (const auto &[Index, Arg] : boundArguments(T, Key.substr(3), N))
+      const auto Bound = boundArguments(T, Key.substr(3), N);
+      for (const auto &[Index, Arg] : Bound)
         store({paramKey(Key.substr(3), Index)}, Arg);
-      for (const auto &H : handedItems(T, Key.substr(3), N))
-        keepItems(H.Keys, H.Elements, H.Linked);
+      for (const auto &H : handedItems(T, Key.substr(3), N, Bound))
+        keepItems({H.Key}, H.Elements, H.Linked);
       receiverStores(T, Key.substr(3), N, First, Out);
       for (const auto &W : forwardedArguments(T, Key.substr(3), N))
         store({paramKey(W.Callee, W.Index)}, W.Arg);
@@ -1543,7 +1543,8 @@ void collectStores(const PyTypes &T, TSNode N,
     }
     // `fs = list(fns)`: the items fns holds are fs's.
     if (is(Target, "identifier")) {
-      keepItems(itemStoreKeys(T, Target, ""), {}, itemSources(T, Value));
+      if (auto Sources = itemSources(T, Value); !Sources.empty())
+        keepItems(itemStoreKeys(T, Target, ""), {}, Sources);
       continue;
     }
     if (!is(Target, "attribute"))
@@ -1553,11 +1554,10 @@ void collectStores(const PyTypes &T, TSNode N,
       continue;
     // `self.hooks = [a, b]`, `self.fns = fns`: the items, for a loop over
     // the attribute in another method.
-    {
-      auto Elements = sequenceElements(T, Value);
+    auto Elements = sequenceElements(T, Value);
+    if (auto Sources = itemSources(T, Value); (Elements && !Elements->empty()) || !Sources.empty())
       keepItems(itemStoreKeys(T, Target, ""), Elements ? *Elements : std::vector<Element>{},
-                itemSources(T, Value));
-    }
+                Sources);
     // `self.layers = nn.ModuleList([Block() for ...])`: the instances are
     // items of the attribute, for a loop over it in a base class's method.
     if (auto V = T.valueOf(Value); V.K == VK::Instance && V.Many) {

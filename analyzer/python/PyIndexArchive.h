@@ -15,7 +15,7 @@ namespace graphsafe::lint::py {
 template <class A> void serialize(A &Ar, PyFunctionDef &F) {
   Ar(F.QualName, F.Name, F.ClassQName, F.IsModuleBody, F.IsLambda, F.ReturnsBuilt, F.ReturnsParams,
      F.Returns, F.ReturnsElementsBuilt, F.ReturnsKeptParams, F.ReturnsElementsParams,
-     F.ReturnsRebuiltParams, F.KeptBy, F.ReturnsCalls, F.ReturnsClassObjects,
+     F.ReturnsRebuiltParams, F.ItemParams, F.KeptBy, F.ReturnsCalls, F.ReturnsClassObjects,
      F.ReturnsElementClassObjects, F.Decorators, F.PlainDecorator, F.MentionsCapture,
      F.MentionsDevice, F.MayGetGlobal, F.NoSelf);
 }

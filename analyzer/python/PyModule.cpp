@@ -178,6 +178,45 @@ std::optional<std::string> constructorSpelling(const PySource &S, TSNode Call) {
   return Callee;
 }
 
+// PyFunctionDef::ItemParams, from the uses of the parameters' names. A
+// closure may read them all: where the function defines one, every
+// parameter counts.
+void noteItemParams(const PySource &S, PyFunctionDef &F) {
+  std::vector<std::string_view> Params, Used;
+  for (TSNode P : namedChildren(field(F.Node, "parameters"))) {
+    TSNode Name = is(P, "list_splat_pattern") ? ts_node_named_child(P, 0) : parameterName(P);
+    if (is(Name, "identifier"))
+      Params.push_back(S.text(Name));
+  }
+  if (Params.empty())
+    return;
+  auto among = [](const std::vector<std::string_view> &Names, std::string_view Name) {
+    return std::find(Names.begin(), Names.end(), Name) != Names.end();
+  };
+  bool Closure = false;
+  walkWithParents(F.body(), [&](TSNode N, TSNode Up, TSNode) {
+    if (Closure)
+      return false;
+    if (is(N, "function_definition") || is(N, "lambda")) {
+      Closure = true;
+      return false;
+    }
+    if (!is(N, "identifier"))
+      return true;
+    std::string_view Text = S.text(N);
+    if (!among(Params, Text) || among(Used, Text))
+      return false;
+    auto at = [&](const char *Field) { return ts_node_eq(field(Up, Field), N); };
+    if (((is(Up, "for_statement") || is(Up, "for_in_clause")) && at("right")) ||
+        (is(Up, "subscript") && at("value")) || is(Up, "list_splat") || is(Up, "argument_list") ||
+        (is(Up, "assignment") && at("right")))
+      Used.push_back(Text);
+    return false;
+  });
+  const auto &All = Closure ? Params : Used;
+  F.ItemParams.assign(All.begin(), All.end());
+}
+
 void noteReturns(PyModuleInfo &M, PyFunctionDef &F) {
   const PySource &S = *M.Src;
   auto Globals = globalsOf(S, F.body());
@@ -581,6 +620,7 @@ void indexScope(PyModuleInfo &M, TSNode Body, const std::string &Prefix,
       F.ClassQName = ClassQName;
       F.Node = N;
       noteReturns(M, F);
+      noteItemParams(S, F);
       noteGetter(S, F);
       M.Functions.push_back(F);
       if (TopLevel)

@@ -63,6 +63,10 @@ struct PyFunctionDef {
   // to what calling them gives (`sampler = sampler()` under `elif
   // callable(sampler):`): a call may get back what it passed.
   std::vector<unsigned> ReturnsRebuiltParams;
+  // The names of the parameters (and `*args`) whose items its code or a
+  // closure in it reads: iterated, indexed, splatted, copied, assigned or
+  // handed on whole (resolve/ContainerArguments.h).
+  std::vector<std::string> ItemParams;
   std::vector<std::string> KeptBy;
   // Where every value it returns is a call's result (`return
   // torch.mean(d)`, or a local bound to calls alone) and it cannot end

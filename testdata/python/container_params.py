@@ -1,7 +1,8 @@
 # Callables and modules reach a function inside a container it is handed: a
 # list passed for a parameter, the positions that go into `*args`, a
 # container copied into an attribute, a slice of a module list, and all of
-# them are called under the capture by iterating or indexing the container.
+# them are called under the capture by iterating or indexing the container,
+# also where a list built by appends is handed on through another function.
 import torch
 from torch import nn
 
@@ -28,6 +29,26 @@ def run_all(x, hooks):
     for h in hooks:
         x = h(x)
     return x
+
+
+def run_first(x, *hooks):
+    return hooks[0](x)
+
+
+def handed_on(x, hooks):
+    return run_all(x, hooks)
+
+
+def alloc_hook(x):
+    return torch.empty(4, device="cuda").nonzero()  # expected-error {{data-dependent-shape}}
+
+
+def item_hook(x):
+    return x.max().item()  # expected-error {{sync-tensor-read}}
+
+
+def listed_hook(x):
+    return x.tolist()  # expected-error {{sync-tensor-read}}
 
 
 def run_each(x, *hooks):
@@ -74,6 +95,12 @@ def main():
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         y = run_all(x, [sync_hook])
+        y = run_first(y, alloc_hook)
+        built = []
+        built.append(item_hook)
+        y = handed_on(y, built)
+        listed = [listed_hook]
+        y = run_all(y, listed)
         y = run_each(y, read_hook, host_hook)
         y = hooks(y)
         y = chain(y)

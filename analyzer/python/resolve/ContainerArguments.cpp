@@ -3,6 +3,7 @@
 #include "../PyCallGraph.h"
 #include "ArgumentForwarding.h"
 
+#include <algorithm>
 #include <set>
 
 namespace graphsafe::lint::py {
@@ -11,18 +12,21 @@ namespace {
 
 constexpr int MaxDepth = 4;
 
-void sourcesOf(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out) {
+// itemSources, with the name or attribute at the bottom of the copies in
+// Root.
+void sourcesOf(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &Out, TSNode &Root) {
   E = unparen(E);
   if (ts_node_is_null(E) || Depth > MaxDepth)
     return;
   const PySource &S = *T.M.Src;
   if (is(E, "identifier") || is(E, "attribute")) {
+    Root = E;
     for (auto &K : itemLoadKeys(T, E, ""))
       Out.push_back(std::move(K));
     return;
   }
   if (is(E, "subscript") && is(field(E, "subscript"), "slice")) {
-    sourcesOf(T, field(E, "value"), Depth + 1, Out);
+    sourcesOf(T, field(E, "value"), Depth + 1, Out, Root);
     return;
   }
   if (is(E, "call")) {
@@ -32,7 +36,7 @@ void sourcesOf(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &
     CallArgs A = argsOf(S, E);
     if (A.Positional.size() == 1 && !is(A.Positional[0], "list_splat") &&
         Copies.count(T.resolve(field(E, "function"))))
-      sourcesOf(T, A.Positional[0], Depth + 1, Out);
+      sourcesOf(T, A.Positional[0], Depth + 1, Out, Root);
     return;
   }
   // `[f for f in fns]`, `(m for m in modules if m.enabled)`: a subset of
@@ -50,8 +54,23 @@ void sourcesOf(const PyTypes &T, TSNode E, int Depth, std::vector<std::string> &
       return;
     TSNode Var = unparen(field(Loop, "left"));
     if (is(Var, "identifier") && S.text(Var) == S.text(Body))
-      sourcesOf(T, field(Loop, "right"), Depth + 1, Out);
+      sourcesOf(T, field(Loop, "right"), Depth + 1, Out, Root);
   }
+}
+
+// Whether E (a name bound in T) is a container T's code makes: a literal,
+// a comprehension, a copy, at one of its bindings.
+bool localContainer(const PyTypes &T, TSNode E) {
+  std::string_view Name = T.M.Src->text(E);
+  unsigned At = 0;
+  const PyTypes *Scope = bindingScope(T, Name, beginOf(E), At);
+  if (!Scope)
+    return false;
+  TSNode Bound = unparen(Scope->boundExpr(Name, At));
+  if (is(Bound, "list") || is(Bound, "tuple") || is(Bound, "list_comprehension") ||
+      is(Bound, "generator_expression"))
+    return true;
+  return is(Bound, "call") && !itemSources(*Scope, Bound).empty();
 }
 
 // Whether Name is T's own parameter or `*args`, read at Offset.
@@ -73,45 +92,66 @@ void describe(const PyTypes &Caller, TSNode Arg, HandedItems &H) {
       H.Elements = std::move(*Els);
       H.Complete = true;
     }
-  H.Linked = itemSources(Caller, A);
-  if (is(A, "identifier") && ownParameter(Caller, S.text(A), beginOf(A)))
-    H.HandedOn = parameterItemKeys(Caller.F.QualName, S.text(A)).back();
+  // A name: a container the caller makes, or its own parameter handed on.
+  // An attribute's items (`run(self.hooks)`) are not followed here.
+  TSNode Root{};
+  std::vector<std::string> Sources;
+  sourcesOf(Caller, A, 0, Sources, Root);
+  if (!is(Root, "identifier"))
+    return;
+  const bool Own = ownParameter(Caller, S.text(Root), beginOf(Root));
+  if (!Own && !localContainer(Caller, Root))
+    return;
+  H.Linked = std::move(Sources);
+  if (Own && ts_node_eq(Root, A))
+    H.HandedOn = parameterItemKey(Caller.F.QualName, S.text(A));
+  // A local bound to a literal: its elements, and what appends add (Linked).
+  if (!Own && ts_node_eq(Root, A))
+    if (auto Els = sequenceElements(Caller, A))
+      H.Elements = std::move(*Els);
 }
 
 } // namespace
 
 std::vector<std::string> itemSources(const PyTypes &T, TSNode E) {
   std::vector<std::string> Out;
-  sourcesOf(T, E, 0, Out);
+  TSNode Root{};
+  sourcesOf(T, E, 0, Out, Root);
   return Out;
 }
 
-std::vector<HandedItems> handedItems(const PyTypes &Caller, const std::string &Callee,
-                                     TSNode Call) {
+std::vector<HandedItems> handedItems(const PyTypes &Caller, const std::string &Callee, TSNode Call,
+                                     const std::vector<std::pair<unsigned, TSNode>> &Bound) {
   std::vector<HandedItems> Out;
   const auto [F, M] = Caller.P.signature(Callee);
   if (!F || !M || !M->Src || F->IsModuleBody)
     return Out;
+  const std::vector<std::string> &Used = F->ItemParams;
+  if (Used.empty())
+    return Out;
+  auto used = [&](std::string_view Name) {
+    return std::find(Used.begin(), Used.end(), Name) != Used.end();
+  };
   const std::vector<std::string> Names = parameterNames(*M->Src, *F);
-  for (const auto &[Index, Arg] : boundArguments(Caller, Callee, Call)) {
-    if (Index >= Names.size())
+  for (const auto &[Index, Arg] : Bound) {
+    if (Index >= Names.size() || !used(Names[Index]))
       continue;
     HandedItems H;
     describe(Caller, Arg, H);
     if (H.Elements.empty() && H.Linked.empty() && !H.Complete)
       continue;
-    H.Keys = parameterItemKeys(Callee, Names[Index]);
+    H.Key = parameterItemKey(Callee, Names[Index]);
     Out.push_back(std::move(H));
   }
   if (F->IsLambda)
     return Out;
   std::string_view Varargs = splatNames(*M->Src, *F).Varargs;
-  if (Varargs.empty())
+  if (Varargs.empty() || !used(Varargs))
     return Out;
   // The positions past the named parameters, each one item of `*args`;
   // `*xs` there adds xs's items.
   HandedItems H;
-  H.Keys = parameterItemKeys(Callee, Varargs);
+  H.Key = parameterItemKey(Callee, Varargs);
   H.Complete = true;
   CallArgs A = calleeArgs(Caller, Callee, Call);
   const unsigned Named = positionalParameters(*F);

@@ -11,29 +11,35 @@
 #include "Containers.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace graphsafe::lint::py {
 
 struct HandedItems {
-  // The callee parameter's item keys (parameterItemKeys).
-  std::vector<std::string> Keys;
+  // The callee parameter's item key (parameterItemKey).
+  std::string Key;
   // The elements the call spells out.
   std::vector<Element> Elements;
-  // The caller's item storage whose items the argument holds (a container
-  // named or handed on, `list(fns)`).
+  // The caller's item storage whose items the argument holds: a local
+  // container (`hooks = []` filled by appends), the caller's own parameter
+  // handed on, copies of them (`list(fns)`).
   std::vector<std::string> Linked;
   // Whether Elements are all the parameter's items hold for this call: a
   // literal, or the positions that go into `*args`.
   bool Complete = false;
-  // The caller's own container parameter handed on as it is: its item key
-  // (AnyKey), whose per-call binding carries on.
+  // The caller's own container parameter handed on as it is: its item key,
+  // whose per-call binding carries on.
   std::string HandedOn;
 };
 
 // For Call of the project function Callee: the items each container
-// parameter of Callee is handed, where the call says anything of them.
-std::vector<HandedItems> handedItems(const PyTypes &Caller, const std::string &Callee, TSNode Call);
+// parameter of Callee is handed, where the call says anything of them. A
+// parameter counts where Callee's code (or a closure's) reads its items:
+// iterates, indexes, splats, copies, stores or hands it on whole.
+// Bound: boundArguments of the call.
+std::vector<HandedItems> handedItems(const PyTypes &Caller, const std::string &Callee, TSNode Call,
+                                     const std::vector<std::pair<unsigned, TSNode>> &Bound);
 
 // The item storage whose items the container E holds: a name or attribute
 // holding a container, or `list(x)`, `tuple(x)`, `nn.ModuleList(x)`, `[v

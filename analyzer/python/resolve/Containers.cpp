@@ -1,5 +1,7 @@
 #include "Containers.h"
 
+#include "ArgumentForwarding.h"
+
 namespace graphsafe::lint::py {
 
 namespace {
@@ -126,21 +128,31 @@ std::string itemKey(const std::string &Scope, std::string_view Name, const std::
   return "py:item:" + Scope + ":" + std::string(Name) + "[" + Key + "]";
 }
 
-// The scope and name of a container named directly.
-const PyTypes *containerScope(const PyTypes &T, TSNode Container, std::string &Name) {
+// The scope and name of a container named directly; OfParameter tells a
+// parameter's, which holds what its callers hand it under one key.
+const PyTypes *containerScope(const PyTypes &T, TSNode Container, std::string &Name,
+                              bool &OfParameter) {
+  OfParameter = false;
   Container = unparen(Container);
   if (!is(Container, "identifier"))
     return nullptr;
   Name = std::string(T.M.Src->text(Container));
   unsigned At = 0;
-  if (const PyTypes *Scope = bindingScope(T, Name, beginOf(Container), At))
+  if (const PyTypes *Scope = bindingScope(T, Name, beginOf(Container), At)) {
+    // `*args` as the call bound it, not rebound since.
+    OfParameter = !Scope->F.IsModuleBody && !Scope->F.IsLambda &&
+                  ts_node_is_null(Scope->boundExpr(Name, At)) &&
+                  splatNames(*Scope->M.Src, Scope->F).Varargs == Name;
     return Scope;
+  }
   // A parameter holds what each call hands it (ContainerArguments.h), kept
   // under the function that takes it, whatever closure reads it.
+  OfParameter = true;
   if (T.parameterAt(Name, beginOf(Container)) >= 0)
     return &T;
   if (const PyTypes *Outer = T.closureScope(Name); Outer && Outer->parameterAt(Name, ~0u) >= 0)
     return Outer;
+  OfParameter = false;
   return nullptr;
 }
 
@@ -298,8 +310,9 @@ namespace {
 // stores do (a base's forward looping over the layers a subclass's
 // `_init_layers` appends), never at a sibling's.
 std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, bool Load,
-                                         std::string &Name) {
+                                         std::string &Name, bool &OfParameter) {
   Container = unparen(Container);
+  OfParameter = false;
   if (is(Container, "attribute")) {
     TSNode Obj = unparen(field(Container, "object"));
     std::vector<std::string> Classes;
@@ -323,7 +336,7 @@ std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, boo
     }
     return Out;
   }
-  if (const PyTypes *Scope = containerScope(T, Container, Name))
+  if (const PyTypes *Scope = containerScope(T, Container, Name, OfParameter))
     return {Scope->F.QualName};
   return {};
 }
@@ -332,23 +345,25 @@ std::vector<std::string> containerScopes(const PyTypes &T, TSNode Container, boo
 
 std::vector<std::string> itemStoreKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
   std::string Name;
+  bool OfParameter = false;
   std::vector<std::string> Out;
-  for (const auto &Q : containerScopes(T, Container, false, Name)) {
+  for (const auto &Q : containerScopes(T, Container, false, Name, OfParameter)) {
     Out.push_back(itemKey(Q, Name, Key.empty() ? UnknownKey : Key));
     Out.push_back(itemKey(Q, Name, AnyKey));
   }
   return Out;
 }
 
-std::vector<std::string> parameterItemKeys(const std::string &Function, std::string_view Param) {
-  return {itemKey(Function, Param, UnknownKey), itemKey(Function, Param, AnyKey)};
+std::string parameterItemKey(const std::string &Function, std::string_view Param) {
+  return itemKey(Function, Param, AnyKey);
 }
 
 std::vector<std::string> itemLoadKeys(const PyTypes &T, TSNode Container, const std::string &Key) {
   std::string Name;
+  bool OfParameter = false;
   std::vector<std::string> Out;
-  for (const auto &Q : containerScopes(T, Container, true, Name)) {
-    if (Key.empty()) {
+  for (const auto &Q : containerScopes(T, Container, true, Name, OfParameter)) {
+    if (Key.empty() || OfParameter) {
       Out.push_back(itemKey(Q, Name, AnyKey));
     } else {
       Out.push_back(itemKey(Q, Name, Key));

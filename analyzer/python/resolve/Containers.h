@@ -52,8 +52,8 @@ bool overwrittenBefore(const PyTypes &T, TSNode Container, const std::string &Ke
 // is not a name of a known scope.
 std::vector<std::string> itemStoreKeys(const PyTypes &T, TSNode Container, const std::string &Key);
 std::vector<std::string> itemLoadKeys(const PyTypes &T, TSNode Container, const std::string &Key);
-// The keys itemStoreKeys gives for a store with no literal key into the
-// parameter (or `*args`) Param of Function, made in Function's own code.
-std::vector<std::string> parameterItemKeys(const std::string &Function, std::string_view Param);
+// The one key the items of the parameter (or `*args`) Param of Function are
+// stored and read under: what its callers hand it has no literal keys.
+std::string parameterItemKey(const std::string &Function, std::string_view Param);
 
 } // namespace graphsafe::lint::py
