@@ -144,9 +144,13 @@ struct ParamTest {
     LessEqual,
     Greater,
     GreaterEqual,
-    // `callable(x)`: decided where the classes the value may be are known
-    // (Python's resolve/ClassTests.h); here only None answers it (not
-    // callable).
+    // `isinstance(x, C)` (Text: the classes' qualified names, comma-
+    // separated, as a tuple of classes lists them) and `callable(x)`:
+    // decided where the classes the value may be are known (Python's
+    // resolve/ClassTests.h); here only None answers them (no instance of
+    // C, not callable).
+    IsInstance,
+    NotInstance,
     IsCallable,
     NotCallable
   };
@@ -157,7 +161,7 @@ struct ParamTest {
   std::string Text;
   // A test of the value's class, which no literal fact (ConstArg) states:
   // where it held, nothing is known that a walk could carry on.
-  bool ofClass() const { return K == Kind::IsCallable || K == Kind::NotCallable; }
+  bool ofClass() const { return K >= Kind::IsInstance && K <= Kind::NotCallable; }
   // Whether the test may hold for a value of which C tells what is known.
   bool holdsFor(const ConstArg &C) const {
     switch (K) {
@@ -186,8 +190,10 @@ struct ParamTest {
              : K == Kind::Greater   ? *A > *B
                                     : *A >= *B;
     }
+    case Kind::IsInstance:
     case Kind::IsCallable:
       return !(C.NoneKnown && C.IsNone);
+    case Kind::NotInstance:
     case Kind::NotCallable:
       return true;
     }
@@ -203,7 +209,7 @@ struct ParamTest {
     if (ofClass()) {
       // An instance's truth is its class's; only that it is no None is known.
       C.TruthKnown = false;
-      C.NoneKnown = K == Kind::IsCallable;
+      C.NoneKnown = K == Kind::IsInstance || K == Kind::IsCallable;
       return C;
     }
     auto Number = numberOf(Text);

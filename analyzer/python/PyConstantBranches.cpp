@@ -429,18 +429,40 @@ std::optional<std::pair<unsigned, std::string>> parameterAttributeTested(const P
   return parameterAttribute(T, Subject);
 }
 
-// `callable(p)` on a parameter or a parameter's attribute, for
-// resolve/ClassTests.h to decide against the classes the caller's value may
-// be.
+// The qualified names of the classes `isinstance`'s second argument names
+// (one, or a tuple of them), comma-separated; "" where one is not a name.
+std::string testedClasses(const PyTypes &T, TSNode E) {
+  E = unparen(E);
+  std::vector<TSNode> Named = is(E, "tuple") ? namedChildren(E) : std::vector<TSNode>{E};
+  std::string Out;
+  for (TSNode N : Named) {
+    N = unparen(N);
+    std::string Q = is(N, "identifier") || is(N, "attribute") ? T.resolve(N) : "";
+    if (Q.empty() || Q.find(',') != std::string::npos)
+      return "";
+    Out += (Out.empty() ? "" : ",") + Q;
+  }
+  return Out;
+}
+
+// `callable(p)` and `isinstance(p, C)` on a parameter or a parameter's
+// attribute, for resolve/ClassTests.h to decide against the classes the
+// caller's value may be.
 std::optional<ParamTest> classTest(const PyTypes &T, TSNode Call, bool Holds) {
   const PySource &S = *T.M.Src;
-  if (T.resolve(field(Call, "function")) != "callable")
+  const std::string Fn = T.resolve(field(Call, "function"));
+  const bool Instance = Fn == "isinstance";
+  if (!Instance && Fn != "callable")
     return std::nullopt;
   CallArgs A = argsOf(S, Call);
-  if (!A.Keywords.empty() || A.Positional.size() != 1)
+  if (!A.Keywords.empty() || A.Positional.size() != (Instance ? 2u : 1u))
     return std::nullopt;
+  using K = ParamTest::Kind;
   ParamTest PT;
-  PT.K = Holds ? ParamTest::Kind::IsCallable : ParamTest::Kind::NotCallable;
+  PT.K = Instance ? (Holds ? K::IsInstance : K::NotInstance)
+                  : (Holds ? K::IsCallable : K::NotCallable);
+  if (Instance && (PT.Text = testedClasses(T, A.Positional[1])).empty())
+    return std::nullopt;
   TSNode Subject = unparen(A.Positional[0]);
   if (int Index = is(Subject, "identifier") ? T.parameterAt(S.text(Subject), beginOf(Subject)) : -1;
       Index >= 0)

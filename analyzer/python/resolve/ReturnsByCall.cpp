@@ -56,7 +56,15 @@ std::optional<LiveReturns> liveReturns(const PyTypes &Caller, const std::string 
     if (!is(N, "return_statement"))
       return true;
     TSNode V = ts_node_named_child(N, 0);
-    if (runsWith(parameterTestsAt(*Out.Callee, N), Passed))
+    // A class test is decided where the object facts know the classes, not
+    // by the literals here: a None passed rules out `isinstance(x, C)`, but
+    // the returns chosen so lose what the walk bound to the functions they
+    // return (Megatron-LM's get_forward_backward_func, docs/precision.md).
+    std::vector<ParamTest> When = parameterTestsAt(*Out.Callee, N);
+    When.erase(
+        std::remove_if(When.begin(), When.end(), [](const ParamTest &T) { return T.ofClass(); }),
+        When.end());
+    if (runsWith(When, Passed))
       Out.Values.push_back(V);
     else
       Dead = true;
