@@ -2,7 +2,8 @@
 # list passed for a parameter, the positions that go into `*args`, a
 # container copied into an attribute, a slice of a module list, and all of
 # them are called under the capture by iterating or indexing the container,
-# also where a list built by appends is handed on through another function.
+# also where a list built by appends is handed on through another function
+# or an attribute holding one is passed.
 import torch
 from torch import nn
 
@@ -67,6 +68,20 @@ class Hooks:
         return x
 
 
+def event_hook(x):
+    torch.cuda.current_stream().synchronize()  # expected-error {{sync-device-synchronize}}
+    return x
+
+
+class Stepper:
+    def __init__(self):
+        self.hooks = []
+        self.hooks.append(event_hook)
+
+    def step(self, x):
+        return run_all(x, self.hooks)
+
+
 class Syncing(nn.Module):
     def forward(self, x):
         return x.nonzero()  # expected-error {{data-dependent-shape}}
@@ -104,3 +119,4 @@ def main():
         y = run_each(y, read_hook, host_hook)
         y = hooks(y)
         y = chain(y)
+        y = Stepper().step(y)

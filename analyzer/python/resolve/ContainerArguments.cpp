@@ -92,11 +92,15 @@ void describe(const PyTypes &Caller, TSNode Arg, HandedItems &H) {
       H.Elements = std::move(*Els);
       H.Complete = true;
     }
-  // A name: a container the caller makes, or its own parameter handed on.
-  // An attribute's items (`run(self.hooks)`) are not followed here.
+  // A name: a container the caller makes, or its own parameter handed on;
+  // or an attribute (`run(self.hooks)`), whose items are its class's.
   TSNode Root{};
   std::vector<std::string> Sources;
   sourcesOf(Caller, A, 0, Sources, Root);
+  if (is(Root, "attribute")) {
+    H.Linked = std::move(Sources);
+    return;
+  }
   if (!is(Root, "identifier"))
     return;
   const bool Own = ownParameter(Caller, S.text(Root), beginOf(Root));
