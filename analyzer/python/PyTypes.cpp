@@ -332,13 +332,16 @@ Value PyTypes::parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigne
   } else {
     V = passed(callerClasses(Index));
   }
-  if (V.K == VK::Unknown && View.empty() && Index != ~0u) {
-    // A list or tuple of instances, by what callers pass.
-    V = Value::instanceOfAny(P.paramElementClasses(F.QualName, Index));
-    V.Many = V.K == VK::Instance;
-    V.Exact = V.Many && P.exactElementParam(F.QualName, Index);
-  }
+  if (V.K == VK::Unknown && View.empty() && Index != ~0u)
+    V = passedElements(Index);
   (void)Param;
+  return V;
+}
+
+Value PyTypes::passedElements(unsigned Index) const {
+  Value V = Value::instanceOfAny(P.paramElementClasses(F.QualName, Index));
+  V.Many = V.K == VK::Instance;
+  V.Exact = V.Many && P.exactElementParam(F.QualName, Index);
   return V;
 }
 
@@ -356,13 +359,9 @@ void PyTypes::collect() {
       if (is(Param, "list_splat_pattern")) {
         // `*args`: a tuple of what the positions past the named parameters
         // hold, instances where callers pass them.
-        if (TSNode Name = ts_node_named_child(Param, 0); is(Name, "identifier")) {
-          Value V =
-              Value::instanceOfAny(P.paramElementClasses(F.QualName, PyLearned::VarargsParam));
-          V.Many = V.K == VK::Instance;
-          V.Exact = V.Many && P.exactElementParam(F.QualName, PyLearned::VarargsParam);
-          Bindings[std::string(S.text(Name))].push_back({0, V});
-        }
+        if (TSNode Name = ts_node_named_child(Param, 0); is(Name, "identifier"))
+          Bindings[std::string(S.text(Name))].push_back(
+              {0, passedElements(PyLearned::VarargsParam)});
         continue;
       }
       if (is(Param, "dictionary_splat_pattern") || is(Param, "keyword_separator") ||

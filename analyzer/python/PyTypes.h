@@ -326,6 +326,9 @@ private:
   std::vector<std::string> returnedClassObjects(const std::string &Function, int Element,
                                                 int Depth) const;
   Value parameterValue(TSNode Param, TSNode Type, TSNode Default, unsigned Index) const;
+  // A list or tuple of the instances callers pass at Index (a parameter, or
+  // PyLearned::VarargsParam for `*args`).
+  Value passedElements(unsigned Index) const;
   const Binding *bindingAt(std::string_view Name, unsigned Offset) const;
   const PyTypes *enclosing() const;
   mutable const PyTypes *EnclosingScope = nullptr;

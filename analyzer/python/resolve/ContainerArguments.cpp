@@ -147,8 +147,6 @@ std::vector<HandedItems> handedItems(const PyTypes &Caller, const std::string &C
     H.Key = parameterItemKey(Callee, Names[Index]);
     Out.push_back(std::move(H));
   }
-  if (F->IsLambda)
-    return Out;
   std::string_view Varargs = splatNames(*M->Src, *F).Varargs;
   if (Varargs.empty() || !used(Varargs))
     return Out;
